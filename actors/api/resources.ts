@@ -1,0 +1,123 @@
+// The resource table: every type the API server serves, described once. Routing, discovery,
+// OpenAPI, validation, Table output and errors all read this table and nothing else.
+
+export type Scope = 'Namespaced' | 'Cluster';
+
+export interface Subresource {
+  name: string;
+  /** Kind of the subresource's body when it differs from the parent (Eviction, Binding). */
+  kind: string;
+  group?: string;
+  version?: string;
+  verbs: string[];
+}
+
+export interface ResourceType {
+  group: string;
+  version: string;
+  /** Plural, lower case: the name in URLs. */
+  resource: string;
+  singular: string;
+  kind: string;
+  scope: Scope;
+  shortNames: string[];
+  categories: string[];
+  verbs: string[];
+  subresources: Subresource[];
+  /** Virtual types (access reviews) answer a create and store nothing. */
+  virtual: boolean;
+}
+
+const STORED = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const status = (kind: string): Subresource => ({ name: 'status', kind, verbs: ['get', 'patch', 'update'] });
+
+interface Entry {
+  group?: string;
+  version?: string;
+  resource: string;
+  kind: string;
+  scope?: Scope;
+  shortNames?: string[];
+  categories?: string[];
+  subresources?: Subresource[];
+  virtual?: boolean;
+}
+
+function define(e: Entry): ResourceType {
+  const virtual = e.virtual ?? false;
+  return {
+    group: e.group ?? '',
+    version: e.version ?? 'v1',
+    resource: e.resource,
+    singular: e.kind.toLowerCase(),
+    kind: e.kind,
+    scope: e.scope ?? 'Namespaced',
+    shortNames: e.shortNames ?? [],
+    categories: e.categories ?? [],
+    verbs: virtual ? ['create'] : STORED,
+    subresources: e.subresources ?? [],
+    virtual,
+  };
+}
+
+const ALL = ['all'];
+
+export const RESOURCES: readonly ResourceType[] = [
+  define({ resource: 'namespaces', kind: 'Namespace', scope: 'Cluster', shortNames: ['ns'],
+    subresources: [status('Namespace'), { name: 'finalize', kind: 'Namespace', verbs: ['update'] }] }),
+  define({ resource: 'pods', kind: 'Pod', shortNames: ['po'], categories: ALL, subresources: [
+    status('Pod'),
+    { name: 'binding', kind: 'Binding', verbs: ['create'] },
+    { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
+  ] }),
+  define({ resource: 'nodes', kind: 'Node', scope: 'Cluster', shortNames: ['no'], subresources: [status('Node')] }),
+  define({ resource: 'configmaps', kind: 'ConfigMap', shortNames: ['cm'] }),
+  define({ resource: 'secrets', kind: 'Secret' }),
+  define({ resource: 'services', kind: 'Service', shortNames: ['svc'], categories: ALL, subresources: [status('Service')] }),
+  define({ resource: 'podtemplates', kind: 'PodTemplate' }),
+  define({ resource: 'events', kind: 'Event', shortNames: ['ev'] }),
+  define({ resource: 'serviceaccounts', kind: 'ServiceAccount', shortNames: ['sa'] }),
+  define({ group: 'apps', resource: 'controllerrevisions', kind: 'ControllerRevision' }),
+  define({ group: 'apps', resource: 'replicasets', kind: 'ReplicaSet', shortNames: ['rs'], categories: ALL,
+    subresources: [status('ReplicaSet')] }),
+  define({ group: 'apps', resource: 'deployments', kind: 'Deployment', shortNames: ['deploy'], categories: ALL,
+    subresources: [status('Deployment')] }),
+  define({ group: 'apps', resource: 'daemonsets', kind: 'DaemonSet', shortNames: ['ds'], categories: ALL,
+    subresources: [status('DaemonSet')] }),
+  define({ group: 'apps', resource: 'statefulsets', kind: 'StatefulSet', shortNames: ['sts'], categories: ALL,
+    subresources: [status('StatefulSet')] }),
+  define({ group: 'coordination.k8s.io', resource: 'leases', kind: 'Lease' }),
+  define({ group: 'policy', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', shortNames: ['pdb'],
+    subresources: [status('PodDisruptionBudget')] }),
+  define({ group: 'authorization.k8s.io', resource: 'subjectaccessreviews', kind: 'SubjectAccessReview',
+    scope: 'Cluster', virtual: true }),
+  define({ group: 'authorization.k8s.io', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview',
+    scope: 'Cluster', virtual: true }),
+];
+
+/** `v1` for the core group, `apps/v1` elsewhere. */
+export function groupVersion(group: string, version: string): string {
+  return group ? `${group}/${version}` : version;
+}
+
+export function apiVersionOf(t: ResourceType): string {
+  return groupVersion(t.group, t.version);
+}
+
+/** Served group versions, core first, in the order discovery lists them. */
+export function groupVersions(): { group: string; version: string }[] {
+  const seen = new Map<string, { group: string; version: string }>();
+  for (const t of RESOURCES) seen.set(groupVersion(t.group, t.version), { group: t.group, version: t.version });
+  return [...seen.values()];
+}
+
+const byPath = new Map(RESOURCES.map((t) => [`${t.group}/${t.version}/${t.resource}`, t]));
+const byKind = new Map(RESOURCES.map((t) => [`${apiVersionOf(t)}/${t.kind}`, t]));
+
+export function lookupResource(group: string, version: string, resource: string): ResourceType | undefined {
+  return byPath.get(`${group}/${version}/${resource}`);
+}
+
+export function lookupKind(apiVersion: string, kind: string): ResourceType | undefined {
+  return byKind.get(`${apiVersion}/${kind}`);
+}

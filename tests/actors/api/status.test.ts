@@ -1,0 +1,31 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { conflict, invalid, notFound, success } from '../../../actors/api/status.ts';
+
+test('a missing core object is named by its plural and name, with code 404', () => {
+  const e = notFound({ group: '', resource: 'pods', name: 'x' });
+  assert.is(e.code, 404);
+  assert.is(e.status.reason, 'NotFound');
+  assert.is(e.status.message, 'pods "x" not found');
+  assert.equal(e.status.details, { name: 'x', group: '', kind: 'pods' });
+});
+
+test('a conflict on a grouped resource names resource.group', () => {
+  const e = conflict({ group: 'apps', resource: 'deployments', name: 'web' });
+  assert.is(e.code, 409);
+  assert.match(e.message, /^Operation cannot be fulfilled on deployments.apps "web": the object has been modified/);
+});
+
+test('an Invalid error names the Kind and lists every cause', () => {
+  const e = invalid('apps', 'ControllerRevision', 'r1', [{ reason: 'FieldValueRequired', field: 'revision', message: 'Required value' }]);
+  assert.is(e.code, 422);
+  assert.is(e.status.message, 'ControllerRevision "r1" is invalid: revision: Required value');
+  assert.is(e.status.details?.kind, 'ControllerRevision');
+});
+
+test('a success Status carries no code unless one is given', () => {
+  assert.not.ok('code' in success());
+  assert.is(success(undefined, 201).code, 201);
+});
+
+test.run();
