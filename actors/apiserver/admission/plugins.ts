@@ -1,0 +1,99 @@
+// The admission plugins orchsim implements, by the names of the components' options (seed 001).
+import { StatusError } from '../../api/status.ts';
+import type { KObject } from '../../api/types.ts';
+import { defaultTolerations } from '../registry/defaults.ts';
+import type { AdmissionPlugin } from './chain.ts';
+
+/** Namespaces that exist from the start and may not be deleted. */
+export const SYSTEM_NAMESPACES = ['default', 'orch-system', 'orch-public', 'orch-node-lease'];
+const UNDELETABLE = new Set(['default', 'orch-system', 'orch-public']);
+
+const namespaceLifecycle: AdmissionPlugin = {
+  name: 'NamespaceLifecycle',
+  async validate(a, lookup) {
+    if (a.type.resource === 'namespaces' && a.type.group === '' && a.operation === 'DELETE' && UNDELETABLE.has(a.name))
+      throw new StatusError(403, 'Forbidden', `namespaces "${a.name}" is forbidden: this namespace may not be deleted`, { name: a.name, kind: 'namespaces' });
+    if (a.operation !== 'CREATE' || a.namespace === undefined || a.type.scope !== 'Namespaced') return;
+    const ns = await lookup.getNamespace(a.namespace);
+    if (!ns) throw new StatusError(404, 'NotFound', `namespaces "${a.namespace}" not found`, { name: a.namespace, kind: 'namespaces' });
+    if (ns.metadata.deletionTimestamp && a.type.resource !== 'events')
+      throw new StatusError(403, 'Forbidden', `${a.type.resource} "${a.name}" is forbidden: unable to create new content in namespace ${a.namespace} because it is being terminated`,
+        { name: a.name, group: a.type.group, kind: a.type.resource, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' }] });
+  },
+};
+
+const isPodCreate = (a: Parameters<NonNullable<AdmissionPlugin['mutate']>>[0]) =>
+  a.operation === 'CREATE' && a.type.group === '' && a.type.resource === 'pods' && !a.subresource && a.object;
+
+type Spec = Record<string, unknown>;
+const specOf = (o: KObject) => (o.spec ??= {}) as Spec;
+
+export function defaultTolerationSeconds(notReadySeconds = 300, unreachableSeconds = 300): AdmissionPlugin {
+  return {
+    name: 'DefaultTolerationSeconds',
+    mutate(a) {
+      if (isPodCreate(a)) defaultTolerations(a.object!, notReadySeconds, unreachableSeconds);
+    },
+  };
+}
+
+const serviceAccount: AdmissionPlugin = {
+  name: 'ServiceAccount',
+  mutate(a) {
+    if (!isPodCreate(a)) return;
+    const spec = specOf(a.object!);
+    spec.serviceAccountName ??= (spec.serviceAccount as string | undefined) ?? 'default';
+    spec.serviceAccount ??= spec.serviceAccountName;
+  },
+};
+
+const priority: AdmissionPlugin = {
+  name: 'Priority',
+  mutate(a) {
+    if (!isPodCreate(a)) return;
+    const spec = specOf(a.object!);
+    spec.priority ??= 0;
+  },
+};
+
+const taintNodesByCondition: AdmissionPlugin = {
+  name: 'TaintNodesByCondition',
+  mutate(a) {
+    if (a.operation !== 'CREATE' || a.type.group !== '' || a.type.resource !== 'nodes' || !a.object) return;
+    const spec = specOf(a.object);
+    const taints = (spec.taints as Spec[] | undefined) ?? [];
+    if (!taints.some((t) => t.key === 'node.kubernetes.io/not-ready'))
+      taints.push({ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' });
+    spec.taints = taints;
+  },
+};
+
+const alwaysDeny: AdmissionPlugin = {
+  name: 'AlwaysDeny',
+  validate(a) {
+    throw new StatusError(403, 'Forbidden', `${a.type.resource} "${a.name}" is forbidden: admission control is denying all modifications`, { name: a.name, group: a.type.group, kind: a.type.resource });
+  },
+};
+
+const alwaysAdmit: AdmissionPlugin = { name: 'AlwaysAdmit' };
+
+/** Enabled unless disabled, in this order (seed 001's defaults that orchsim implements). */
+export const DEFAULT_PLUGINS = ['NamespaceLifecycle', 'ServiceAccount', 'TaintNodesByCondition', 'Priority', 'DefaultTolerationSeconds'];
+
+export interface PluginOptions {
+  defaultNotReadyTolerationSeconds: number;
+  defaultUnreachableTolerationSeconds: number;
+}
+
+export function makePlugin(name: string, o: PluginOptions): AdmissionPlugin | undefined {
+  switch (name) {
+    case 'NamespaceLifecycle': return namespaceLifecycle;
+    case 'ServiceAccount': return serviceAccount;
+    case 'TaintNodesByCondition': return taintNodesByCondition;
+    case 'Priority': return priority;
+    case 'DefaultTolerationSeconds': return defaultTolerationSeconds(o.defaultNotReadyTolerationSeconds, o.defaultUnreachableTolerationSeconds);
+    case 'AlwaysDeny': return alwaysDeny;
+    case 'AlwaysAdmit': return alwaysAdmit;
+    default: return undefined;
+  }
+}

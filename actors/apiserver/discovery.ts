@@ -1,0 +1,93 @@
+// Discovery documents, legacy and aggregated, all from the resource table.
+import { groupVersion, groupVersions, RESOURCES, type ResourceType } from '../api/resources.ts';
+
+
+/** The aggregated version the client asked for, if any (kubectl asks v2 first, then v2beta1). */
+export function wantsAggregated(accept: string | undefined): 'v2' | 'v2beta1' | undefined {
+  if (!accept) return undefined;
+  for (const part of accept.split(',')) {
+    const p = part.replace(/\s+/g, '');
+    if (!p.includes('as=APIGroupDiscoveryList') || !p.includes('g=apidiscovery.k8s.io')) continue;
+    if (p.includes('v=v2beta1')) return 'v2beta1';
+    if (p.includes('v=v2')) return 'v2';
+  }
+  return undefined;
+}
+
+function groups(core: boolean) {
+  const byGroup = new Map<string, string[]>();
+  for (const { group, version } of groupVersions()) {
+    if ((group === '') !== core) continue;
+    const versions = byGroup.get(group) ?? [];
+    if (!versions.includes(version)) versions.push(version);
+    byGroup.set(group, versions);
+  }
+  return byGroup;
+}
+
+export function apiVersions() {
+  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '' }] };
+}
+
+function apiGroup(name: string, versions: string[]) {
+  const vs = versions.map((v) => ({ groupVersion: groupVersion(name, v), version: v }));
+  return { name, versions: vs, preferredVersion: vs[0] };
+}
+
+export function apiGroupList() {
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: [...groups(false)].map(([name, versions]) => apiGroup(name, versions)) };
+}
+
+export function apiGroupDocument(group: string) {
+  const versions = groups(false).get(group);
+  return versions ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(group, versions) } : undefined;
+}
+
+const of = (group: string, version: string) => RESOURCES.filter((t) => t.group === group && t.version === version);
+
+export function apiResourceList(group: string, version: string) {
+  const types = of(group, version);
+  if (types.length === 0) return undefined;
+  const resources: object[] = [];
+  for (const t of types) {
+    resources.push({
+      name: t.resource, singularName: t.singular, namespaced: t.scope === 'Namespaced', kind: t.kind, verbs: t.verbs,
+      ...(t.shortNames.length ? { shortNames: t.shortNames } : {}), ...(t.categories.length ? { categories: t.categories } : {}),
+      storageVersionHash: '',
+    });
+    for (const s of t.subresources)
+      resources.push({ name: `${t.resource}/${s.name}`, singularName: '', namespaced: t.scope === 'Namespaced',
+        ...(s.group !== undefined ? { group: s.group, version: s.version } : {}), kind: s.kind, verbs: s.verbs });
+  }
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion(group, version), resources };
+}
+
+function discoveredResource(t: ResourceType) {
+  return {
+    resource: t.resource,
+    responseKind: { group: t.group, version: t.version, kind: t.kind },
+    scope: t.scope,
+    singularResource: t.singular,
+    verbs: t.verbs,
+    ...(t.shortNames.length ? { shortNames: t.shortNames } : {}),
+    ...(t.categories.length ? { categories: t.categories } : {}),
+    ...(t.subresources.length ? { subresources: t.subresources.map((s) => ({
+      subresource: s.name,
+      responseKind: { group: s.group ?? t.group, version: s.version ?? t.version, kind: s.kind },
+      verbs: s.verbs,
+    })) } : {}),
+  };
+}
+
+/** `/api` (core) or `/apis` (named groups) as an APIGroupDiscoveryList. */
+export function aggregatedDiscovery(core: boolean, version: 'v2' | 'v2beta1') {
+  const items = [...groups(core)].map(([name, versions]) => ({
+    metadata: core ? {} : { name },
+    versions: versions.map((v) => ({ version: v, freshness: 'Current', resources: of(name, v).map(discoveredResource) })),
+  }));
+  return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items };
+}
+
+export function aggregatedContentType(version: 'v2' | 'v2beta1'): string {
+  return `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`;
+}

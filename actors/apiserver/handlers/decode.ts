@@ -1,0 +1,88 @@
+// Request bodies to objects: JSON (duplicate keys seen), YAML or the Protobuf envelope, then the
+// kind's schema: type errors always fail, unknown and duplicate fields follow fieldValidation.
+import type { ResourceType } from '../../api/resources.ts';
+import { badRequest, invalid, StatusError, type StatusCause } from '../../api/status.ts';
+import { isPlainObject, type Json, type KObject } from '../../api/types.ts';
+import { parseJson, parseYaml } from '../codec/json.ts';
+import { decodeProtobuf } from '../codec/protobuf.ts';
+import { bodyFormat } from '../negotiation.ts';
+import type { Query } from '../request.ts';
+import { checkSchema } from '../validation/schema.ts';
+
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions';
+
+export function fieldValidation(query: Query, optionsKind: OptionsKind): FieldValidation {
+  const v = query.string('fieldValidation');
+  if (v === undefined || v === '') return 'Warn';
+  if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
+  throw invalid('meta.k8s.io', optionsKind, '', [
+    { reason: 'FieldValueNotSupported', field: 'fieldValidation', message: `Unsupported value: "${v}": supported values: "Ignore", "Warn", "Strict"` },
+  ]);
+}
+
+/** dryRun: absent, bare, or `All`; anything else is Invalid on the options kind. */
+export function dryRun(values: string[], optionsKind: string): boolean {
+  if (values.length === 0) return false;
+  for (const v of values)
+    if (v !== 'All' && v !== '')
+      throw invalid('meta.k8s.io', optionsKind, '', [{ reason: 'FieldValueNotSupported', field: 'dryRun', message: `Unsupported value: "${v}": supported values: "All"` }]);
+  return true;
+}
+
+export interface Decoded {
+  value: Json;
+  duplicates: string[];
+}
+
+export function parseBody(body: Uint8Array, contentType: string | undefined): Decoded {
+  const format = bodyFormat(contentType);
+  if (format === 'protobuf') return { value: decodeProtobuf(body) as unknown as Json, duplicates: [] };
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  if (text.trim() === '') throw badRequest('the body of the request was empty');
+  return format === 'yaml' ? parseYaml(text) : parseJson(text);
+}
+
+export interface Checked {
+  object: KObject;
+  warnings: string[];
+}
+
+/** `Pod in version "v1" cannot be handled as a Pod: ...`: the message of every decode failure. */
+function cannotHandle(kind: string, version: string, why: string): StatusError {
+  return badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${why}`);
+}
+
+/**
+ * Checks a decoded body against the kind the endpoint serves (`expect`): its apiVersion and kind,
+ * field types, required fields, unknown and duplicate fields.
+ */
+export function checkObject(decoded: Decoded, expect: { apiVersion: string; kind: string; group: string; version: string }, mode: FieldValidation,
+  acceptedApiVersions: string[] = [expect.apiVersion]): Checked {
+  const body = decoded.value;
+  if (!isPlainObject(body)) throw cannotHandle(expect.kind, expect.version, 'the body must be a JSON object');
+  if (body.apiVersion !== undefined && !acceptedApiVersions.includes(String(body.apiVersion)))
+    throw badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expect.apiVersion})`);
+  if (body.kind !== undefined && body.kind !== expect.kind)
+    throw badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (${expect.kind})`);
+  if (body.metadata !== undefined && !isPlainObject(body.metadata))
+    throw cannotHandle(expect.kind, expect.version, 'json: cannot unmarshal into Go struct field .metadata of type v1.ObjectMeta');
+  const report = checkSchema(expect.apiVersion, expect.kind, body);
+  if (report.typeErrors.length > 0) throw cannotHandle(expect.kind, expect.version, report.typeErrors.map((c) => c.message).join(', '));
+  const problems = [...report.unknown.map((f) => `unknown field "${f}"`), ...decoded.duplicates.map((f) => `duplicate field "${f}"`)];
+  if (mode === 'Strict' && problems.length > 0) throw cannotHandle(expect.kind, expect.version, `strict decoding error: ${problems.join(', ')}`);
+  const object = report.pruned as unknown as KObject;
+  object.metadata ??= {};
+  if (report.missing.length > 0) throw invalid(expect.group, expect.kind, String(object.metadata.name ?? ''), report.missing as StatusCause[]);
+  return { object, warnings: mode === 'Warn' ? problems : [] };
+}
+
+/** One `Warning` header value per problem, as real servers send them. */
+export function warningHeaders(warnings: string[]): Record<string, string[]> {
+  if (warnings.length === 0) return {};
+  return { warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) };
+}
+
+export function expectOf(type: ResourceType): { apiVersion: string; kind: string; group: string; version: string } {
+  return { apiVersion: type.group ? `${type.group}/${type.version}` : type.version, kind: type.kind, group: type.group, version: type.version };
+}

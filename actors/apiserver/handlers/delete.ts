@@ -1,0 +1,84 @@
+// DELETE of one object and deletecollection. Options come from the body; from the query only
+// when the body is empty, as real servers read them.
+import { invalid, success } from '../../api/status.ts';
+import { isPlainObject, type KObject } from '../../api/types.ts';
+import { parseJson } from '../codec/json.ts';
+import type { DeleteOptions, Registry } from '../registry/registry.ts';
+import type { ApiRequest, ResourceRequest } from '../request.ts';
+import { dryRun } from './decode.ts';
+import { encodeList, encodeObject, encodeStatus, type EncodeContext } from './encode.ts';
+import { planList } from './read.ts';
+import type { ApiResponse } from './response.ts';
+
+const POLICIES = ['Orphan', 'Background', 'Foreground'];
+
+function optionsInvalid(field: string, message: string) {
+  return invalid('meta.k8s.io', 'DeleteOptions', '', [{ reason: 'FieldValueInvalid', field, message }]);
+}
+
+export function deleteOptions(req: ApiRequest, r: ResourceRequest): DeleteOptions {
+  const text = Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength).toString('utf8');
+  if (text.trim() !== '') {
+    const body = parseJson(text).value;
+    if (!isPlainObject(body)) throw optionsInvalid('', 'Invalid value: DeleteOptions must be a JSON object');
+    return fromFields(body);
+  }
+  const q = r.query;
+  return fromFields({
+    ...(q.has('gracePeriodSeconds') ? { gracePeriodSeconds: q.int('gracePeriodSeconds') } : {}),
+    ...(q.has('propagationPolicy') ? { propagationPolicy: q.string('propagationPolicy') } : {}),
+    ...(q.has('orphanDependents') ? { orphanDependents: q.bool('orphanDependents') } : {}),
+    dryRun: q.params.getAll('dryRun'),
+  });
+}
+
+function fromFields(b: Record<string, unknown>): DeleteOptions {
+  const grace = b.gracePeriodSeconds;
+  if (grace !== undefined && grace !== null && !(typeof grace === 'number' && Number.isInteger(grace)))
+    throw optionsInvalid('gracePeriodSeconds', `Invalid value: ${JSON.stringify(grace)}: must be an integer`);
+  const policy = b.propagationPolicy;
+  if (policy !== undefined && policy !== null && !POLICIES.includes(String(policy)))
+    throw invalid('meta.k8s.io', 'DeleteOptions', '', [{ reason: 'FieldValueNotSupported', field: 'propagationPolicy',
+      message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"` }]);
+  if (policy && b.orphanDependents !== undefined && b.orphanDependents !== null)
+    throw optionsInvalid('propagationPolicy', 'Invalid value: orphanDependents and deletionPropagation cannot be both set');
+  const dry = b.dryRun ?? [];
+  if (!Array.isArray(dry)) throw optionsInvalid('dryRun', `Invalid value: ${JSON.stringify(dry)}: must be a list`);
+  const pre = isPlainObject(b.preconditions) ? b.preconditions : undefined;
+  const opts: DeleteOptions = { dryRun: dryRun(dry.map(String), 'DeleteOptions') };
+  if (typeof grace === 'number') opts.gracePeriodSeconds = grace;
+  if (policy) opts.propagationPolicy = String(policy);
+  else if (b.orphanDependents === true) opts.propagationPolicy = 'Orphan';
+  if (pre) opts.preconditions = { ...(pre.uid ? { uid: String(pre.uid) } : {}), ...(pre.resourceVersion ? { resourceVersion: String(pre.resourceVersion) } : {}) };
+  return opts;
+}
+
+/** Pods answer with the object; other kinds with a success Status once the object is gone. */
+function deletedResponse(r: ResourceRequest, obj: KObject, removed: boolean, ctx: EncodeContext): ApiResponse {
+  if (!removed || (r.type.group === '' && r.type.resource === 'pods')) return encodeObject(ctx, obj, 200);
+  return encodeStatus(ctx, success({ name: obj.metadata.name, group: r.type.group, kind: r.type.resource, uid: obj.metadata.uid }), 200);
+}
+
+export async function handleDelete(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
+  const opts = deleteOptions(req, r);
+  const { object, removed } = await registry.delete(r.type, r.namespace, r.name!, opts);
+  return deletedResponse(r, object, removed, ctx);
+}
+
+/** Deletes every object the selectors match (one page when `limit` is set); answers the list of deleted objects. */
+export async function handleDeleteCollection(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
+  const opts = deleteOptions(req, r);
+  const plan = planList(r, registry);
+  const listed = await registry.list(r.type, r.namespace, { revision: plan.revision, after: plan.after, limit: plan.limit, filter: plan.filter });
+  const deleted: KObject[] = [];
+  for (const item of listed.items) {
+    try {
+      const result = await registry.delete(r.type, item.metadata.namespace, item.metadata.name!, opts);
+      deleted.push(result.object);
+    } catch (e) {
+      // Deleted meanwhile by someone else: not an error for a collection delete.
+      if (!(e instanceof Error && 'status' in e && (e as { code?: number }).code === 404)) throw e;
+    }
+  }
+  return encodeList({ ...ctx, read: false }, deleted, { resourceVersion: String(registry.env.store.revision) });
+}

@@ -1,0 +1,95 @@
+// Objects and lists to the negotiated representation: JSON, YAML, Protobuf or a Table.
+import { stringify as toYaml } from 'yaml';
+import { apiVersionOf, type ResourceType } from '../../api/resources.ts';
+import { badRequest } from '../../api/status.ts';
+import type { KObject, ListMeta } from '../../api/types.ts';
+import { encodeProtobuf, supportsProtobuf } from '../codec/protobuf.ts';
+import { negotiate, PROTOBUF_TYPE, type Output } from '../negotiation.ts';
+import type { Query } from '../request.ts';
+import { tableCells, tableColumns } from '../registry/tables.ts';
+import type { ApiResponse } from './response.ts';
+
+export interface EncodeContext {
+  type: ResourceType;
+  accept: string | undefined;
+  query: Query;
+  /** Reads (get, list, watch) may be served as a Table; writes may not. */
+  read: boolean;
+  nowMs: number;
+}
+
+/** Kinds whose Protobuf tables do not hold every field yet: answered in JSON whenever the client accepts it. */
+const LOSSY_PROTOBUF = new Set(['Pod', 'PodList', 'Node', 'NodeList']);
+
+export function outputFor(ctx: EncodeContext, kind: string): Output {
+  const offer = { table: ctx.read && !ctx.type.virtual, protobuf: supportsProtobuf(apiVersionOf(ctx.type), kind), pretty: ctx.query.bool('pretty') };
+  if (offer.protobuf && LOSSY_PROTOBUF.has(kind)) {
+    try {
+      return negotiate(ctx.accept, { ...offer, protobuf: false });
+    } catch {
+      return negotiate(ctx.accept, offer);
+    }
+  }
+  return negotiate(ctx.accept, offer);
+}
+
+function includeObject(query: Query): 'None' | 'Metadata' | 'Object' {
+  const v = query.string('includeObject') ?? 'Metadata';
+  if (v === '' ) return 'Metadata';
+  if (v === 'None' || v === 'Metadata' || v === 'Object') return v;
+  throw badRequest(`invalid includeObject value ${JSON.stringify(v)}: must be one of None, Metadata, Object`);
+}
+
+function rowObject(obj: KObject, mode: 'None' | 'Metadata' | 'Object', tableVersion: string): unknown {
+  if (mode === 'None') return null;
+  if (mode === 'Object') return obj;
+  return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${tableVersion}`, metadata: obj.metadata };
+}
+
+export function table(ctx: EncodeContext, items: KObject[], listMeta: ListMeta, version: string, withColumns = true) {
+  const mode = includeObject(ctx.query);
+  const { group, resource } = ctx.type;
+  return {
+    kind: 'Table',
+    apiVersion: `meta.k8s.io/${version}`,
+    metadata: listMeta,
+    columnDefinitions: withColumns ? tableColumns(resource, group) : null,
+    rows: items.map((o) => ({ cells: tableCells(resource, group, o, ctx.nowMs), object: rowObject(o, mode, version) })),
+  };
+}
+
+function serialize(value: unknown, out: Output, status: number, headers: Record<string, string | string[]>): ApiResponse {
+  switch (out.format) {
+    case 'protobuf':
+      return { status, headers: { ...headers, 'content-type': PROTOBUF_TYPE }, body: encodeProtobuf(value as KObject) };
+    case 'yaml':
+      return { status, headers: { ...headers, 'content-type': 'application/yaml' }, body: toYaml(value) };
+    case 'table':
+      return out.yaml
+        ? { status, headers: { ...headers, 'content-type': 'application/yaml' }, body: toYaml(value) }
+        : { status, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(value) };
+    case 'json':
+      return { status, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(value, null, out.pretty ? 2 : undefined) };
+  }
+}
+
+export function encodeObject(ctx: EncodeContext, obj: KObject, status = 200, headers: Record<string, string | string[]> = {}): ApiResponse {
+  const out = outputFor(ctx, String(obj.kind ?? ctx.type.kind));
+  if (out.format === 'table') return serialize(table(ctx, [obj], { resourceVersion: obj.metadata.resourceVersion }, out.version), out, status, headers);
+  return serialize(obj, out, status, headers);
+}
+
+/** Lists carry their items without apiVersion and kind, as real servers send them. */
+export function encodeList(ctx: EncodeContext, items: KObject[], meta: ListMeta, status = 200, headers: Record<string, string | string[]> = {}): ApiResponse {
+  const kind = `${ctx.type.kind}List`;
+  const out = outputFor(ctx, kind);
+  if (out.format === 'table') return serialize(table(ctx, items, meta, out.version), out, status, headers);
+  const stripped = items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
+  return serialize({ kind, apiVersion: apiVersionOf(ctx.type), metadata: meta, items: stripped }, out, status, headers);
+}
+
+/** A Status or other non-kind body (success of a delete, an eviction): JSON or Protobuf. */
+export function encodeStatus(ctx: EncodeContext, value: KObject | object, status: number): ApiResponse {
+  const out = negotiate(ctx.accept, { table: false, protobuf: true, pretty: ctx.query.bool('pretty') });
+  return serialize(value, out, status, {});
+}

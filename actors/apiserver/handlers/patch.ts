@@ -1,0 +1,77 @@
+// PATCH: JSON patch, merge patch, strategic merge patch, and server-side apply.
+import { timestamp } from '../../api/env.ts';
+import { apiVersionOf } from '../../api/resources.ts';
+import { invalid, StatusError } from '../../api/status.ts';
+import { isPlainObject, type Json, type KObject } from '../../api/types.ts';
+import { parseJson, parseYaml } from '../codec/json.ts';
+import { patchType, type PatchType } from '../negotiation.ts';
+import { applyPatch } from '../patch/apply.ts';
+import { applyJsonPatch } from '../patch/json-patch.ts';
+import { applyMergePatch } from '../patch/merge-patch.ts';
+import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.ts';
+import type { Registry } from '../registry/registry.ts';
+import type { ApiRequest, ResourceRequest } from '../request.ts';
+import { checkSchema, modelName } from '../validation/schema.ts';
+import { checkObject, dryRun, expectOf, fieldValidation, warningHeaders, type FieldValidation } from './decode.ts';
+import { encodeObject, type EncodeContext } from './encode.ts';
+import { fieldManager } from './field-manager.ts';
+import type { ApiResponse } from './response.ts';
+
+function patchInvalid(message: string): StatusError {
+  return invalid('', '', '', [{ reason: 'FieldValueInvalid', field: 'patch', message }]);
+}
+
+/** Checks a patched object against the schema; problems are 422s on the `patch` field, as real servers answer. */
+function checkPatched(obj: Json, apiVersion: string, kind: string, mode: FieldValidation, warnings: string[]): KObject {
+  if (!isPlainObject(obj)) throw patchInvalid('Invalid value: the patched object must be a JSON object');
+  const report = checkSchema(apiVersion, kind, obj);
+  if (report.typeErrors.length > 0) throw patchInvalid(`Invalid value: ${JSON.stringify(JSON.stringify(obj).slice(0, 200))}: ${report.typeErrors.map((c) => c.message).join(', ')}`);
+  const problems = report.unknown.map((f) => `unknown field "${f}"`);
+  if (mode === 'Strict' && problems.length > 0) throw patchInvalid(`Invalid value: ${JSON.stringify(JSON.stringify(obj).slice(0, 200))}: strict decoding error: ${problems.join(', ')}`);
+  if (mode === 'Warn') warnings.push(...problems);
+  return report.pruned as unknown as KObject;
+}
+
+function applyNonApply(kind: PatchType, current: KObject, patch: Json, model: string): Json {
+  const base = current as unknown as Json;
+  if (kind === 'json') return applyJsonPatch(base, patch);
+  if (kind === 'merge') return applyMergePatch(base, patch);
+  return applyStrategicMergePatch(base, patch, model);
+}
+
+export async function handlePatch(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
+  const kind = patchType(req.headers['content-type']);
+  const q = r.query;
+  const mode = fieldValidation(q, 'PatchOptions');
+  const dry = dryRun(q.params.getAll('dryRun'), 'PatchOptions');
+  const force = q.bool('force');
+  const apiVersion = apiVersionOf(r.type);
+  const model = modelName(apiVersion, r.type.kind);
+  const text = Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength).toString('utf8');
+  const warnings: string[] = [];
+
+  if (kind !== 'apply') {
+    if (q.has('force'))
+      throw invalid('meta.k8s.io', 'PatchOptions', '', [{ reason: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' }]);
+    const manager = fieldManager(q, req.headers['user-agent'], 'PatchOptions');
+    const patch = parseJson(text).value;
+    const result = await registry.update(r.type, r.namespace, r.name!, (current) => {
+      if (!current) throw new StatusError(404, 'NotFound', `${r.type.resource} "${r.name}" not found`);
+      return checkPatched(applyNonApply(kind, current, patch, model), apiVersion, r.type.kind, mode, warnings);
+    }, { dryRun: dry, fieldManager: manager, ...(r.subresource ? { subresource: r.subresource } : {}) });
+    return encodeObject(ctx, result.object, 200, warningHeaders(warnings));
+  }
+
+  const manager = fieldManager(q, req.headers['user-agent'], 'PatchOptions', true);
+  const parsed = parseYaml(text);
+  if (mode === 'Strict' && parsed.duplicates.length > 0)
+    throw new StatusError(400, 'BadRequest', `error strict decoding YAML: ${parsed.duplicates.map((d) => `duplicate field "${d}"`).join(', ')}`);
+  const { object: applied, warnings: w } = checkObject({ value: parsed.value, duplicates: mode === 'Warn' ? parsed.duplicates : [] }, expectOf(r.type), mode);
+  warnings.push(...w);
+  if (!applied.metadata.name) applied.metadata.name = r.name;
+  const now = timestamp(registry.env.clock.now());
+  const result = await registry.update(r.type, r.namespace, r.name!,
+    (current) => applyPatch(current, applied, { manager, force, model, apiVersion, now }),
+    { dryRun: dry, fieldManager: manager, applied: true, forceAllowCreate: true, ...(r.subresource ? { subresource: r.subresource } : {}) });
+  return encodeObject(ctx, result.object, result.created ? 201 : 200, warningHeaders(warnings));
+}

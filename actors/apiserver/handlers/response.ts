@@ -1,0 +1,23 @@
+// What a handler answers: status, headers and bytes (or a stream, for watches later).
+import type { Status } from '../../api/status.ts';
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Uint8Array | string;
+}
+
+export function jsonResponse(status: number, value: unknown, headers: Record<string, string | string[]> = {}, pretty = false): ApiResponse {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(value, null, pretty ? 2 : undefined) + (pretty ? '\n' : '') };
+}
+
+export function textResponse(status: number, text: string): ApiResponse {
+  return { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }, body: text };
+}
+
+export function statusResponse(status: Status, headers: Record<string, string | string[]> = {}): ApiResponse {
+  const extra: Record<string, string | string[]> = { ...headers };
+  const retry = status.details?.retryAfterSeconds;
+  if (retry !== undefined && (status.code === 429 || (status.code ?? 0) >= 500)) extra['retry-after'] = String(retry);
+  return jsonResponse(status.code ?? 200, status, extra);
+}

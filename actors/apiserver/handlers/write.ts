@@ -1,0 +1,27 @@
+// create (POST) and update (PUT) of stored kinds, main resource and status.
+import type { Registry } from '../registry/registry.ts';
+import type { ApiRequest, ResourceRequest } from '../request.ts';
+import { checkObject, dryRun, expectOf, fieldValidation, parseBody, warningHeaders } from './decode.ts';
+import { encodeObject, type EncodeContext } from './encode.ts';
+import { fieldManager } from './field-manager.ts';
+import type { ApiResponse } from './response.ts';
+
+export async function handleCreate(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
+  const mode = fieldValidation(r.query, 'CreateOptions');
+  const opts = { dryRun: dryRun(r.query.params.getAll('dryRun'), 'CreateOptions'), fieldManager: fieldManager(r.query, req.headers['user-agent'], 'CreateOptions') };
+  const { object, warnings } = checkObject(parseBody(req.body, req.headers['content-type']), expectOf(r.type), mode);
+  const created = await registry.create(r.type, r.namespace, object, opts);
+  return encodeObject(ctx, created, 201, warningHeaders(warnings));
+}
+
+export async function handleUpdate(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
+  const mode = fieldValidation(r.query, 'UpdateOptions');
+  const opts = {
+    dryRun: dryRun(r.query.params.getAll('dryRun'), 'UpdateOptions'),
+    fieldManager: fieldManager(r.query, req.headers['user-agent'], 'UpdateOptions'),
+    ...(r.subresource ? { subresource: r.subresource } : {}),
+  };
+  const { object, warnings } = checkObject(parseBody(req.body, req.headers['content-type']), expectOf(r.type), mode);
+  const result = await registry.update(r.type, r.namespace, r.name!, () => object, opts);
+  return encodeObject(ctx, result.object, result.created ? 201 : 200, warningHeaders(warnings));
+}

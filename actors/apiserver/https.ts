@@ -1,0 +1,82 @@
+// HTTPS in front of the API server: bodies read with a size limit, responses written as the
+// handlers return them. Nothing here knows about resources.
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tooLarge } from '../api/status.ts';
+import { statusResponse, type ApiResponse } from './handlers/response.ts';
+import type { ApiRequest } from './request.ts';
+
+export interface HttpsOptions {
+  host: string;
+  port: number;
+  cert: string;
+  key: string;
+  maxRequestBodyBytes: number;
+}
+
+export interface Listening {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+type Handler = (req: ApiRequest) => Promise<ApiResponse>;
+
+function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) over = true;
+      if (!over) chunks.push(c);
+    });
+    req.on('end', () => resolve(over ? undefined : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, r: ApiResponse, head: boolean): void {
+  res.statusCode = r.status;
+  for (const [k, v] of Object.entries(r.headers)) res.setHeader(k, v);
+  res.setHeader('cache-control', 'no-cache, private');
+  if (head) res.end();
+  else res.end(r.body);
+}
+
+function headersOf(req: IncomingMessage): Record<string, string | undefined> {
+  const h: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(req.headers)) h[k] = Array.isArray(v) ? v.join(', ') : v;
+  return h;
+}
+
+export function serveHttps(handler: Handler, o: HttpsOptions): Promise<Listening> {
+  const server: Server = createServer({ cert: o.cert, key: o.key }, async (req, res) => {
+    try {
+      const body = await readBody(req, o.maxRequestBodyBytes);
+      if (body === undefined) return send(res, statusResponse(tooLarge(o.maxRequestBodyBytes).status), false);
+      const response = await handler({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body });
+      send(res, response, req.method === 'HEAD');
+    } catch (e) {
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.end(String(e));
+      }
+    }
+  });
+  server.keepAliveTimeout = 65_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => {
+      const { port } = server.address() as AddressInfo;
+      const host = o.host === '0.0.0.0' || o.host === '::' || o.host === '' ? '127.0.0.1' : o.host;
+      resolve({
+        url: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
+        port,
+        close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
+      });
+    });
+  });
+}

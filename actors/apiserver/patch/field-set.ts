@@ -1,0 +1,167 @@
+// Sets of field paths, as managedFields records them (the FieldsV1 format of structured-merge-diff,
+// fieldpath/serialize.go). A path is a list of elements, each written as in FieldsV1:
+// `f:<field>`, `k:<sorted JSON of the item's key fields>`, `v:<JSON of a set item>`, `i:<index>`.
+import type { Json } from '../../api/types.ts';
+import { goFormat, goJson, isObject } from './json-value.ts';
+
+export type Path = readonly string[];
+
+const MEMBER = '.';
+
+/**
+ * An immutable-by-convention tree of paths. A node is a member when the path itself is in the
+ * set; a node can also have children. FieldsV1 writes a member leaf as `{}` and a member with
+ * children with an extra `".": {}`.
+ */
+export class FieldSet {
+  private member = false;
+  private readonly children = new Map<string, FieldSet>();
+
+  static of(paths: Iterable<Path>): FieldSet {
+    const set = new FieldSet();
+    for (const p of paths) set.insert(p);
+    return set;
+  }
+
+  /** Reads a FieldsV1 object; element keys are normalised so equal paths compare equal. */
+  static fromFieldsV1(fields: unknown): FieldSet {
+    const set = new FieldSet();
+    if (!isObject(fields)) return set;
+    for (const [key, child] of Object.entries(fields)) {
+      if (key === MEMBER) {
+        set.member = true;
+        continue;
+      }
+      const sub = FieldSet.fromFieldsV1(child);
+      if (!isObject(child) || Object.keys(child).length === 0) sub.member = true;
+      set.children.set(normaliseElement(key), sub);
+    }
+    return set;
+  }
+
+  toFieldsV1(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    if (this.member && this.children.size > 0) out[MEMBER] = {};
+    for (const key of [...this.children.keys()].sort(compareElements)) out[key] = this.children.get(key)!.toFieldsV1();
+    return out;
+  }
+
+  insert(path: Path): void {
+    let node: FieldSet = this;
+    for (const element of path) {
+      let next = node.children.get(element);
+      if (!next) node.children.set(element, (next = new FieldSet()));
+      node = next;
+    }
+    node.member = true;
+  }
+
+  has(path: Path): boolean {
+    return this.node(path)?.member ?? false;
+  }
+
+  /** True when `path` is in the set or is the prefix of a path in the set. */
+  covers(path: Path): boolean {
+    const node = this.node(path);
+    return node !== undefined && !node.isEmpty();
+  }
+
+  isEmpty(): boolean {
+    return !this.member && [...this.children.values()].every((c) => c.isEmpty());
+  }
+
+  union(other: FieldSet): FieldSet {
+    return FieldSet.of([...this.paths(), ...other.paths()]);
+  }
+
+  intersection(other: FieldSet): FieldSet {
+    return FieldSet.of(this.paths().filter((p) => other.has(p)));
+  }
+
+  /** Member-wise difference: paths of this set that are not members of `other`. */
+  difference(other: FieldSet): FieldSet {
+    return FieldSet.of(this.paths().filter((p) => !other.has(p)));
+  }
+
+  /** This set without anything at or below the given top-level elements. */
+  withoutSubtrees(elements: Iterable<string>): FieldSet {
+    const drop = new Set(elements);
+    return FieldSet.of(this.paths().filter((p) => !drop.has(p[0])));
+  }
+
+  /** Member paths in structured-merge-diff's order: a node's members, then its children's. */
+  paths(): Path[] {
+    const out: Path[] = this.member ? [[]] : [];
+    this.collect([], out);
+    return out;
+  }
+
+  /** Every node of the tree (members or not), parents before children. */
+  nodes(prefix: Path = []): Path[] {
+    const out: Path[] = [];
+    for (const key of [...this.children.keys()].sort(compareElements)) {
+      out.push([...prefix, key], ...this.children.get(key)!.nodes([...prefix, key]));
+    }
+    return out;
+  }
+
+  private collect(prefix: Path, out: Path[]): void {
+    const keys = [...this.children.keys()].sort(compareElements);
+    for (const key of keys) if (this.children.get(key)!.member) out.push([...prefix, key]);
+    for (const key of keys) this.children.get(key)!.collect([...prefix, key], out);
+  }
+
+  private node(path: Path): FieldSet | undefined {
+    let node: FieldSet | undefined = this;
+    for (const element of path) node = node?.children.get(element);
+    return node;
+  }
+}
+
+const ORDER = 'fkvi';
+
+// Field names, then keys, then values, then indices, as fieldpath.PathElement.Compare orders them.
+function compareElements(a: string, b: string): number {
+  const kind = ORDER.indexOf(a[0]) - ORDER.indexOf(b[0]);
+  if (kind !== 0) return kind;
+  if (a[0] === 'i') return Number(a.slice(2)) - Number(b.slice(2));
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function normaliseElement(key: string): string {
+  if (!key.startsWith('k:') && !key.startsWith('v:')) return key;
+  try {
+    return `${key.slice(0, 2)}${goJson(JSON.parse(key.slice(2)) as Json)}`;
+  } catch {
+    return key;
+  }
+}
+
+export const fieldElement = (name: string): string => `f:${name}`;
+export const keyElement = (keys: { [name: string]: Json }): string => `k:${goJson(keys)}`;
+export const valueElement = (value: Json): string => `v:${goJson(value)}`;
+export const indexElement = (index: number): string => `i:${index}`;
+
+/** A path as conflict messages print it: `.spec.containers[name="c"].image`. */
+export function pathString(path: Path): string {
+  return path.map(elementString).join('');
+}
+
+function elementString(element: string): string {
+  const body = element.slice(2);
+  switch (element[0]) {
+    case 'f':
+      return `.${body}`;
+    case 'k': {
+      const keys = JSON.parse(body) as { [name: string]: Json };
+      return `[${Object.keys(keys).sort().map((k) => `${k}=${valueString(keys[k])}`).join(',')}]`;
+    }
+    case 'v':
+      return `[=${valueString(JSON.parse(body) as Json)}]`;
+    default:
+      return `[${body}]`;
+  }
+}
+
+// structured-merge-diff value.ToString: strings quoted, numbers and booleans bare.
+const valueString = (v: Json): string => (typeof v === 'string' ? JSON.stringify(v) : v === null ? 'null' : typeof v === 'object' ? goJson(v) : goFormat(v));

@@ -1,0 +1,73 @@
+// JSON values as the patch code sees them: equality, copying, and the two ways Go prints them
+// (encoding/json for field-set keys, fmt's %v for error messages clients read).
+import { isPlainObject, type Json } from '../../api/types.ts';
+
+export type JsonObject = { [key: string]: Json };
+
+export const isObject = (v: unknown): v is JsonObject => isPlainObject(v);
+
+/** Own-property lookup: keys come from clients, so `constructor` or `__proto__` are just keys. */
+export const hasKey = (o: JsonObject, key: string): boolean => Object.hasOwn(o, key);
+
+/** Sets a client-supplied key without ever touching the prototype (`__proto__` included). */
+export function setKey(o: JsonObject, key: string, value: Json): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A deep copy that is never frozen, whatever the input was. */
+export const copyJson = <T extends Json>(v: T): T => structuredClone(v);
+
+export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
+  }
+  if (isObject(a)) {
+    if (!isObject(b)) return false;
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** The JSON kind names Go's decoder uses in "cannot unmarshal <kind> into ..." messages. */
+export function goJsonKind(v: Json): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v;
+}
+
+/**
+ * Canonical JSON as Go's encoding/json writes it: object keys sorted, and <, >, & escaped.
+ * Field-set keys (`k:{...}`, `v:...`) are compared as these strings.
+ */
+export function goJson(v: Json): string {
+  return JSON.stringify(sortKeys(v)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function sortKeys(v: Json): Json {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (!isObject(v)) return v;
+  const out: JsonObject = {};
+  for (const k of Object.keys(v).sort()) setKey(out, k, sortKeys(v[k]));
+  return out;
+}
+
+/** fmt's %v of a decoded JSON value: `map[image:nginx name:c]`, `[a b]`, `<nil>`. */
+export function goFormat(v: Json | undefined): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (Array.isArray(v)) return `[${v.map(goFormat).join(' ')}]`;
+  if (isObject(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${goFormat(v[k])}`).join(' ')}]`;
+  if (typeof v === 'number') return goNumber(v);
+  return String(v);
+}
+
+// %v of a float64 is strconv's shortest 'g': exponent form below 1e-4 and from 1e6 ("1e+06").
+function goNumber(n: number): string {
+  if (n === 0 || !Number.isFinite(n)) return String(n);
+  const exponential = n.toExponential();
+  const exp = Number(exponential.slice(exponential.indexOf('e') + 1));
+  if (exp < -4 || exp >= 6) return exponential.replace(/e([+-])(\d)$/, 'e$10$2');
+  return String(n);
+}

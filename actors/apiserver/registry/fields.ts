@@ -1,0 +1,36 @@
+// The fields each kind lets clients select on (fieldSelector), beyond metadata.name and
+// metadata.namespace, which every kind has.
+import type { FieldGetter } from '../../api/selectors.ts';
+import type { KObject } from '../../api/types.ts';
+
+const at = (obj: KObject, path: string[]): string => {
+  let v: unknown = obj;
+  for (const p of path) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined;
+  return v === undefined || v === null ? '' : String(v);
+};
+const field = (path: string): FieldGetter => (o) => at(o, path.split('.'));
+
+const BY_KIND: Record<string, string[]> = {
+  '/pods': ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase',
+    'status.podIP', 'status.nominatedNodeName'],
+  '/nodes': ['spec.unschedulable'],
+  '/namespaces': ['status.phase'],
+  '/secrets': ['type'],
+  '/events': ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion',
+    'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type'],
+  'apps/replicasets': ['status.replicas'],
+};
+
+const cache = new Map<string, Record<string, FieldGetter>>();
+
+export function selectableFields(group: string, resource: string): Record<string, FieldGetter> {
+  const key = `${group}/${resource}`;
+  let fields = cache.get(key);
+  if (!fields) {
+    fields = { 'metadata.name': field('metadata.name'), 'metadata.namespace': field('metadata.namespace') };
+    for (const f of BY_KIND[key] ?? []) fields[f] = f === 'spec.hostNetwork' ? (o) => at(o, ['spec', 'hostNetwork']) || 'false' : field(f);
+    if (key === '/pods') fields['spec.nodeName'] = field('spec.nodeName');
+    cache.set(key, fields);
+  }
+  return fields;
+}

@@ -1,0 +1,113 @@
+// Per-kind rules the generic registry applies: name format, whether writes to the main resource
+// and to `status` split the object, generation, immutability, and graceful deletion.
+import type { ResourceType } from '../../api/resources.ts';
+import type { StatusCause } from '../../api/status.ts';
+import type { KObject } from '../../api/types.ts';
+import type { NameRule } from '../validation/names.ts';
+import { deepEqual } from './deep-equal.ts';
+
+export interface Strategy {
+  nameRule: NameRule;
+  /** The main resource ignores status changes and the status subresource ignores everything else. */
+  hasStatus: boolean;
+  /** metadata.generation starts at 1 and grows whenever the spec (or deletionTimestamp) changes. */
+  hasGeneration: boolean;
+  validate?(obj: KObject): StatusCause[];
+  validateUpdate?(obj: KObject, old: KObject): StatusCause[];
+  /** Seconds before a delete removes the object; 0 removes it at once (when no finalizer holds it). */
+  gracePeriodSeconds?(obj: KObject, requested: number | undefined): number;
+  /** Deletion waits while this holds, besides metadata.finalizers (a namespace's spec.finalizers). */
+  blocksRemoval?(obj: KObject): boolean;
+}
+
+const forbidden = (field: string, message: string): StatusCause => ({ reason: 'FieldValueForbidden', message: `Forbidden: ${message}`, field });
+const immutable = (field: string, value: unknown): StatusCause => ({
+  reason: 'FieldValueInvalid',
+  message: `Invalid value: ${JSON.stringify(value)}: field is immutable`,
+  field,
+});
+
+const plain: Strategy = { nameRule: 'subdomain', hasStatus: false, hasGeneration: false };
+const withStatus: Strategy = { nameRule: 'subdomain', hasStatus: true, hasGeneration: false };
+const workload: Strategy = { nameRule: 'subdomain', hasStatus: true, hasGeneration: true };
+
+type Spec = Record<string, unknown>;
+const specOf = (o: KObject) => (o.spec ?? {}) as Spec;
+
+/** Pod updates may change only images, activeDeadlineSeconds, tolerations (additions) and the grace period. */
+function podSpecWithoutMutable(spec: Spec): Spec {
+  const strip = (cs: unknown) => (Array.isArray(cs) ? cs.map((c) => ({ ...(c as Spec), image: undefined })) : cs);
+  return { ...spec, containers: strip(spec.containers), initContainers: strip(spec.initContainers), activeDeadlineSeconds: undefined,
+    tolerations: undefined, terminationGracePeriodSeconds: undefined, schedulingGates: undefined };
+}
+
+const pod: Strategy = {
+  ...withStatus,
+  validateUpdate(obj, old) {
+    const causes: StatusCause[] = [];
+    if (!deepEqual(podSpecWithoutMutable(specOf(obj)), podSpecWithoutMutable(specOf(old))))
+      causes.push(forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)'));
+    return causes;
+  },
+  gracePeriodSeconds(obj, requested) {
+    const spec = specOf(obj);
+    const phase = (obj.status as Spec | undefined)?.phase;
+    // An unscheduled or finished pod has no node agent to wait for.
+    if (!spec.nodeName || phase === 'Succeeded' || phase === 'Failed') return 0;
+    const fallback = typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30;
+    const g = requested ?? fallback;
+    return g < 0 ? 1 : g;
+  },
+};
+
+const controllerRevision: Strategy = {
+  ...plain,
+  hasGeneration: false,
+  validate(obj) {
+    const r = obj.revision;
+    return typeof r === 'number' && r < 0 ? [{ reason: 'FieldValueInvalid', message: `Invalid value: ${r}: must be greater than or equal to 0`, field: 'revision' }] : [];
+  },
+  validateUpdate(obj, old) {
+    // Seed 000: once created, data cannot be changed by any request.
+    return deepEqual(obj.data, old.data) ? [] : [immutable('data', obj.data ?? null)];
+  },
+};
+
+function immutableData(obj: KObject, old: KObject): StatusCause[] {
+  if (old.immutable !== true) return [];
+  const causes: StatusCause[] = [];
+  if (obj.immutable !== true) causes.push(forbidden('immutable', 'field is immutable when `immutable` is set'));
+  if (!deepEqual(obj.data, old.data)) causes.push(forbidden('data', 'field is immutable when `immutable` is set'));
+  if (!deepEqual(obj.binaryData, old.binaryData) && old.kind === 'ConfigMap') causes.push(forbidden('binaryData', 'field is immutable when `immutable` is set'));
+  return causes;
+}
+
+const namespace: Strategy = {
+  nameRule: 'label',
+  hasStatus: true,
+  hasGeneration: false,
+  blocksRemoval: (obj) => ((specOf(obj).finalizers as unknown[] | undefined)?.length ?? 0) > 0,
+};
+
+const STRATEGIES: Record<string, Strategy> = {
+  '/namespaces': namespace,
+  '/pods': pod,
+  '/nodes': withStatus,
+  '/services': { ...withStatus, nameRule: 'label' },
+  '/configmaps': { ...plain, validateUpdate: immutableData },
+  '/secrets': { ...plain, validateUpdate: immutableData },
+  '/serviceaccounts': plain,
+  '/events': plain,
+  '/podtemplates': plain,
+  'apps/controllerrevisions': controllerRevision,
+  'apps/replicasets': workload,
+  'apps/deployments': workload,
+  'apps/daemonsets': workload,
+  'apps/statefulsets': workload,
+  'coordination.k8s.io/leases': plain,
+  'policy/poddisruptionbudgets': workload,
+};
+
+export function strategyFor(type: ResourceType): Strategy {
+  return STRATEGIES[`${type.group}/${type.resource}`] ?? plain;
+}

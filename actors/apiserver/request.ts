@@ -1,0 +1,130 @@
+// From an HTTP request line to what it asks of which resource: the verb, the type from the
+// resource table, the namespace, name and subresource, and the validated query parameters.
+import { lookupResource, type ResourceType } from '../api/resources.ts';
+import { badRequest, StatusError } from '../api/status.ts';
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export interface ResourceRequest {
+  verb: Verb;
+  type: ResourceType;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  query: Query;
+}
+
+/** The wire request, independent of HTTP, so the same server answers over the bus. */
+export interface ApiRequest {
+  method: string;
+  /** Path and query string, as on the request line. */
+  url: string;
+  headers: Record<string, string | undefined>;
+  body: Uint8Array;
+}
+
+/** Go's strconv.ParseBool: every spelling real clients send (`True` from python, `1` from curl). */
+const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
+
+export class Query {
+  constructor(readonly params: URLSearchParams) {}
+
+  has(name: string): boolean {
+    return this.params.has(name);
+  }
+
+  string(name: string): string | undefined {
+    return this.params.get(name) ?? undefined;
+  }
+
+  bool(name: string): boolean {
+    const v = this.params.get(name);
+    if (v === null) return false;
+    if (v === '' || TRUE.has(v)) return true; // a bare `?watch` is set
+    if (FALSE.has(v)) return false;
+    throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: must be a boolean`);
+  }
+
+  int(name: string): number | undefined {
+    const v = this.params.get(name);
+    if (v === null || v === '') return undefined;
+    if (!/^-?\d{1,15}$/.test(v)) throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: must be an integer`);
+    return Number(v);
+  }
+}
+
+/** Non-resource paths are answered before routing; anything else under /api or /apis is parsed here. */
+export function parseResourcePath(method: string, path: string, query: Query): ResourceRequest {
+  const parts = path.split('/').filter((p) => p !== '');
+  let group: string;
+  let rest: string[];
+  if (parts[0] === 'api') {
+    if (parts[1] !== 'v1') throw pathNotFound(path);
+    group = '';
+    rest = parts.slice(2);
+  } else if (parts[0] === 'apis' && parts.length >= 3) {
+    group = parts[1];
+    rest = parts.slice(3);
+    return route(method, path, group, parts[2], rest, query);
+  } else {
+    throw pathNotFound(path);
+  }
+  return route(method, path, group, 'v1', rest, query);
+}
+
+function route(method: string, path: string, group: string, version: string, rest: string[], query: Query): ResourceRequest {
+  let namespace: string | undefined;
+  // namespaces/NS/RESOURCE... is a namespaced path; namespaces, namespaces/NAME[/sub] address Namespace objects.
+  if (rest[0] === 'namespaces' && rest.length >= 3) {
+    namespace = decodeSegment(rest[1]);
+    rest = rest.slice(2);
+  }
+  if (rest.length === 0 || rest.length > 3) throw pathNotFound(path);
+  const type = lookupResource(group, version, rest[0]);
+  if (!type) throw pathNotFound(path);
+  if (namespace !== undefined && type.scope === 'Cluster') throw pathNotFound(path);
+  const name = rest[1] !== undefined ? decodeSegment(rest[1]) : undefined;
+  const subresource = rest[2];
+  if (subresource !== undefined && !type.subresources.some((s) => s.name === subresource)) throw pathNotFound(path);
+  if (name === '') throw pathNotFound(path);
+  const verb = verbOf(method, name !== undefined, query);
+  if (namespace === undefined && type.scope === 'Namespaced' && name !== undefined) throw pathNotFound(path);
+  return { verb, type, namespace, name, subresource, query };
+}
+
+function verbOf(method: string, hasName: boolean, query: Query): Verb {
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      if (hasName) return 'get';
+      return query.bool('watch') ? 'watch' : 'list';
+    case 'POST':
+      if (hasName) {
+        // POST on an object path is only meaningful for subresources (binding, eviction); the caller checks.
+        return 'create';
+      }
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return hasName ? 'delete' : 'deletecollection';
+    default:
+      throw new StatusError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
+  }
+}
+
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    throw badRequest(`invalid percent-encoding in path segment ${JSON.stringify(s)}`);
+  }
+}
+
+export function pathNotFound(path: string): StatusError {
+  void path;
+  return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+}

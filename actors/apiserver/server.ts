@@ -1,0 +1,201 @@
+// The API server actor: one entry point, `handle`, from a wire request to a response. HTTPS
+// (https.ts) and, later, the bus call it the same way. Routing reads the resource table.
+import type { Clock, Random } from '../api/env.ts';
+import { StatusError, internal, methodNotAllowed } from '../api/status.ts';
+import type { KObject } from '../api/types.ts';
+import { AdmissionChain } from './admission/chain.ts';
+import { makePlugin, SYSTEM_NAMESPACES } from './admission/plugins.ts';
+import { ANONYMOUS, authorizerFor, type Authorizer } from './auth/authorizer.ts';
+import { aggregatedContentType, aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery.ts';
+import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
+import type { EncodeContext } from './handlers/encode.ts';
+import { handlePatch } from './handlers/patch.ts';
+import { handleBinding, handleEviction } from './handlers/pod-subresources.ts';
+import { handleGet, handleList } from './handlers/read.ts';
+import { jsonResponse, statusResponse, textResponse, type ApiResponse } from './handlers/response.ts';
+import { handleReview } from './handlers/reviews.ts';
+import { handleCreate, handleUpdate } from './handlers/write.ts';
+import { openapiDocument, openapiRoot } from './openapi.ts';
+import { admissionPluginNames, type ApiServerOptions } from './options.ts';
+import { Registry } from './registry/registry.ts';
+import { parseResourcePath, pathNotFound, Query, type ApiRequest, type ResourceRequest } from './request.ts';
+import { MemoryStore } from './storage/memory.ts';
+import type { Store } from './storage/store.ts';
+import { lookupResource } from '../api/resources.ts';
+
+export interface ApiServerEnv {
+  clock: Clock;
+  random: Random;
+  /** Defaults to a fresh in-memory store. */
+  store?: Store;
+}
+
+export const VERSION_INFO = {
+  major: '1',
+  // kubectl on this machine dispatches to kubectl.1.<minor>: 32 is the client the tests drive.
+  minor: '32',
+  gitVersion: 'v1.32.0-orchsim',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2026-01-01T00:00:00Z',
+  goVersion: 'go1.23.0',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
+
+export class ApiServer {
+  readonly registry: Registry;
+  readonly store: Store;
+  readonly #authorizer: Authorizer;
+  #compactionTimer: unknown;
+  #revisionAtLastTick: number;
+
+  constructor(readonly options: ApiServerOptions, readonly env: ApiServerEnv) {
+    this.store = env.store ?? new MemoryStore();
+    const pluginOpts = { defaultNotReadyTolerationSeconds: options.defaultNotReadyTolerationSeconds,
+      defaultUnreachableTolerationSeconds: options.defaultUnreachableTolerationSeconds };
+    const plugins = admissionPluginNames(options).map((n) => makePlugin(n, pluginOpts)!);
+    this.registry = new Registry({ store: this.store, clock: env.clock, random: env.random.fork('apiserver'),
+      admission: new AdmissionChain(plugins), keyPrefix: options.etcdPrefix });
+    this.#authorizer = authorizerFor(options.authorizationMode);
+    this.#revisionAtLastTick = this.store.revision;
+  }
+
+  /** Creates the system namespaces and starts compaction. */
+  async start(): Promise<void> {
+    const ns = lookupResource('', 'v1', 'namespaces')!;
+    for (const name of SYSTEM_NAMESPACES) {
+      const exists = await this.store.get(this.registry.key(ns, undefined, name));
+      if (!exists) await this.registry.create(ns, undefined, { metadata: { name } } as KObject, { dryRun: false, fieldManager: 'orch-apiserver' });
+    }
+    this.#scheduleCompaction();
+  }
+
+  stop(): void {
+    if (this.#compactionTimer !== undefined) this.env.clock.clearTimeout(this.#compactionTimer);
+    this.#compactionTimer = undefined;
+  }
+
+  /** Every interval, forget history up to the revision seen at the previous tick (as the real server does with etcd). */
+  #scheduleCompaction(): void {
+    const every = this.options.etcdCompactionIntervalMs;
+    if (every <= 0) return;
+    this.#compactionTimer = this.env.clock.setTimeout(() => {
+      this.store.compact(this.#revisionAtLastTick);
+      this.#revisionAtLastTick = this.store.revision;
+      this.#scheduleCompaction();
+    }, every);
+  }
+
+  async handle(req: ApiRequest): Promise<ApiResponse> {
+    try {
+      return await this.#route(req);
+    } catch (e) {
+      if (e instanceof StatusError) return statusResponse(e.status);
+      const message = e instanceof Error ? e.message : String(e);
+      return statusResponse(internal(message).status);
+    }
+  }
+
+  async #route(req: ApiRequest): Promise<ApiResponse> {
+    const q = req.url.indexOf('?');
+    const path = q >= 0 ? req.url.slice(0, q) : req.url;
+    const query = new Query(new URLSearchParams(q >= 0 ? req.url.slice(q + 1) : ''));
+    const fixed = this.#nonResource(req, path.replace(/\/+$/, '') || '/');
+    if (fixed) return fixed;
+    const r = parseResourcePath(req.method, path, query);
+    this.#authorize(r);
+    const ctx: EncodeContext = { type: r.type, accept: req.headers.accept, query, read: r.verb === 'get' || r.verb === 'list', nowMs: this.env.clock.now() };
+    return this.#dispatch(req, r, ctx);
+  }
+
+  #authorize(r: ResourceRequest): void {
+    const d = this.#authorizer.authorize({ user: ANONYMOUS, verb: r.verb, namespace: r.namespace, apiGroup: r.type.group, resource: r.type.resource,
+      subresource: r.subresource, name: r.name });
+    if (d.decision === 'allow') return;
+    const what = `${r.type.group ? `${r.type.resource}.${r.type.group}` : r.type.resource}${r.name ? ` "${r.name}"` : ''}`;
+    const scope = r.namespace ? `in the namespace "${r.namespace}"` : 'at the cluster scope';
+    throw new StatusError(403, 'Forbidden',
+      `${what} is forbidden: User "${ANONYMOUS.username}" cannot ${r.verb} resource "${r.type.resource}${r.subresource ? `/${r.subresource}` : ''}" in API group "${r.type.group}" ${scope}${d.reason ? `: ${d.reason}` : ''}`,
+      { ...(r.name ? { name: r.name } : {}), group: r.type.group, kind: r.type.resource });
+  }
+
+  #dispatch(req: ApiRequest, r: ResourceRequest, ctx: EncodeContext): Promise<ApiResponse> | ApiResponse {
+    const reg = this.registry;
+    const notAllowed = () => { throw methodNotAllowed(req.method, r.type.resource); };
+    if (r.type.virtual) return r.verb === 'create' && !r.name ? handleReview(req, r, this.#authorizer, ANONYMOUS, ctx) : notAllowed();
+    switch (r.subresource) {
+      case undefined:
+        break;
+      case 'binding':
+        return r.verb === 'create' ? handleBinding(req, r, reg, ctx) : notAllowed();
+      case 'eviction':
+        return r.verb === 'create' ? handleEviction(req, r, reg, ctx) : notAllowed();
+      case 'finalize':
+        return r.verb === 'update' ? handleUpdate(req, r, reg, ctx) : notAllowed();
+      case 'status':
+        if (r.verb === 'get') return handleGet(r, reg, ctx);
+        if (r.verb === 'update') return handleUpdate(req, r, reg, ctx);
+        if (r.verb === 'patch') return handlePatch(req, r, reg, ctx);
+        return notAllowed();
+    }
+    switch (r.verb) {
+      case 'get': return handleGet(r, reg, ctx);
+      case 'list': return handleList(r, reg, ctx);
+      case 'watch': throw new StatusError(405, 'MethodNotAllowed', 'watch is not served yet; it lands with the watch fan-out work');
+      case 'create': return r.name ? notAllowed() : handleCreate(req, r, reg, ctx);
+      case 'update': return handleUpdate(req, r, reg, ctx);
+      case 'patch': return handlePatch(req, r, reg, ctx);
+      case 'delete': return handleDelete(req, r, reg, ctx);
+      case 'deletecollection': return handleDeleteCollection(req, r, reg, ctx);
+    }
+  }
+
+  #nonResource(req: ApiRequest, path: string): ApiResponse | undefined {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      if (path === '/api' || path === '/apis' || !path.startsWith('/api')) throw pathNotFound(path);
+      return undefined;
+    }
+    const accept = req.headers.accept;
+    switch (path) {
+      case '/version': return jsonResponse(200, VERSION_INFO);
+      case '/healthz': case '/livez': case '/readyz': return textResponse(200, 'ok');
+      case '/.well-known/openid-configuration': return jsonResponse(200, this.#openidConfiguration());
+      case '/openid/v1/jwks': return jsonResponse(200, { keys: [] });
+      case '/openapi/v3': return jsonResponse(200, openapiRoot());
+      case '/api': {
+        const v = wantsAggregated(accept);
+        return v ? jsonResponse(200, aggregatedDiscovery(true, v), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiVersions());
+      }
+      case '/apis': {
+        const v = wantsAggregated(accept);
+        return v ? jsonResponse(200, aggregatedDiscovery(false, v), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiGroupList());
+      }
+      case '/api/v1': return jsonResponse(200, apiResourceList('', 'v1'));
+    }
+    if (path.startsWith('/openapi/v3/')) {
+      const doc = openapiDocument(path.slice('/openapi/v3/'.length));
+      if (!doc) throw pathNotFound(path);
+      return jsonResponse(200, doc);
+    }
+    const parts = path.split('/').filter(Boolean);
+    if (parts[0] === 'apis' && parts.length === 2) {
+      const g = apiGroupDocument(parts[1]);
+      if (!g) throw pathNotFound(path);
+      return jsonResponse(200, g);
+    }
+    if (parts[0] === 'apis' && parts.length === 3) {
+      const list = apiResourceList(parts[1], parts[2]);
+      if (!list) throw pathNotFound(path);
+      return jsonResponse(200, list);
+    }
+    if (parts[0] !== 'api' && parts[0] !== 'apis') throw pathNotFound(path);
+    return undefined;
+  }
+
+  #openidConfiguration() {
+    const issuer = 'https://orchsim.default.svc';
+    return { issuer, jwks_uri: `${issuer}/openid/v1/jwks`, response_types_supported: ['id_token'], subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['RS256'] };
+  }
+}

@@ -1,0 +1,44 @@
+// The orchsim command line: one subcommand per file; errors say what was wrong and exit non-zero.
+import { UsageError } from './flags.ts';
+import { serveHelp, startServer } from './serve.ts';
+
+const USAGE = `usage: orchsim <command> [flags]
+
+commands:
+  serve       a cluster's API server on HTTPS for kubectl and controllers, with a kubeconfig written for you
+  apiserver   the API server alone, with the component's flags
+  help        this text; 'orchsim <command> --help' for a command's flags`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  if (command === 'serve' || command === 'apiserver') {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      console.log(serveHelp(command));
+      return 0;
+    }
+    const running = await startServer(rest, command);
+    await new Promise<void>((done) => {
+      const stop = () => void running.stop().then(done);
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    return 0;
+  }
+  throw new UsageError(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (e) {
+  if (e instanceof UsageError) {
+    console.error(`orchsim: ${e.message}`);
+    process.exitCode = 2;
+  } else {
+    console.error(`orchsim: ${(e as Error).message ?? e}`);
+    process.exitCode = 1;
+  }
+}

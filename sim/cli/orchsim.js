@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// The `orchsim` command: registers the TypeScript loader, then runs the CLI (no build step).
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./main.ts');

@@ -1,0 +1,68 @@
+// `orchsim serve` and `orchsim apiserver`: the API server on HTTPS in wall-clock time.
+// serve adds what a person at a terminal wants: a kubeconfig to point kubectl at, and local
+// defaults that need no root (certificates under ./.orchsim).
+import { randomInt } from 'node:crypto';
+import { resolve } from 'node:path';
+import { apiServerOptions, type ApiServerOptions } from '../../actors/apiserver/options.ts';
+import { servingCert } from '../../actors/apiserver/certs.ts';
+import { serveHttps, type Listening } from '../../actors/apiserver/https.ts';
+import { ApiServer } from '../../actors/apiserver/server.ts';
+import { wallClock } from '../clock.ts';
+import { seededRandom } from '../random.ts';
+import { API_SERVER_FLAGS } from './apiserver-flags.ts';
+import { flagHelp, parseFlags, UsageError, type FlagSpec } from './flags.ts';
+import { writeKubeconfig } from './kubeconfig.ts';
+
+interface ServeDraft extends Partial<ApiServerOptions> {
+  kubeconfigOut?: string;
+  seed?: number;
+}
+
+const SERVE_FLAGS: FlagSpec<ServeDraft>[] = [
+  ...(API_SERVER_FLAGS as FlagSpec<ServeDraft>[]),
+  { name: 'kubeconfig-out', type: 'string', help: 'write a kubeconfig for this server here (serve default: .orchsim/kubeconfig)', set: (o, v) => (o.kubeconfigOut = v as string) },
+  { name: 'seed', type: 'int', help: 'seed of uids and generated names (default: random, printed)', set: (o, v) => (o.seed = v as number) },
+];
+
+export interface Running {
+  server: ApiServer;
+  listening: Listening;
+  kubeconfig?: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the server; `serve` mode picks local defaults and writes a kubeconfig. */
+export async function startServer(argv: string[], mode: 'serve' | 'apiserver', log: (line: string) => void = console.log): Promise<Running> {
+  const draft: ServeDraft = mode === 'serve' ? { certDir: resolve('.orchsim/certs'), kubeconfigOut: resolve('.orchsim/kubeconfig') } : {};
+  const rest = parseFlags(argv, SERVE_FLAGS.filter((f) => mode === 'serve' || f.name !== 'kubeconfig-out'), draft);
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}: orchsim ${mode} takes only flags`);
+  const { kubeconfigOut, seed: givenSeed, ...given } = draft;
+  let options: ApiServerOptions;
+  try {
+    options = apiServerOptions(given);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const seed = givenSeed ?? randomInt(2 ** 31);
+  log(`seed ${seed}`);
+  const clock = wallClock();
+  const server = new ApiServer(options, { clock, random: seededRandom(seed) });
+  await server.start();
+  const cert = await servingCert(options, clock);
+  const listening = await serveHttps((req) => server.handle(req), {
+    host: options.bindAddress, port: options.securePort, cert: cert.cert, key: cert.key, maxRequestBodyBytes: options.maxRequestBodyBytes,
+  });
+  if (kubeconfigOut) writeKubeconfig(kubeconfigOut, listening.url, cert.cert);
+  log(`orchsim API server ready at ${listening.url}${kubeconfigOut ? `; kubectl --kubeconfig ${kubeconfigOut} get namespaces` : ''}`);
+  return {
+    server, listening, ...(kubeconfigOut ? { kubeconfig: kubeconfigOut } : {}),
+    async stop() {
+      server.stop();
+      await listening.close();
+    },
+  };
+}
+
+export function serveHelp(mode: 'serve' | 'apiserver'): string {
+  return `usage: orchsim ${mode} [flags]\n\n${flagHelp(SERVE_FLAGS.filter((f) => mode === 'serve' || f.name !== 'kubeconfig-out') as FlagSpec<unknown>[])}`;
+}
