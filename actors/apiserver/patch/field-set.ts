@@ -67,26 +67,66 @@ export class FieldSet {
   }
 
   isEmpty(): boolean {
-    return !this.member && [...this.children.values()].every((c) => c.isEmpty());
+    if (this.member) return false;
+    for (const c of this.children.values()) if (!c.isEmpty()) return false;
+    return true;
   }
 
+  // The set operations walk both trees together; results share no nodes with their inputs, so
+  // a later insert into a result never changes an operand. Children left without members are
+  // pruned, so a result has the same shape as one built path by path.
+
   union(other: FieldSet): FieldSet {
-    return FieldSet.of([...this.paths(), ...other.paths()]);
+    const out = new FieldSet();
+    out.member = this.member || other.member;
+    for (const [key, child] of this.children) {
+      const theirs = other.children.get(key);
+      out.adopt(key, theirs ? child.union(theirs) : child.clone());
+    }
+    for (const [key, child] of other.children) if (!this.children.has(key)) out.adopt(key, child.clone());
+    return out;
   }
 
   intersection(other: FieldSet): FieldSet {
-    return FieldSet.of(this.paths().filter((p) => other.has(p)));
+    const out = new FieldSet();
+    out.member = this.member && other.member;
+    for (const [key, child] of this.children) {
+      const theirs = other.children.get(key);
+      if (theirs) out.adopt(key, child.intersection(theirs));
+    }
+    return out;
   }
 
   /** Member-wise difference: paths of this set that are not members of `other`. */
   difference(other: FieldSet): FieldSet {
-    return FieldSet.of(this.paths().filter((p) => !other.has(p)));
+    const out = new FieldSet();
+    out.member = this.member && !other.member;
+    for (const [key, child] of this.children) {
+      const theirs = other.children.get(key);
+      out.adopt(key, theirs ? child.difference(theirs) : child.clone());
+    }
+    return out;
   }
 
   /** This set without anything at or below the given top-level elements. */
   withoutSubtrees(elements: Iterable<string>): FieldSet {
     const drop = new Set(elements);
-    return FieldSet.of(this.paths().filter((p) => !drop.has(p[0])));
+    const out = new FieldSet();
+    out.member = this.member;
+    for (const [key, child] of this.children) if (!drop.has(key)) out.adopt(key, child.clone());
+    return out;
+  }
+
+  private clone(): FieldSet {
+    const out = new FieldSet();
+    out.member = this.member;
+    for (const [key, child] of this.children) out.adopt(key, child.clone());
+    return out;
+  }
+
+  /** Keeps `child` under `key` when it holds any member. */
+  private adopt(key: string, child: FieldSet): void {
+    if (!child.isEmpty()) this.children.set(key, child);
   }
 
   /** Member paths in structured-merge-diff's order: a node's members, then its children's. */
