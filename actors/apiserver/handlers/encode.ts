@@ -73,9 +73,31 @@ function serialize(value: unknown, out: Output, status: number, headers: Record<
   }
 }
 
+// Encode once: stored objects never change, so each one's JSON (without apiVersion and kind, as
+// list items are written) is computed once and reused by every get and list that returns it.
+const encoded = new WeakMap<KObject, string>();
+
+function itemJson(obj: KObject): string {
+  let json = encoded.get(obj);
+  if (json === undefined) {
+    const { apiVersion: _a, kind: _k, ...rest } = obj;
+    json = JSON.stringify(rest);
+    encoded.set(obj, json);
+  }
+  return json;
+}
+
+function jsonBody(status: number, headers: Record<string, string | string[]>, body: string): ApiResponse {
+  return { status, headers: { ...headers, 'content-type': 'application/json' }, body };
+}
+
 export function encodeObject(ctx: EncodeContext, obj: KObject, status = 200, headers: Record<string, string | string[]> = {}): ApiResponse {
   const out = outputFor(ctx, String(obj.kind ?? ctx.type.kind));
   if (out.format === 'table') return serialize(table(ctx, [obj], { resourceVersion: obj.metadata.resourceVersion }, out.version), out, status, headers);
+  if (out.format === 'json' && !out.pretty && obj.kind && obj.apiVersion) {
+    const rest = itemJson(obj);
+    return jsonBody(status, headers, `{"kind":${JSON.stringify(obj.kind)},"apiVersion":${JSON.stringify(obj.apiVersion)}${rest === '{}' ? '' : `,${rest.slice(1, -1)}`}}`);
+  }
   return serialize(obj, out, status, headers);
 }
 
@@ -84,6 +106,10 @@ export function encodeList(ctx: EncodeContext, items: KObject[], meta: ListMeta,
   const kind = `${ctx.type.kind}List`;
   const out = outputFor(ctx, kind);
   if (out.format === 'table') return serialize(table(ctx, items, meta, out.version), out, status, headers);
+  if (out.format === 'json' && !out.pretty) {
+    const head = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersionOf(ctx.type))},"metadata":${JSON.stringify(meta)},"items":[`;
+    return jsonBody(status, headers, `${head}${items.map(itemJson).join(',')}]}`);
+  }
   const stripped = items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
   return serialize({ kind, apiVersion: apiVersionOf(ctx.type), metadata: meta, items: stripped }, out, status, headers);
 }
