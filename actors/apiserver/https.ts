@@ -68,7 +68,8 @@ export function serveHttps(handler: Handler, o: HttpsOptions): Promise<Listening
   });
   server.keepAliveTimeout = 65_000;
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(e.code === 'EADDRINUSE' ? new Error(`port ${o.port} on ${o.host} is already in use: stop what holds it or pass another --secure-port`) : e));
     server.listen(o.port, o.host, () => {
       const { port } = server.address() as AddressInfo;
       const host = o.host === '0.0.0.0' || o.host === '::' || o.host === '' ? '127.0.0.1' : o.host;
