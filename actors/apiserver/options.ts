@@ -14,6 +14,9 @@ export interface ApiServerOptions {
   etcdPrefix: string;
   authorizationMode: string[];
   anonymousAuth: boolean;
+  tokenAuthFile?: string;
+  /** Tokens known besides the file's (serve registers the token its kubeconfig carries). */
+  tokens?: Map<string, { username: string; groups: string[]; uid?: string }>;
   enableAdmissionPlugins: string[];
   disableAdmissionPlugins: string[];
   defaultNotReadyTolerationSeconds: number;

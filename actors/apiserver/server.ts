@@ -5,7 +5,8 @@ import { StatusError, internal, methodNotAllowed } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import { AdmissionChain } from './admission/chain.ts';
 import { makePlugin, SYSTEM_NAMESPACES } from './admission/plugins.ts';
-import { ANONYMOUS, authorizerFor, type Authorizer } from './auth/authorizer.ts';
+import { authenticator, loadTokenFile, type Authenticator } from './auth/authenticator.ts';
+import { authorizerFor, type Authorizer, type UserInfo } from './auth/authorizer.ts';
 import { aggregatedContentType, aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery.ts';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
 import type { EncodeContext } from './handlers/encode.ts';
@@ -47,6 +48,7 @@ export class ApiServer {
   readonly registry: Registry;
   readonly store: Store;
   readonly #authorizer: Authorizer;
+  readonly #authenticator: Authenticator;
   #compactionTimer: unknown;
   #revisionAtLastTick: number;
 
@@ -58,6 +60,8 @@ export class ApiServer {
     this.registry = new Registry({ store: this.store, clock: env.clock, random: env.random.fork('apiserver'),
       admission: new AdmissionChain(plugins), keyPrefix: options.etcdPrefix });
     this.#authorizer = authorizerFor(options.authorizationMode);
+    const tokens = new Map([...(options.tokens ?? []), ...(options.tokenAuthFile ? loadTokenFile(options.tokenAuthFile) : [])]);
+    this.#authenticator = authenticator(tokens, options.anonymousAuth);
     this.#revisionAtLastTick = this.store.revision;
   }
 
@@ -66,7 +70,8 @@ export class ApiServer {
     const ns = lookupResource('', 'v1', 'namespaces')!;
     for (const name of SYSTEM_NAMESPACES) {
       const exists = await this.store.get(this.registry.key(ns, undefined, name));
-      if (!exists) await this.registry.create(ns, undefined, { metadata: { name } } as KObject, { dryRun: false, fieldManager: 'orch-apiserver' });
+      // Not through admission: a plugin such as AlwaysDeny must not stop the server from starting.
+      if (!exists) await this.registry.create(ns, undefined, { metadata: { name } } as KObject, { dryRun: false, fieldManager: 'orch-apiserver', skipAdmission: true });
     }
     this.#scheduleCompaction();
   }
@@ -101,29 +106,30 @@ export class ApiServer {
     const q = req.url.indexOf('?');
     const path = q >= 0 ? req.url.slice(0, q) : req.url;
     const query = new Query(new URLSearchParams(q >= 0 ? req.url.slice(q + 1) : ''));
+    const user = this.#authenticator.authenticate(req.headers);
     const fixed = this.#nonResource(req, path.replace(/\/+$/, '') || '/');
     if (fixed) return fixed;
     const r = parseResourcePath(req.method, path, query);
-    this.#authorize(r);
+    this.#authorize(r, user);
     const ctx: EncodeContext = { type: r.type, accept: req.headers.accept, query, read: r.verb === 'get' || r.verb === 'list', nowMs: this.env.clock.now() };
-    return this.#dispatch(req, r, ctx);
+    return this.#dispatch(req, r, ctx, user);
   }
 
-  #authorize(r: ResourceRequest): void {
-    const d = this.#authorizer.authorize({ user: ANONYMOUS, verb: r.verb, namespace: r.namespace, apiGroup: r.type.group, resource: r.type.resource,
+  #authorize(r: ResourceRequest, user: UserInfo): void {
+    const d = this.#authorizer.authorize({ user, verb: r.verb, namespace: r.namespace, apiGroup: r.type.group, resource: r.type.resource,
       subresource: r.subresource, name: r.name });
     if (d.decision === 'allow') return;
     const what = `${r.type.group ? `${r.type.resource}.${r.type.group}` : r.type.resource}${r.name ? ` "${r.name}"` : ''}`;
     const scope = r.namespace ? `in the namespace "${r.namespace}"` : 'at the cluster scope';
     throw new StatusError(403, 'Forbidden',
-      `${what} is forbidden: User "${ANONYMOUS.username}" cannot ${r.verb} resource "${r.type.resource}${r.subresource ? `/${r.subresource}` : ''}" in API group "${r.type.group}" ${scope}${d.reason ? `: ${d.reason}` : ''}`,
+      `${what} is forbidden: User "${user.username}" cannot ${r.verb} resource "${r.type.resource}${r.subresource ? `/${r.subresource}` : ''}" in API group "${r.type.group}" ${scope}${d.reason ? `: ${d.reason}` : ''}`,
       { ...(r.name ? { name: r.name } : {}), group: r.type.group, kind: r.type.resource });
   }
 
-  #dispatch(req: ApiRequest, r: ResourceRequest, ctx: EncodeContext): Promise<ApiResponse> | ApiResponse {
+  #dispatch(req: ApiRequest, r: ResourceRequest, ctx: EncodeContext, user: UserInfo): Promise<ApiResponse> | ApiResponse {
     const reg = this.registry;
     const notAllowed = () => { throw methodNotAllowed(req.method, r.type.resource); };
-    if (r.type.virtual) return r.verb === 'create' && !r.name ? handleReview(req, r, this.#authorizer, ANONYMOUS, ctx) : notAllowed();
+    if (r.type.virtual) return r.verb === 'create' && !r.name ? handleReview(req, r, this.#authorizer, user, ctx) : notAllowed();
     switch (r.subresource) {
       case undefined:
         break;

@@ -19,6 +19,7 @@ export const API_SERVER_FLAGS: FlagSpec<Draft>[] = [
   { name: 'authorization-mode', type: 'strings', help: `ordered authorizers: AlwaysAllow, AlwaysDeny (default ${d.authorizationMode.join(',')})`,
     set: (o, v) => (o.authorizationMode = v as string[]) },
   { name: 'anonymous-auth', type: 'bool', help: 'serve unauthenticated requests as system:anonymous (default true)', set: (o, v) => (o.anonymousAuth = v as boolean) },
+  { name: 'token-auth-file', type: 'string', help: 'static bearer tokens, CSV: token,user,uid,"group1,group2"', set: (o, v) => (o.tokenAuthFile = v as string) },
   { name: 'enable-admission-plugins', type: 'strings', help: 'admission plugins on top of the defaults', set: (o, v) => (o.enableAdmissionPlugins = v as string[]) },
   { name: 'disable-admission-plugins', type: 'strings', help: 'admission plugins removed from the defaults', set: (o, v) => (o.disableAdmissionPlugins = v as string[]) },
   { name: 'default-not-ready-toleration-seconds', type: 'int', help: 'tolerationSeconds of the default not-ready toleration (default 300)',

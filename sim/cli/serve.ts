@@ -11,7 +11,7 @@ import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
 import { API_SERVER_FLAGS } from './apiserver-flags.ts';
 import { flagHelp, parseFlags, UsageError, type FlagSpec } from './flags.ts';
-import { writeKubeconfig } from './kubeconfig.ts';
+import { ADMIN_TOKEN, ADMIN_USER, writeKubeconfig } from './kubeconfig.ts';
 
 interface ServeDraft extends Partial<ApiServerOptions> {
   kubeconfigOut?: string;
@@ -39,7 +39,8 @@ export async function startServer(argv: string[], mode: 'serve' | 'apiserver', l
   const { kubeconfigOut, seed: givenSeed, ...given } = draft;
   let options: ApiServerOptions;
   try {
-    options = apiServerOptions(given);
+    // The kubeconfig serve writes carries the admin token: the server must know it.
+    options = apiServerOptions(mode === 'serve' ? { ...given, tokens: new Map([[ADMIN_TOKEN, ADMIN_USER]]) } : given);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }

@@ -10,7 +10,7 @@ import { apiServerOptions, type ApiServerOptions } from '../../actors/apiserver/
 import { ApiServer } from '../../actors/apiserver/server.ts';
 import { wallClock } from '../../sim/clock.ts';
 import { seededRandom } from '../../sim/random.ts';
-import { writeKubeconfig } from '../../sim/cli/kubeconfig.ts';
+import { ADMIN_TOKEN, ADMIN_USER, writeKubeconfig } from '../../sim/cli/kubeconfig.ts';
 
 export interface KubectlResult {
   code: number;
@@ -18,11 +18,19 @@ export interface KubectlResult {
   stderr: string;
 }
 
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string | undefined>;
+}
+
 export interface TestServer {
   server: ApiServer;
   url: string;
   kubeconfig: string;
   dir: string;
+  /** Every request the server received, in order: method, URL and headers (bodies are not kept). */
+  requests: RecordedRequest[];
   kubectl(args: string[], stdin?: string): Promise<KubectlResult>;
   /** A raw HTTPS request trusting the test certificate. */
   request(method: string, path: string, opts?: { body?: string | Uint8Array; headers?: Record<string, string> }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>;
@@ -31,19 +39,23 @@ export interface TestServer {
 
 export async function startTestServer(given: Partial<ApiServerOptions> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'orchsim-test-'));
-  const options = apiServerOptions({ certDir: join(dir, 'certs'), bindAddress: '127.0.0.1', ...given });
+  const options = apiServerOptions({ certDir: join(dir, 'certs'), bindAddress: '127.0.0.1', tokens: new Map([[ADMIN_TOKEN, ADMIN_USER]]), ...given });
   const clock = wallClock();
   const server = new ApiServer(options, { clock, random: seededRandom(42) });
   await server.start();
   const cert = await servingCert(options, clock);
-  const listening: Listening = await serveHttps((r) => server.handle(r), { host: '127.0.0.1', port: 0, cert: cert.cert, key: cert.key,
+  const requests: RecordedRequest[] = [];
+  const listening: Listening = await serveHttps((r) => {
+    requests.push({ method: r.method, url: r.url, headers: r.headers });
+    return server.handle(r);
+  }, { host: '127.0.0.1', port: 0, cert: cert.cert, key: cert.key,
     maxRequestBodyBytes: options.maxRequestBodyBytes });
   const kubeconfig = join(dir, 'kubeconfig');
   writeKubeconfig(kubeconfig, listening.url, cert.cert);
   const cacheDir = join(dir, 'kube-cache');
   const { request: httpsRequest } = await import('node:https');
   return {
-    server, url: listening.url, kubeconfig, dir,
+    server, url: listening.url, kubeconfig, dir, requests,
     kubectl(args, stdin) {
       return new Promise((resolve) => {
         const child = execFile('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args], { timeout: 60_000, env: { ...process.env, KUBECONFIG: kubeconfig } },
