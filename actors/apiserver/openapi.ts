@@ -59,7 +59,6 @@ function responses(schema: string, codes: string[]): JsonObject {
 
 interface OperationSpec {
   action: string;
-  verb: string; // operationId verb: list, create, read, replace, patch, delete, deletecollection
   description: string;
   gvk: GroupVersionKind;
   parameters: JsonObject[];
@@ -112,40 +111,39 @@ function resourcePaths(t: ResourceType, names: Names, paths: JsonObject): void {
   const gvk = gvkOf(t);
   const common = namespaced ? [pathParam('namespace', 'object name and auth scope, such as for teams and projects'), P.pretty] : [P.pretty];
   const can = (verb: string) => t.verbs.includes(verb);
-  const id = (verb: string, suffix = '') => `${verb}${names.prefix}${verb === 'deletecollection' ? 'Collection' : ''}${scope}${t.kind}${suffix}`;
-  const fix = (verb: string) => (verb === 'deletecollection' ? 'delete' : verb);
+  const id = (verb: string) => `${verb}${names.prefix}${scope}${t.kind}`;
 
   const collectionItem: JsonObject = { parameters: common };
   if (can('list'))
-    collectionItem.get = operation({ action: 'list', verb: 'list', description: `list or watch objects of kind ${t.kind}`, gvk, parameters: P.list,
+    collectionItem.get = operation({ action: 'list', description: `list or watch objects of kind ${t.kind}`, gvk, parameters: P.list,
       response: schemaOf(apiVersionOf(t), `${t.kind}List`), codes: ['200'] }, id('list'), names);
   if (can('create'))
-    collectionItem.post = operation({ action: 'post', verb: 'create', description: `create a ${t.kind}`, gvk, parameters: [P.dryRun, P.fieldManager, P.fieldValidation],
+    collectionItem.post = operation({ action: 'post', description: `create a ${t.kind}`, gvk, parameters: [P.dryRun, P.fieldManager, P.fieldValidation],
       body: jsonBody(kindSchema), response: kindSchema, codes: ['200', '201', '202'] }, id('create'), names);
   if (can('deletecollection'))
-    collectionItem.delete = operation({ action: 'deletecollection', verb: 'deletecollection', description: `delete collection of ${t.kind}`, gvk,
+    collectionItem.delete = operation({ action: 'deletecollection', description: `delete collection of ${t.kind}`, gvk,
       parameters: [...P.list, P.dryRun, P.gracePeriodSeconds, P.orphanDependents, P.propagationPolicy], body: jsonBody(`${META_PREFIX}DeleteOptions`),
-      response: STATUS, codes: ['200'] }, `${fix('deletecollection')}${names.prefix}Collection${scope}${t.kind}`, names);
+      response: STATUS, codes: ['200'] }, `delete${names.prefix}Collection${scope}${t.kind}`, names);
   paths[collection] = collectionItem;
 
   if (can('get') || can('update') || can('patch') || can('delete')) {
     const itemPath: JsonObject = { parameters: [pathParam('name', `name of the ${t.kind}`), ...common] };
-    if (can('get')) itemPath.get = operation({ action: 'get', verb: 'read', description: `read the specified ${t.kind}`, gvk, parameters: [], response: kindSchema, codes: ['200'] }, id('read'), names);
+    if (can('get')) itemPath.get = operation({ action: 'get', description: `read the specified ${t.kind}`, gvk, parameters: [], response: kindSchema, codes: ['200'] }, id('read'), names);
     if (can('update'))
-      itemPath.put = operation({ action: 'put', verb: 'replace', description: `replace the specified ${t.kind}`, gvk, parameters: [P.dryRun, P.fieldManager, P.fieldValidation],
+      itemPath.put = operation({ action: 'put', description: `replace the specified ${t.kind}`, gvk, parameters: [P.dryRun, P.fieldManager, P.fieldValidation],
         body: jsonBody(kindSchema), response: kindSchema, codes: ['200', '201'] }, id('replace'), names);
     if (can('patch'))
-      itemPath.patch = operation({ action: 'patch', verb: 'patch', description: `partially update the specified ${t.kind}`, gvk,
+      itemPath.patch = operation({ action: 'patch', description: `partially update the specified ${t.kind}`, gvk,
         parameters: [P.dryRun, P.fieldManager, P.fieldValidation, P.force], body: patchBody(), response: kindSchema, codes: ['200', '201'] }, id('patch'), names);
     if (can('delete'))
-      itemPath.delete = operation({ action: 'delete', verb: 'delete', description: `delete a ${t.kind}`, gvk,
+      itemPath.delete = operation({ action: 'delete', description: `delete a ${t.kind}`, gvk,
         parameters: [P.dryRun, P.gracePeriodSeconds, P.orphanDependents, P.propagationPolicy], body: jsonBody(`${META_PREFIX}DeleteOptions`),
         response: STATUS, codes: ['200', '202'] }, id('delete'), names);
     paths[item] = itemPath;
     for (const s of t.subresources) paths[`${item}/${s.name}`] = subresourcePath(t, s, names, itemPath.parameters as JsonObject[]);
   }
   if (namespaced && can('list'))
-    paths[`${base}/${t.resource}`] = { parameters: [P.pretty], get: operation({ action: 'list', verb: 'list', description: `list or watch objects of kind ${t.kind}`, gvk,
+    paths[`${base}/${t.resource}`] = { parameters: [P.pretty], get: operation({ action: 'list', description: `list or watch objects of kind ${t.kind}`, gvk,
       parameters: P.list, response: schemaOf(apiVersionOf(t), `${t.kind}List`), codes: ['200'] }, `list${names.prefix}${t.kind}ForAllNamespaces`, names) };
 }
 
@@ -160,10 +158,10 @@ function subresourcePath(t: ResourceType, s: Subresource, names: Names, paramete
   const out: JsonObject = { parameters };
   const write = [P.dryRun, P.fieldManager, P.fieldValidation];
   for (const verb of s.verbs) {
-    if (verb === 'get') out.get = operation({ action: 'get', verb: 'read', description: `read ${s.name} of the specified ${t.kind}`, gvk, parameters: [], response: schema, codes: ['200'] }, id('read'), names);
-    if (verb === 'update') out.put = operation({ action: 'put', verb: 'replace', description: `replace ${s.name} of the specified ${t.kind}`, gvk, parameters: write, body: jsonBody(schema), response: schema, codes: ['200', '201'] }, id('replace'), names);
-    if (verb === 'patch') out.patch = operation({ action: 'patch', verb: 'patch', description: `partially update ${s.name} of the specified ${t.kind}`, gvk, parameters: [...write, P.force], body: patchBody(), response: schema, codes: ['200', '201'] }, id('patch'), names);
-    if (verb === 'create') out.post = operation({ action: 'post', verb: 'create', description: `create ${s.name} of a ${t.kind}`, gvk, parameters: write, body: jsonBody(schema), response: schema, codes: ['200', '201', '202'] }, id('create'), names);
+    if (verb === 'get') out.get = operation({ action: 'get', description: `read ${s.name} of the specified ${t.kind}`, gvk, parameters: [], response: schema, codes: ['200'] }, id('read'), names);
+    if (verb === 'update') out.put = operation({ action: 'put', description: `replace ${s.name} of the specified ${t.kind}`, gvk, parameters: write, body: jsonBody(schema), response: schema, codes: ['200', '201'] }, id('replace'), names);
+    if (verb === 'patch') out.patch = operation({ action: 'patch', description: `partially update ${s.name} of the specified ${t.kind}`, gvk, parameters: [...write, P.force], body: patchBody(), response: schema, codes: ['200', '201'] }, id('patch'), names);
+    if (verb === 'create') out.post = operation({ action: 'post', description: `create ${s.name} of a ${t.kind}`, gvk, parameters: write, body: jsonBody(schema), response: schema, codes: ['200', '201', '202'] }, id('create'), names);
   }
   return out;
 }

@@ -172,6 +172,13 @@ test('YAML reads scalars as sigs.k8s.io/yaml does: 1.1 booleans, timestamps as s
   assert.equal(parseYaml('{"kind": "Pod", "spec": {"x": [1, 2]}}').value, { kind: 'Pod', spec: { x: [1, 2] } });
 });
 
+test('a JSON apply body reads as JSON would, duplicates included', () => {
+  const text = '{"kind":"Pod","metadata":{"name":"a","name":"b"},"spec":{"x":[1.5,"y",true,null]}}';
+  assert.equal(parseYaml(text), parseJson(text));
+  assert.equal(parseYaml(text).duplicates, ['metadata.name']);
+  assert.equal(parseYaml('{kind: Pod, spec: {x: [1, y]}}').value, { kind: 'Pod', spec: { x: [1, true] } });
+});
+
 test('bad YAML is a 400 naming the line', () => {
   const e = failure(() => parseYaml('a: [1\nb: 2\n'));
   assert.is(e.code, 400);
