@@ -8,11 +8,7 @@ export function wallClock(speed = 1): Clock {
   const origin = Date.now();
   return {
     now: () => (speed === 1 ? Date.now() : origin + (Date.now() - origin) * speed),
-    setTimeout: (fn, ms) => {
-      const t = setTimeout(fn, ms / speed);
-      t.unref?.();
-      return t;
-    },
+    setTimeout: (fn, ms) => setTimeout(fn, ms / speed),
     clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
   };
 }

@@ -1,0 +1,74 @@
+// The Bus: how actors exchange bytes. Publish, subscribe with NATS subject wildcards (`*` one
+// token, `>` the rest), queue groups (one member of a group gets each message), request/reply
+// with a timeout, drain and close. Two implementations honour this one contract: in-process
+// (memory-bus.ts) and NATS (nats-bus.ts). Bytes and subjects only: what subjects mean is the
+// business of whoever publishes on them.
+
+export interface Message {
+  subject: string;
+  data: Uint8Array;
+  /** Where a reply goes, for requests. */
+  reply?: string;
+}
+
+export interface Subscription {
+  readonly subject: string;
+  unsubscribe(): void;
+}
+
+export interface SubscribeOptions {
+  /** Members of one queue group share the messages: each goes to exactly one of them. */
+  queue?: string;
+}
+
+export interface Bus {
+  publish(subject: string, data: Uint8Array, reply?: string): void;
+  subscribe(subject: string, handler: (msg: Message) => void, opts?: SubscribeOptions): Subscription;
+  /** Sends a request and resolves with the first reply; rejects with BusTimeoutError or NoRespondersError. */
+  request(subject: string, data: Uint8Array, timeoutMs: number): Promise<Message>;
+  /** Resolves when everything published so far has reached the server (NATS) or its subscribers (in process). */
+  flush(): Promise<void>;
+  /** Stops taking new messages, delivers those in flight, then closes. */
+  drain(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const TOKEN = /^[^\s.*>]+$/;
+
+/** Throws InvalidSubjectError unless `subject` is a valid subject (or, with wildcards, a pattern). */
+export function checkSubject(subject: string, wildcards: boolean): void {
+  const tokens = subject.split('.');
+  tokens.forEach((t, i) => {
+    if (TOKEN.test(t)) return;
+    if (wildcards && (t === '*' || (t === '>' && i === tokens.length - 1))) return;
+    throw new InvalidSubjectError(subject);
+  });
+}
+
+export class InvalidSubjectError extends Error {
+  override readonly name = 'InvalidSubjectError';
+  constructor(readonly subject: string) {
+    super(`invalid subject ${JSON.stringify(subject)}: tokens are separated by '.', may not be empty or hold spaces, and '*' and '>' stand alone ('>' only last)`);
+  }
+}
+
+export class BusTimeoutError extends Error {
+  override readonly name = 'BusTimeoutError';
+  constructor(readonly subject: string, readonly timeoutMs: number) {
+    super(`no reply on ${subject} within ${timeoutMs} ms`);
+  }
+}
+
+export class NoRespondersError extends Error {
+  override readonly name = 'NoRespondersError';
+  constructor(readonly subject: string) {
+    super(`no responders are subscribed to ${subject}`);
+  }
+}
+
+export class BusClosedError extends Error {
+  override readonly name = 'BusClosedError';
+  constructor() {
+    super('the bus is closed');
+  }
+}

@@ -1,0 +1,149 @@
+// The in-process bus: the embedded default. Messages are delivered in publish order from a
+// queue drained on the microtask queue (or after `latencyMs` on the given clock), so under the
+// simulator's virtual clock a run is deterministic. Every subscriber receives the same bytes:
+// encode once, never copy; subscribers must not modify what they receive.
+import type { Clock } from '../actors/api/env.ts';
+import { BusClosedError, BusTimeoutError, checkSubject, NoRespondersError, type Bus, type Message, type SubscribeOptions, type Subscription } from './bus.ts';
+import { SubjectIndex } from './subject-index.ts';
+
+export interface MemoryBusOptions {
+  clock: Clock;
+  /** Told of handlers that throw; by default they are written to stderr. */
+  onError?: (error: unknown, subject: string) => void;
+  /** Delay of every delivery on the clock; 0 delivers on the microtask queue. */
+  latencyMs?: number;
+}
+
+interface Sub {
+  subject: string;
+  handler: (msg: Message) => void;
+  queue?: string;
+  closed: boolean;
+}
+
+export class MemoryBus implements Bus {
+  readonly #clock: Clock;
+  readonly #latencyMs: number;
+  readonly #onError: (error: unknown, subject: string) => void;
+  readonly #index = new SubjectIndex<Sub>();
+  #pending: Message[] = [];
+  #scheduled = false;
+  #state: 'open' | 'draining' | 'closed' = 'open';
+  #inbox = 0;
+  /** Round-robin position per queue group, so a group's members share the load evenly and deterministically. */
+  readonly #turns = new Map<string, number>();
+  readonly #inFlight = new Set<{ reject(e: Error): void }>();
+  #idle: (() => void)[] = [];
+
+  constructor(o: MemoryBusOptions) {
+    this.#clock = o.clock;
+    this.#latencyMs = o.latencyMs ?? 0;
+    this.#onError = o.onError ?? ((e, subject) => console.error(`bus handler for ${subject} failed:`, e));
+  }
+
+  publish(subject: string, data: Uint8Array, reply?: string): void {
+    if (this.#state !== 'open') throw new BusClosedError();
+    checkSubject(subject, false);
+    const msg: Message = reply === undefined ? { subject, data } : { subject, data, reply };
+    if (this.#latencyMs > 0) {
+      this.#clock.setTimeout(() => this.#deliver(msg), this.#latencyMs);
+      return;
+    }
+    this.#pending.push(msg);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      queueMicrotask(() => this.#run());
+    }
+  }
+
+  subscribe(subject: string, handler: (msg: Message) => void, opts: SubscribeOptions = {}): Subscription {
+    if (this.#state === 'closed') throw new BusClosedError();
+    checkSubject(subject, true);
+    const sub: Sub = { subject, handler, closed: false, ...(opts.queue ? { queue: opts.queue } : {}) };
+    this.#index.add(subject, sub);
+    return {
+      subject,
+      unsubscribe: () => {
+        sub.closed = true;
+        this.#index.remove(subject, sub);
+      },
+    };
+  }
+
+  request(subject: string, data: Uint8Array, timeoutMs: number): Promise<Message> {
+    if (this.#state !== 'open') return Promise.reject(new BusClosedError());
+    checkSubject(subject, false);
+    if (this.#index.match(subject).size === 0) return Promise.reject(new NoRespondersError(subject));
+    const inbox = `_INBOX.${++this.#inbox}`;
+    return new Promise((resolve, reject) => {
+      const entry = { reject: (e: Error) => finish(() => reject(e)) };
+      const finish = (then: () => void) => {
+        sub.unsubscribe();
+        this.#clock.clearTimeout(timer);
+        this.#inFlight.delete(entry);
+        then();
+      };
+      const sub = this.subscribe(inbox, (msg) => finish(() => resolve(msg)));
+      const timer = this.#clock.setTimeout(() => finish(() => reject(new BusTimeoutError(subject, timeoutMs))), timeoutMs);
+      this.#inFlight.add(entry);
+      this.publish(subject, data, inbox);
+    });
+  }
+
+  flush(): Promise<void> {
+    if (!this.#scheduled) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  async drain(): Promise<void> {
+    if (this.#state === 'closed') return;
+    this.#state = 'draining';
+    await this.flush();
+    await this.close();
+  }
+
+  async close(): Promise<void> {
+    this.#state = 'closed';
+    this.#pending = [];
+    for (const r of [...this.#inFlight]) r.reject(new BusClosedError());
+  }
+
+  #run(): void {
+    // Messages published by handlers during this run join the end of the same run.
+    for (let i = 0; i < this.#pending.length; i++) this.#deliver(this.#pending[i]);
+    this.#pending = [];
+    this.#scheduled = false;
+    const idle = this.#idle;
+    this.#idle = [];
+    for (const resolve of idle) resolve();
+  }
+
+  /** A failing handler does not stop delivery to the others. */
+  #call(sub: Sub, msg: Message): void {
+    try {
+      sub.handler(msg);
+    } catch (e) {
+      this.#onError(e, msg.subject);
+    }
+  }
+
+  #deliver(msg: Message): void {
+    if (this.#state === 'closed') return;
+    const groups = new Map<string, Sub[]>();
+    for (const sub of this.#index.match(msg.subject)) {
+      if (sub.closed) continue;
+      if (!sub.queue) {
+        this.#call(sub, msg);
+        continue;
+      }
+      const members = groups.get(sub.queue) ?? [];
+      members.push(sub);
+      groups.set(sub.queue, members);
+    }
+    for (const [queue, members] of groups) {
+      const turn = this.#turns.get(queue) ?? 0;
+      this.#turns.set(queue, turn + 1);
+      this.#call(members[turn % members.length], msg);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+// Subscriptions indexed by subject token, so matching a published subject costs the depth of
+// the subject, not the number of subscriptions: a trie whose edges are tokens, `*` and `>`.
+
+interface Node<T> {
+  children: Map<string, Node<T>>;
+  /** Subscribers whose pattern ends here. */
+  here: Set<T>;
+  /** Subscribers whose pattern ends with `>` here (they match anything of one token or more below). */
+  rest: Set<T>;
+}
+
+const node = <T>(): Node<T> => ({ children: new Map(), here: new Set(), rest: new Set() });
+
+export class SubjectIndex<T> {
+  #root: Node<T> = node();
+
+  add(pattern: string, value: T): void {
+    this.#place(pattern, true, value);
+  }
+
+  remove(pattern: string, value: T): void {
+    this.#place(pattern, false, value);
+  }
+
+  #place(pattern: string, add: boolean, value: T): void {
+    const tokens = pattern.split('.');
+    let n = this.#root;
+    const trail: [Node<T>, string][] = [];
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i];
+      if (t === '>' && i === tokens.length - 1) {
+        if (add) n.rest.add(value);
+        else n.rest.delete(value);
+        this.#prune(trail, n);
+        return;
+      }
+      let next = n.children.get(t);
+      if (!next) {
+        if (!add) return;
+        n.children.set(t, (next = node()));
+      }
+      trail.push([n, t]);
+      n = next;
+    }
+    if (add) n.here.add(value);
+    else n.here.delete(value);
+    this.#prune(trail, n);
+  }
+
+  /** Drops nodes left with nothing, from the leaf up. */
+  #prune(trail: [Node<T>, string][], leaf: Node<T>): void {
+    let n = leaf;
+    for (let i = trail.length - 1; i >= 0; i--) {
+      if (n.here.size || n.rest.size || n.children.size) return;
+      const [parent, token] = trail[i];
+      parent.children.delete(token);
+      n = parent;
+    }
+  }
+
+  /** Every value whose pattern matches `subject`, each once, in no promised order. */
+  match(subject: string): Set<T> {
+    const out = new Set<T>();
+    const tokens = subject.split('.');
+    const walk = (n: Node<T>, i: number) => {
+      if (i === tokens.length) {
+        for (const v of n.here) out.add(v);
+        return;
+      }
+      for (const v of n.rest) out.add(v);
+      const exact = n.children.get(tokens[i]);
+      if (exact) walk(exact, i + 1);
+      const star = n.children.get('*');
+      if (star) walk(star, i + 1);
+    };
+    walk(this.#root, 0);
+    return out;
+  }
+}
