@@ -76,11 +76,15 @@ export const alreadyExists = (t: Target) =>
 export const conflict = (t: Target, why = 'the object has been modified; please apply your changes to the latest version and try again') =>
   new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(t)} "${t.name}": ${why}`, targetDetails(t));
 
-/** 422: `Pod "x" is invalid: spec.f: Required value`. details.kind is the Kind, not the plural. */
+/**
+ * 422: `Pod "x" is invalid: spec.f: Required value`, `Deployment.apps "x" is invalid: ...` (the
+ * message names the GroupKind, as NewInvalid does). details.kind is the Kind, not the plural.
+ */
 export function invalid(group: string, kind: string, name: string, causes: StatusCause[]): StatusError {
   const list = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : `${c.message}`));
   const text = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
-  return new StatusError(422, 'Invalid', `${kind} "${name}" is invalid: ${text}`, { name, group, kind, causes });
+  const groupKind = group ? `${kind}.${group}` : kind;
+  return new StatusError(422, 'Invalid', `${groupKind} "${name}" is invalid: ${text}`, { name, group, kind, causes });
 }
 
 export const badRequest = (message: string) => new StatusError(400, 'BadRequest', message);

@@ -73,10 +73,13 @@ export function parseResourcePath(method: string, path: string, query: Query): R
   return route(method, path, group, 'v1', rest, query);
 }
 
+const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+
 function route(method: string, path: string, group: string, version: string, rest: string[], query: Query): ResourceRequest {
   let namespace: string | undefined;
-  // namespaces/NS/RESOURCE... is a namespaced path; namespaces, namespaces/NAME[/sub] address Namespace objects.
-  if (rest[0] === 'namespaces' && rest.length >= 3) {
+  // namespaces/NS/RESOURCE... is a namespaced path; namespaces, namespaces/NAME and namespaces/NAME/status
+  // or /finalize address Namespace objects (as the real RequestInfoFactory's namespaceSubresources).
+  if (rest[0] === 'namespaces' && rest.length >= 3 && !NAMESPACE_SUBRESOURCES.has(rest[2])) {
     namespace = decodeSegment(rest[1]);
     rest = rest.slice(2);
   }

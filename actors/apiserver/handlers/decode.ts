@@ -17,7 +17,8 @@ export function fieldValidation(query: Query, optionsKind: OptionsKind): FieldVa
   if (v === undefined || v === '') return 'Warn';
   if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
   throw invalid('meta.k8s.io', optionsKind, '', [
-    { reason: 'FieldValueNotSupported', field: 'fieldValidation', message: `Unsupported value: "${v}": supported values: "Ignore", "Warn", "Strict"` },
+    // The real list is a sorted set that includes the empty value (meta/v1/validation ValidateFieldValidation).
+    { reason: 'FieldValueNotSupported', field: 'fieldValidation', message: `Unsupported value: ${JSON.stringify(v)}: supported values: "", "Ignore", "Strict", "Warn"` },
   ]);
 }
 
@@ -26,7 +27,9 @@ export function dryRun(values: string[], optionsKind: string): boolean {
   if (values.length === 0) return false;
   for (const v of values)
     if (v !== 'All' && v !== '')
-      throw invalid('meta.k8s.io', optionsKind, '', [{ reason: 'FieldValueNotSupported', field: 'dryRun', message: `Unsupported value: "${v}": supported values: "All"` }]);
+      // The bad value is the whole list, printed as Go's %#v prints a []string.
+      throw invalid('meta.k8s.io', optionsKind, '', [{ reason: 'FieldValueNotSupported', field: 'dryRun',
+        message: `Unsupported value: []string{${values.map((x) => JSON.stringify(x)).join(', ')}}: supported values: "All"` }]);
   return true;
 }
 

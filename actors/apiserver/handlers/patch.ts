@@ -1,7 +1,7 @@
 // PATCH: JSON patch, merge patch, strategic merge patch, and server-side apply.
 import { timestamp } from '../../api/env.ts';
 import { apiVersionOf } from '../../api/resources.ts';
-import { invalid, StatusError } from '../../api/status.ts';
+import { invalid, notFound, StatusError } from '../../api/status.ts';
 import { isPlainObject, type Json, type KObject } from '../../api/types.ts';
 import { parseJson, parseYaml } from '../codec/json.ts';
 import { patchType, type PatchType } from '../negotiation.ts';
@@ -9,7 +9,7 @@ import { applyPatch } from '../patch/apply.ts';
 import { applyJsonPatch } from '../patch/json-patch.ts';
 import { applyMergePatch } from '../patch/merge-patch.ts';
 import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.ts';
-import type { Registry } from '../registry/registry.ts';
+import { target, type Registry } from '../registry/registry.ts';
 import type { ApiRequest, ResourceRequest } from '../request.ts';
 import { checkSchema, modelName } from '../validation/schema.ts';
 import { checkObject, dryRun, expectOf, fieldValidation, warningHeaders, type FieldValidation } from './decode.ts';
@@ -21,12 +21,15 @@ function patchInvalid(message: string): StatusError {
   return invalid('', '', '', [{ reason: 'FieldValueInvalid', field: 'patch', message }]);
 }
 
-/** Checks a patched object against the schema; problems are 422s on the `patch` field, as real servers answer. */
-function checkPatched(obj: Json, apiVersion: string, kind: string, mode: FieldValidation, warnings: string[]): KObject {
+/**
+ * Checks a patched object against the schema; problems are 422s on the `patch` field, as real servers
+ * answer. `patchProblems` (duplicate keys in the patch itself) come first, as patch.go lists them.
+ */
+function checkPatched(obj: Json, apiVersion: string, kind: string, mode: FieldValidation, warnings: string[], patchProblems: string[]): KObject {
   if (!isPlainObject(obj)) throw patchInvalid('Invalid value: the patched object must be a JSON object');
   const report = checkSchema(apiVersion, kind, obj);
   if (report.typeErrors.length > 0) throw patchInvalid(`Invalid value: ${JSON.stringify(JSON.stringify(obj).slice(0, 200))}: ${report.typeErrors.map((c) => c.message).join(', ')}`);
-  const problems = report.unknown.map((f) => `unknown field "${f}"`);
+  const problems = [...patchProblems, ...report.unknown.map((f) => `unknown field "${f}"`)];
   if (mode === 'Strict' && problems.length > 0) throw patchInvalid(`Invalid value: ${JSON.stringify(JSON.stringify(obj).slice(0, 200))}: strict decoding error: ${problems.join(', ')}`);
   if (mode === 'Warn') warnings.push(...problems);
   return report.pruned as unknown as KObject;
@@ -54,10 +57,15 @@ export async function handlePatch(req: ApiRequest, r: ResourceRequest, registry:
     if (q.has('force'))
       throw invalid('meta.k8s.io', 'PatchOptions', '', [{ reason: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' }]);
     const manager = fieldManager(q, req.headers['user-agent'], 'PatchOptions');
-    const patch = parseJson(text).value;
+    const { value: patch, duplicates } = parseJson(text);
+    // A merge or strategic patch is decoded strictly too (kjson.UnmarshalStrict into a map): its
+    // duplicate keys are problems like the patched object's unknown fields.
+    const patchProblems = kind === 'json' || mode === 'Ignore' ? [] : duplicates.map((d) => `duplicate field "${d}"`);
     const result = await registry.update(r.type, r.namespace, r.name!, (current) => {
-      if (!current) throw new StatusError(404, 'NotFound', `${r.type.resource} "${r.name}" not found`);
-      return checkPatched(applyNonApply(kind, current, patch, model), apiVersion, r.type.kind, mode, warnings);
+      // Types that create on PUT (leases, events) still need an object to patch.
+      if (!current) throw notFound(target(r.type, r.name));
+      warnings.length = 0; // a retry after a write race patches again: warn once
+      return checkPatched(applyNonApply(kind, current, patch, model), apiVersion, r.type.kind, mode, warnings, patchProblems);
     }, { dryRun: dry, fieldManager: manager, ...(r.subresource ? { subresource: r.subresource } : {}) });
     return encodeObject(ctx, result.object, 200, warningHeaders(warnings));
   }

@@ -29,6 +29,8 @@ export function handleReview(req: ApiRequest, r: ResourceRequest, authorizer: Au
   const status: Attrs = { allowed: decision.decision === 'allow' };
   if (decision.decision === 'deny') status.denied = true;
   if (decision.reason) status.reason = decision.reason;
-  const answer: KObject = { ...object, metadata: { ...object.metadata, creationTimestamp: null }, status };
+  // The body may leave out apiVersion and kind (client-node does); the answer always names them.
+  const { apiVersion, kind } = expectOf(r.type);
+  const answer: KObject = { kind, apiVersion, ...object, metadata: { ...object.metadata, creationTimestamp: null }, status };
   return encodeObject({ ...ctx, read: false }, answer, 201, warningHeaders(warnings));
 }

@@ -32,6 +32,8 @@ export interface WriteOptions {
   applied?: boolean;
   /** The binding subresource sets spec.nodeName, which pod updates may not otherwise change. */
   bypassPodImmutability?: boolean;
+  /** The server's own bootstrap writes (the system namespaces) are not subject to admission. */
+  skipAdmission?: boolean;
 }
 
 export interface DeleteOptions {
@@ -97,10 +99,14 @@ export class Registry {
     else delete meta.generation;
     resetStatusOnCreate(type, obj);
     applyDefaults(type.resource, type.group, obj);
-    await this.env.admission.admit(this.#attrs('CREATE', type, namespace, obj, undefined, opts), this.lookup);
+    if (!opts.skipAdmission) await this.env.admission.admit(this.#attrs('CREATE', type, namespace, obj, undefined, opts), this.lookup);
     this.#validate(type, obj, undefined);
     const written = opts.applied ? obj : recordUpdate(undefined, obj, { manager: opts.fieldManager, model: modelName(obj.apiVersion, type.kind), apiVersion: obj.apiVersion, now });
-    if (opts.dryRun) return written;
+    if (opts.dryRun) {
+      // The real request would collide with a live object: so does its dry run.
+      if (await this.env.store.get(this.key(type, namespace, meta.name!))) throw alreadyExists(target(type, meta.name));
+      return written;
+    }
     try {
       return await this.env.store.create(this.key(type, namespace, meta.name!), written);
     } catch (e) {
@@ -229,12 +235,14 @@ export class Registry {
   /** Sets deletionTimestamp (now + grace), or shortens a pending grace period; returns `current` when neither applies. */
   #markDeleting(current: KObject, grace: number, hasGeneration: boolean): KObject {
     const meta = current.metadata;
-    const nowMs = this.env.clock.now();
+    let fromMs = this.env.clock.now();
     if (meta.deletionTimestamp) {
       const shorter = meta.deletionGracePeriodSeconds !== undefined && grace < meta.deletionGracePeriodSeconds;
       if (!shorter) return current;
+      // A shorter period counts from when deletion was first asked for, not from now (rest.BeforeDelete).
+      fromMs = Date.parse(meta.deletionTimestamp) - (meta.deletionGracePeriodSeconds ?? 0) * 1000;
     }
-    const next: KObject = { ...current, metadata: { ...meta, deletionTimestamp: timestamp(nowMs + grace * 1000), deletionGracePeriodSeconds: grace } };
+    const next: KObject = { ...current, metadata: { ...meta, deletionTimestamp: timestamp(fromMs + grace * 1000), deletionGracePeriodSeconds: grace } };
     if (hasGeneration && !meta.deletionTimestamp) next.metadata.generation = (meta.generation ?? 0) + 1;
     if (current.kind === 'Namespace' && current.apiVersion === 'v1') next.status = { ...(current.status as object), phase: 'Terminating' };
     return next;
@@ -289,7 +297,8 @@ export class Registry {
       return await read();
     } catch (e) {
       if (!(e instanceof StorageError)) throw e;
-      if (e.code === 'Compacted') throw new StatusError(410, 'Expired', `too old resource version: ${e.revision} (${this.env.store.compactedRevision})`);
+      // etcd's answer to a read below the compacted revision (apiserver pkg/storage/etcd3/errors.go).
+      if (e.code === 'Compacted') throw new StatusError(410, 'Expired', 'The resourceVersion for the provided list is too old.');
       if (e.code === 'TooLargeRevision')
         throw new StatusError(504, 'Timeout', `Timeout: Too large resource version: ${e.revision}, current: ${this.env.store.revision}`,
           { causes: [{ reason: 'ResourceVersionTooLarge', message: `Too large resource version` }], retryAfterSeconds: 1 });

@@ -17,10 +17,18 @@ test('a conflict on a grouped resource names resource.group', () => {
 });
 
 test('an Invalid error names the Kind and lists every cause', () => {
-  const e = invalid('apps', 'ControllerRevision', 'r1', [{ reason: 'FieldValueRequired', field: 'revision', message: 'Required value' }]);
+  const e = invalid('', 'Pod', 'p', [{ reason: 'FieldValueRequired', field: 'spec.containers', message: 'Required value' },
+    { reason: 'FieldValueRequired', field: 'metadata.namespace', message: 'Required value' }]);
   assert.is(e.code, 422);
-  assert.is(e.status.message, 'ControllerRevision "r1" is invalid: revision: Required value');
+  assert.is(e.status.message, 'Pod "p" is invalid: [spec.containers: Required value, metadata.namespace: Required value]');
+  assert.is(e.status.details?.kind, 'Pod');
+});
+
+test('an Invalid error on a grouped kind names Kind.group in its message and the bare Kind in its details', () => {
+  const e = invalid('apps', 'ControllerRevision', 'r1', [{ reason: 'FieldValueRequired', field: 'revision', message: 'Required value' }]);
+  assert.is(e.status.message, 'ControllerRevision.apps "r1" is invalid: revision: Required value');
   assert.is(e.status.details?.kind, 'ControllerRevision');
+  assert.is(e.status.details?.group, 'apps');
 });
 
 test('a success Status carries no code unless one is given', () => {
