@@ -42,8 +42,15 @@ function send(res: ServerResponse, r: ApiResponse, head: boolean): void {
   res.statusCode = r.status;
   for (const [k, v] of Object.entries(r.headers)) res.setHeader(k, v);
   res.setHeader('cache-control', 'no-cache, private');
-  if (head) res.end();
-  else res.end(r.body);
+  if (head) return void res.end();
+  if (!r.stream) return void res.end(r.body);
+  res.flushHeaders();
+  r.stream({
+    write: (chunk) => !res.destroyed && res.write(chunk),
+    onDrain: (fn) => res.on('drain', fn),
+    onClose: (fn) => res.once('close', fn),
+    end: () => res.end(),
+  });
 }
 
 function headersOf(req: IncomingMessage): Record<string, string | undefined> {

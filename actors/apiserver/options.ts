@@ -21,6 +21,12 @@ export interface ApiServerOptions {
   disableAdmissionPlugins: string[];
   defaultNotReadyTolerationSeconds: number;
   defaultUnreachableTolerationSeconds: number;
+  /** A watch without timeoutSeconds lasts a random time between this and twice this. */
+  minRequestTimeoutSeconds: number;
+  /** How often an idle watch that asked for bookmarks gets one (at least once a minute). */
+  watchBookmarkIntervalMs: number;
+  /** Events a watcher may fall behind its client before it is cut off with a 410. */
+  watcherCapacity: number;
   /** Largest request body accepted; real servers take 3 MiB of JSON. */
   maxRequestBodyBytes: number;
   externalHostname?: string;
@@ -39,6 +45,9 @@ export const API_SERVER_DEFAULTS: ApiServerOptions = {
   defaultNotReadyTolerationSeconds: 300,
   defaultUnreachableTolerationSeconds: 300,
   maxRequestBodyBytes: 3 * 1024 * 1024,
+  minRequestTimeoutSeconds: 1800,
+  watchBookmarkIntervalMs: 60_000,
+  watcherCapacity: 10_000,
 };
 
 /** Merges over the defaults and validates; throws a RangeError naming the option at fault. */
@@ -54,6 +63,9 @@ export function apiServerOptions(given: Partial<ApiServerOptions> = {}): ApiServ
   const pluginOpts = { defaultNotReadyTolerationSeconds: o.defaultNotReadyTolerationSeconds, defaultUnreachableTolerationSeconds: o.defaultUnreachableTolerationSeconds };
   for (const p of [...o.enableAdmissionPlugins, ...o.disableAdmissionPlugins])
     if (!makePlugin(p, pluginOpts)) throw new RangeError(`admission plugin ${JSON.stringify(p)} is not known to orchsim; known: ${[...DEFAULT_PLUGINS, 'AlwaysAdmit', 'AlwaysDeny'].join(', ')}`);
+  if (!(o.minRequestTimeoutSeconds > 0)) throw new RangeError('--min-request-timeout must be positive');
+  if (!(o.watchBookmarkIntervalMs > 0 && o.watchBookmarkIntervalMs <= 60_000)) throw new RangeError('the bookmark interval must be positive and at most a minute');
+  if (!(o.watcherCapacity > 0)) throw new RangeError('the watcher capacity must be positive');
   if (!(o.maxRequestBodyBytes > 0)) throw new RangeError('the request body limit must be positive');
   return o;
 }

@@ -9,18 +9,24 @@ import { authenticator, loadTokenFile, type Authenticator } from './auth/authent
 import { authorizerFor, type Authorizer, type UserInfo } from './auth/authorizer.ts';
 import { aggregatedContentType, aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery.ts';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
-import type { EncodeContext } from './handlers/encode.ts';
+import { outputFor, type EncodeContext } from './handlers/encode.ts';
 import { handlePatch } from './handlers/patch.ts';
 import { handleBinding, handleEviction } from './handlers/pod-subresources.ts';
 import { handleGet, handleList } from './handlers/read.ts';
 import { jsonResponse, statusResponse, textResponse, type ApiResponse } from './handlers/response.ts';
 import { handleReview } from './handlers/reviews.ts';
 import { handleCreate, handleUpdate } from './handlers/write.ts';
+import { negotiate } from './negotiation.ts';
 import { openapiDocument, openapiRoot } from './openapi.ts';
 import { admissionPluginNames, type ApiServerOptions } from './options.ts';
 import { Registry } from './registry/registry.ts';
 import { parseResourcePath, pathNotFound, Query, type ApiRequest, type ResourceRequest } from './request.ts';
 import { MemoryStore } from './storage/memory.ts';
+import { handleWatch, type WatchDeps } from './handlers/watch.ts';
+import { Fanout } from './watch/fanout.ts';
+import { WatchHub } from './watch/hub.ts';
+import type { Bus } from '../../transport/bus.ts';
+import { MemoryBus } from '../../transport/memory-bus.ts';
 import type { Store } from './storage/store.ts';
 import { lookupResource } from '../api/resources.ts';
 
@@ -29,6 +35,8 @@ export interface ApiServerEnv {
   random: Random;
   /** Defaults to a fresh in-memory store. */
   store?: Store;
+  /** Where watch events travel; defaults to an in-process bus on the same clock. */
+  bus?: Bus;
 }
 
 export const VERSION_INFO = {
@@ -44,9 +52,25 @@ export const VERSION_INFO = {
   platform: 'linux/amd64',
 };
 
+/**
+ * Picks the representation a write answers in before anything is written, as real handlers do
+ * (NegotiateOutputMediaType first): a 406, or an unreadable `pretty`, must not follow a write.
+ * Evictions, bindings and deletes of kinds other than pods answer with a Status.
+ */
+function negotiateWrite(r: ResourceRequest, ctx: EncodeContext): void {
+  const pod = r.type.group === '' && r.type.resource === 'pods';
+  if (r.subresource === 'binding' || r.subresource === 'eviction' || (r.verb === 'delete' && !pod))
+    negotiate(ctx.accept, { table: false, protobuf: true, pretty: ctx.query.bool('pretty') });
+  else outputFor(ctx, r.verb === 'deletecollection' ? `${r.type.kind}List` : r.type.kind);
+}
+
 export class ApiServer {
   readonly registry: Registry;
   readonly store: Store;
+  readonly bus: Bus;
+  readonly hub: WatchHub;
+  readonly #fanout: Fanout;
+  readonly #watch: WatchDeps;
   readonly #authorizer: Authorizer;
   readonly #authenticator: Authenticator;
   #compactionTimer: unknown;
@@ -63,6 +87,12 @@ export class ApiServer {
     const tokens = new Map([...(options.tokens ?? []), ...(options.tokenAuthFile ? loadTokenFile(options.tokenAuthFile) : [])]);
     this.#authenticator = authenticator(tokens, options.anonymousAuth);
     this.#revisionAtLastTick = this.store.revision;
+    this.bus = env.bus ?? new MemoryBus({ clock: env.clock });
+    this.hub = new WatchHub(this.bus);
+    this.#fanout = new Fanout(this.store, this.bus, options.etcdPrefix);
+    this.#watch = { registry: this.registry, hub: this.hub, random: env.random.fork('watch-lifetimes'),
+      minRequestTimeoutMs: options.minRequestTimeoutSeconds * 1000, bookmarkIntervalMs: options.watchBookmarkIntervalMs,
+      watcherCapacity: options.watcherCapacity };
   }
 
   /** Creates the system namespaces and starts compaction. */
@@ -77,6 +107,7 @@ export class ApiServer {
   }
 
   stop(): void {
+    this.#fanout.close();
     if (this.#compactionTimer !== undefined) this.env.clock.clearTimeout(this.#compactionTimer);
     this.#compactionTimer = undefined;
   }
@@ -111,7 +142,7 @@ export class ApiServer {
     if (fixed) return fixed;
     const r = parseResourcePath(req.method, path, query);
     this.#authorize(r, user);
-    const ctx: EncodeContext = { type: r.type, accept: req.headers.accept, query, read: r.verb === 'get' || r.verb === 'list', nowMs: this.env.clock.now() };
+    const ctx: EncodeContext = { type: r.type, accept: req.headers.accept, query, read: r.verb === 'get' || r.verb === 'list' || r.verb === 'watch', nowMs: this.env.clock.now() };
     return this.#dispatch(req, r, ctx, user);
   }
 
@@ -130,6 +161,8 @@ export class ApiServer {
     const reg = this.registry;
     const notAllowed = () => { throw methodNotAllowed(req.method, r.type.resource); };
     if (r.type.virtual) return r.verb === 'create' && !r.name ? handleReview(req, r, this.#authorizer, user, ctx) : notAllowed();
+    if ((r.verb === 'update' || r.verb === 'patch') && !r.name) return notAllowed(); // PUT or PATCH on a collection
+    if (r.verb !== 'get' && r.verb !== 'list' && r.verb !== 'watch') negotiateWrite(r, ctx);
     switch (r.subresource) {
       case undefined:
         break;
@@ -148,7 +181,7 @@ export class ApiServer {
     switch (r.verb) {
       case 'get': return handleGet(r, reg, ctx);
       case 'list': return handleList(r, reg, ctx);
-      case 'watch': throw new StatusError(405, 'MethodNotAllowed', 'watch is not served yet; it lands with the watch fan-out work');
+      case 'watch': return handleWatch(r, this.#watch, ctx);
       case 'create': return r.name ? notAllowed() : handleCreate(req, r, reg, ctx);
       case 'update': return handleUpdate(req, r, reg, ctx);
       case 'patch': return handlePatch(req, r, reg, ctx);

@@ -15,6 +15,8 @@ export const API_SERVER_FLAGS: FlagSpec<Draft>[] = [
   { name: 'external-hostname', type: 'string', help: 'hostname added to the self-signed certificate', set: (o, v) => (o.externalHostname = v as string) },
   { name: 'etcd-compaction-interval', type: 'duration', help: `history window of the store; 0 keeps everything (default ${formatDuration(d.etcdCompactionIntervalMs)})`,
     set: (o, v) => (o.etcdCompactionIntervalMs = v as number) },
+  { name: 'min-request-timeout', type: 'int', help: 'seconds; a watch without timeoutSeconds lasts a random time between this and twice this (default 1800)',
+    set: (o, v) => (o.minRequestTimeoutSeconds = v as number) },
   { name: 'etcd-prefix', type: 'string', help: `prefix of storage keys (default ${d.etcdPrefix})`, set: (o, v) => (o.etcdPrefix = v as string) },
   { name: 'authorization-mode', type: 'strings', help: `ordered authorizers: AlwaysAllow, AlwaysDeny (default ${d.authorizationMode.join(',')})`,
     set: (o, v) => (o.authorizationMode = v as string[]) },

@@ -87,6 +87,13 @@ function itemJson(obj: KObject): string {
   return json;
 }
 
+/** An object's JSON with its kind and apiVersion first, from the per-object cache when it has both. */
+export function objectJson(obj: KObject): string {
+  if (!obj.kind || !obj.apiVersion) return JSON.stringify(obj);
+  const rest = itemJson(obj);
+  return `{"kind":${JSON.stringify(obj.kind)},"apiVersion":${JSON.stringify(obj.apiVersion)}${rest === '{}' ? '' : `,${rest.slice(1, -1)}`}}`;
+}
+
 function jsonBody(status: number, headers: Record<string, string | string[]>, body: string): ApiResponse {
   return { status, headers: { ...headers, 'content-type': 'application/json' }, body };
 }
@@ -94,10 +101,7 @@ function jsonBody(status: number, headers: Record<string, string | string[]>, bo
 export function encodeObject(ctx: EncodeContext, obj: KObject, status = 200, headers: Record<string, string | string[]> = {}): ApiResponse {
   const out = outputFor(ctx, String(obj.kind ?? ctx.type.kind));
   if (out.format === 'table') return serialize(table(ctx, [obj], { resourceVersion: obj.metadata.resourceVersion }, out.version), out, status, headers);
-  if (out.format === 'json' && !out.pretty && obj.kind && obj.apiVersion) {
-    const rest = itemJson(obj);
-    return jsonBody(status, headers, `{"kind":${JSON.stringify(obj.kind)},"apiVersion":${JSON.stringify(obj.apiVersion)}${rest === '{}' ? '' : `,${rest.slice(1, -1)}`}}`);
-  }
+  if (out.format === 'json' && !out.pretty && obj.kind && obj.apiVersion) return jsonBody(status, headers, objectJson(obj));
   return serialize(obj, out, status, headers);
 }
 

@@ -1,10 +1,22 @@
 // What a handler answers: status, headers and bytes (or a stream, for watches later).
 import type { Status } from '../../api/status.ts';
 
+/** A long-running response's output (watch): chunks written as they come, with backpressure. */
+export interface StreamWriter {
+  /** False when the connection's buffer is full: wait for onDrain before writing more. */
+  write(chunk: string): boolean;
+  onDrain(fn: () => void): void;
+  /** The client went away. */
+  onClose(fn: () => void): void;
+  end(): void;
+}
+
 export interface ApiResponse {
   status: number;
   headers: Record<string, string | string[]>;
   body: Uint8Array | string;
+  /** Set for streams: called once the head is sent; `body` is then ignored. */
+  stream?: (w: StreamWriter) => void;
 }
 
 export function jsonResponse(status: number, value: unknown, headers: Record<string, string | string[]> = {}, pretty = false): ApiResponse {

@@ -1,0 +1,46 @@
+// The publishing side of watch: every change the store commits is encoded once and published
+// on its subjects, in revision order; a progress message follows so watchers can bookmark.
+import { lookupResource, type ResourceType } from '../../api/resources.ts';
+import type { Bus } from '../../../transport/bus.ts';
+import type { Store } from '../storage/store.ts';
+import { encodeChange, encodeProgress } from './events.ts';
+import { eventSubjects, PROGRESS_SUBJECT } from './subjects.ts';
+
+/** `/registry/<group|core>/<resource>/...` back to its resource type. */
+function typeOfKey(key: string, prefix: string, cache: Map<string, ResourceType | undefined>): ResourceType | undefined {
+  const rest = key.slice(prefix.length + 1);
+  const [group, resource] = rest.split('/', 2);
+  const k = `${group}/${resource}`;
+  if (!cache.has(k)) {
+    const g = group === 'core' ? '' : group;
+    cache.set(k, ['v1'].map((v) => lookupResource(g, v, resource)).find(Boolean));
+  }
+  return cache.get(k);
+}
+
+export class Fanout {
+  readonly #unsubscribe: () => void;
+
+  constructor(store: Store, bus: Bus, keyPrefix: string) {
+    const types = new Map<string, ResourceType | undefined>();
+    let progressQueued = false;
+    this.#unsubscribe = store.onChange((change) => {
+      const type = typeOfKey(change.key, keyPrefix, types);
+      if (!type) return;
+      const data = encodeChange(change);
+      for (const subject of eventSubjects(type, change.object, change.prev)) bus.publish(subject, data);
+      // One progress message per burst of commits, after them in publish order.
+      if (!progressQueued) {
+        progressQueued = true;
+        queueMicrotask(() => {
+          progressQueued = false;
+          bus.publish(PROGRESS_SUBJECT, encodeProgress(store.revision));
+        });
+      }
+    });
+  }
+
+  close(): void {
+    this.#unsubscribe();
+  }
+}

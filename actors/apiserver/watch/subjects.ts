@@ -1,0 +1,53 @@
+// The subject scheme of watch events on the bus. Every change of an object is published on
+// its object subject; a pod's change is also published on the subject of the node it is (or
+// was) bound to, so a node agent watching `spec.nodeName=N` receives only its own pods' events:
+// the cost of an event grows with the watchers it matches, not with all watchers.
+//
+//   orch.w.<group>.<resource>.o.<namespace>.<name>   every event (namespace `_` for cluster scope)
+//   orch.w.core.pods.n.<node>                         pods bound to <node> before or after the change (`_`: unbound)
+//   orch.w.progress                                   the newest revision, published in order after its events
+import type { ResourceType } from '../../api/resources.ts';
+import type { KObject } from '../../api/types.ts';
+
+export const PROGRESS_SUBJECT = 'orch.w.progress';
+const NONE = '_';
+
+/** Subject tokens may not hold `.`, `*`, `>` or spaces: escape everything but [A-Za-z0-9-] as %XX. */
+export function token(s: string): string {
+  if (s === '') return NONE;
+  return s.replace(/[^A-Za-z0-9-]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+function base(type: ResourceType): string {
+  return `orch.w.${token(type.group || 'core')}.${token(type.resource)}`;
+}
+
+const isPods = (type: ResourceType) => type.group === '' && type.resource === 'pods';
+const nodeOf = (obj: KObject | undefined) => String((obj?.spec as { nodeName?: unknown } | undefined)?.nodeName ?? '');
+
+/** Where a change is published. */
+export function eventSubjects(type: ResourceType, obj: KObject, prev?: KObject): string[] {
+  const ns = type.scope === 'Namespaced' ? token(obj.metadata.namespace ?? '') : NONE;
+  const subjects = [`${base(type)}.o.${ns}.${token(obj.metadata.name ?? '')}`];
+  if (isPods(type)) {
+    const now = nodeOf(obj);
+    subjects.push(`${base(type)}.n.${token(now)}`);
+    if (prev && nodeOf(prev) !== now) subjects.push(`${base(type)}.n.${token(nodeOf(prev))}`);
+  }
+  return subjects;
+}
+
+export interface WatchScope {
+  namespace?: string;
+  name?: string;
+  /** For pods: the value of a `spec.nodeName=` field selector term. */
+  nodeName?: string;
+}
+
+/** The one subject (pattern) a watcher of this scope subscribes to. */
+export function watchSubject(type: ResourceType, scope: WatchScope): string {
+  if (isPods(type) && scope.nodeName !== undefined) return `${base(type)}.n.${token(scope.nodeName)}`;
+  const ns = type.scope === 'Namespaced' ? (scope.namespace !== undefined ? token(scope.namespace) : '*') : NONE;
+  const name = scope.name !== undefined ? token(scope.name) : '*';
+  return `${base(type)}.o.${ns}.${name}`;
+}
