@@ -24,6 +24,7 @@ import { parseResourcePath, pathNotFound, Query, type ApiRequest, type ResourceR
 import { MemoryStore } from './storage/memory.ts';
 import { handleWatch, type WatchDeps } from './handlers/watch.ts';
 import { Fanout } from './watch/fanout.ts';
+import { changesAfter, serveOnBus } from './bus-endpoint.ts';
 import { WatchHub } from './watch/hub.ts';
 import type { Bus } from '../../transport/bus.ts';
 import { MemoryBus } from '../../transport/memory-bus.ts';
@@ -71,6 +72,7 @@ export class ApiServer {
   readonly hub: WatchHub;
   readonly #fanout: Fanout;
   readonly #watch: WatchDeps;
+  #stopBus: (() => void) | undefined;
   readonly #authorizer: Authorizer;
   readonly #authenticator: Authenticator;
   #compactionTimer: unknown;
@@ -104,9 +106,12 @@ export class ApiServer {
       if (!exists) await this.registry.create(ns, undefined, { metadata: { name } } as KObject, { dryRun: false, fieldManager: 'orch-apiserver', skipAdmission: true });
     }
     this.#scheduleCompaction();
+    this.#stopBus = serveOnBus(this.bus, (req) => this.handle(req),
+      (q) => changesAfter(this.store, this.#fanout.chains, this.options.etcdPrefix, q));
   }
 
   stop(): void {
+    this.#stopBus?.();
     this.#fanout.close();
     if (this.#compactionTimer !== undefined) this.env.clock.clearTimeout(this.#compactionTimer);
     this.#compactionTimer = undefined;

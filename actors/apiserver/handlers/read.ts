@@ -4,7 +4,7 @@ import { badRequest, invalid, StatusError } from '../../api/status.ts';
 import type { KObject, ListMeta } from '../../api/types.ts';
 import { decodeContinue, encodeContinue } from '../pagination.ts';
 import { collectionKey } from '../registry/keys.ts';
-import { selectableFields } from '../registry/fields.ts';
+import { selectableFields } from '../../api/fields.ts';
 import type { Registry } from '../registry/registry.ts';
 import type { ResourceRequest } from '../request.ts';
 import { encodeList, encodeObject, type EncodeContext } from './encode.ts';
@@ -55,6 +55,10 @@ export function planList(r: ResourceRequest, registry: Registry): ListPlan {
   const token = q.string('continue');
   const limit = q.int('limit');
   if (limit !== undefined && limit < 0) throw badRequest(`invalid value for limit: must be non-negative`);
+  // ListOptions are decoded whole, as real servers do: a malformed field is a 400 even where it
+  // means nothing, so `DELETE pods?watch=maybe` deletes nothing instead of every pod.
+  for (const name of ['watch', 'allowWatchBookmarks', 'sendInitialEvents']) q.bool(name);
+  q.int('timeoutSeconds');
   const labels = parseLabelSelector(q.string('labelSelector'));
   const fields = fieldMatcher(parseFieldTerms(q.string('fieldSelector')), selectableFields(r.type.group, r.type.resource));
   const filter = labels && fields ? (o: KObject) => labels(o) && fields(o) : labels ?? fields;

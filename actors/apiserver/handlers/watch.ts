@@ -7,7 +7,7 @@ import { fieldMatcher, parseFieldTerms, parseLabelSelector } from '../../api/sel
 import { badRequest } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { collectionKey } from '../registry/keys.ts';
-import { selectableFields } from '../registry/fields.ts';
+import { selectableFields } from '../../api/fields.ts';
 import type { Registry } from '../registry/registry.ts';
 import type { ResourceRequest } from '../request.ts';
 import { Watcher, type WatchEvent } from '../watch/watcher.ts';

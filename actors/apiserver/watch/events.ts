@@ -9,14 +9,18 @@ export interface BusEvent {
   object: KObject;
   /** The state before the change, so selector watchers see objects start or stop matching. */
   prev?: KObject;
+  /** Per scope the event belongs to, the revision of that scope's previous event (chains.ts). */
+  chain?: Record<string, number>;
 }
 
 export interface Progress {
   revision: number;
 }
 
-export function encodeChange(c: ChangeRecord): Uint8Array {
-  const e: BusEvent = c.prev ? { type: c.type, revision: c.revision, object: c.object, prev: c.prev } : { type: c.type, revision: c.revision, object: c.object };
+export function encodeChange(c: ChangeRecord, chain?: Record<string, number>): Uint8Array {
+  const e: BusEvent = { type: c.type, revision: c.revision, object: c.object };
+  if (c.prev) e.prev = c.prev;
+  if (chain) e.chain = chain;
   return encode(e);
 }
 

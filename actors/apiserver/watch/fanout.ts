@@ -3,6 +3,7 @@
 import { lookupResource, type ResourceType } from '../../api/resources.ts';
 import type { Bus } from '../../../transport/bus.ts';
 import type { Store } from '../storage/store.ts';
+import { Chains } from './chains.ts';
 import { encodeChange, encodeProgress } from './events.ts';
 import { eventSubjects, PROGRESS_SUBJECT } from './subjects.ts';
 
@@ -20,6 +21,7 @@ function typeOfKey(key: string, prefix: string, cache: Map<string, ResourceType 
 
 export class Fanout {
   readonly #unsubscribe: () => void;
+  readonly chains = new Chains();
 
   constructor(store: Store, bus: Bus, keyPrefix: string) {
     const types = new Map<string, ResourceType | undefined>();
@@ -27,7 +29,7 @@ export class Fanout {
     this.#unsubscribe = store.onChange((change) => {
       const type = typeOfKey(change.key, keyPrefix, types);
       if (!type) return;
-      const data = encodeChange(change);
+      const data = encodeChange(change, this.chains.link(type, change.object, change.prev, change.revision));
       for (const subject of eventSubjects(type, change.object, change.prev)) bus.publish(subject, data);
       // One progress message per burst of commits, after them in publish order.
       if (!progressQueued) {

@@ -1,7 +1,7 @@
 // The fields each kind lets clients select on (fieldSelector), beyond metadata.name and
 // metadata.namespace, which every kind has.
-import type { FieldGetter } from '../../api/selectors.ts';
-import type { KObject } from '../../api/types.ts';
+import type { FieldGetter } from './selectors.ts';
+import type { KObject } from './types.ts';
 
 const at = (obj: KObject, path: string[]): string => {
   let v: unknown = obj;

@@ -1,0 +1,97 @@
+// The API server on the bus: actors in any process reach it by request/reply, as kubectl does
+// over HTTPS. Two subjects, served by a queue group so several API servers share the load:
+//   orch.api.request   a wire request (method, url, headers, body) → the response
+//   orch.api.changes   the changes of one scope after a revision → events, the newest revision,
+//                      and the scope's chain head, so a watcher can follow the live subjects after it
+import { lookupResource } from '../api/resources.ts';
+import { StatusError, badRequest, type Status } from '../api/status.ts';
+import type { KObject } from '../api/types.ts';
+import type { Bus, Subscription } from '../../transport/bus.ts';
+import { decode, encode } from '../../transport/codec.ts';
+import type { ApiResponse } from './handlers/response.ts';
+import { collectionKey } from './registry/keys.ts';
+import type { ApiRequest } from './request.ts';
+import { StorageError } from './storage/errors.ts';
+import type { Store } from './storage/store.ts';
+import { scopeKey, type Chains } from './watch/chains.ts';
+import type { BusEvent } from './watch/events.ts';
+
+export const REQUEST_SUBJECT = 'orch.api.request';
+export const CHANGES_SUBJECT = 'orch.api.changes';
+const QUEUE = 'orch-apiserver';
+
+export interface ChangesRequest {
+  group: string;
+  version: string;
+  resource: string;
+  namespace?: string;
+  nodeName?: string;
+  after: number;
+}
+
+export type ChangesReply = { revision: number; head: number; events: BusEvent[] } | { status: Status };
+
+export interface WireResponse {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Uint8Array;
+}
+
+const nodeOf = (o: KObject | undefined) => String((o?.spec as { nodeName?: unknown } | undefined)?.nodeName ?? '');
+
+export function changesAfter(store: Store, chains: Chains, keyPrefix: string, q: ChangesRequest): ChangesReply {
+  const type = lookupResource(q.group, q.version, q.resource);
+  if (!type) return { status: badRequest(`unknown resource ${q.group}/${q.version}/${q.resource}`).status };
+  const prefix = collectionKey(keyPrefix, type, q.namespace);
+  const head = chains.head(scopeKey({ type, namespace: q.namespace, nodeName: q.nodeName }));
+  const revision = store.revision;
+  if (q.after >= revision) return { revision, head, events: [] };
+  try {
+    const events: BusEvent[] = [];
+    for (const c of store.changesSince(q.after)) {
+      if (!c.key.startsWith(prefix)) continue;
+      if (q.nodeName !== undefined && nodeOf(c.object) !== q.nodeName && nodeOf(c.prev) !== q.nodeName) continue;
+      events.push(c.prev ? { type: c.type, revision: c.revision, object: c.object, prev: c.prev } : { type: c.type, revision: c.revision, object: c.object });
+    }
+    return { revision, head, events };
+  } catch (e) {
+    if (e instanceof StorageError && e.code === 'Compacted')
+      return { status: new StatusError(410, 'Expired', `too old resource version: ${q.after} (${store.compactedRevision})`).status };
+    throw e;
+  }
+}
+
+export function serveOnBus(bus: Bus, handle: (req: ApiRequest) => Promise<ApiResponse>, changes: (q: ChangesRequest) => ChangesReply): () => void {
+  const subs: Subscription[] = [
+    bus.subscribe(REQUEST_SUBJECT, (msg) => {
+      if (!msg.reply) return;
+      const reply = msg.reply;
+      let req: ApiRequest;
+      try {
+        req = decode<ApiRequest>(msg.data);
+      } catch {
+        return bus.publish(reply, encode(toWire({ status: 400, headers: {}, body: JSON.stringify(badRequest('undecodable bus request').status) })));
+      }
+      void handle({ ...req, headers: req.headers ?? {}, body: req.body ?? new Uint8Array() }).then((r) => {
+        // Streams (watches) are HTTP's; over the bus a watcher follows the subjects (orch.api.changes).
+        const out = r.stream ? { status: 400, headers: {}, body: JSON.stringify(badRequest(`watch over the bus: subscribe to the watch subjects and ask ${CHANGES_SUBJECT} for the backlog`).status) } : r;
+        bus.publish(reply, encode(toWire(out)));
+      });
+    }, { queue: QUEUE }),
+    bus.subscribe(CHANGES_SUBJECT, (msg) => {
+      if (!msg.reply) return;
+      let reply: ChangesReply;
+      try {
+        reply = changes(decode<ChangesRequest>(msg.data));
+      } catch (e) {
+        reply = { status: (e instanceof StatusError ? e : badRequest(String(e))).status };
+      }
+      bus.publish(msg.reply, encode(reply));
+    }, { queue: QUEUE }),
+  ];
+  return () => subs.forEach((s) => s.unsubscribe());
+}
+
+function toWire(r: Pick<ApiResponse, 'status' | 'headers' | 'body'>): WireResponse {
+  return { status: r.status, headers: r.headers, body: typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body };
+}

@@ -1,0 +1,50 @@
+// Gap detection for watchers in other processes. The bus may lose messages (a NATS subscriber
+// cut off as a slow consumer, a reconnect): every event names, for each scope it belongs to
+// (its type, its namespace, the node a pod is bound to), the revision of the previous event in
+// that scope. A watcher of one scope that sees a `prev` other than the last revision it holds
+// knows it missed something and relists.
+import type { ResourceType } from '../../api/resources.ts';
+import type { KObject } from '../../api/types.ts';
+
+export interface ScopeRequest {
+  type: ResourceType;
+  namespace?: string;
+  /** Pods bound to this node ('' for unbound pods). */
+  nodeName?: string;
+}
+
+const typeKey = (t: ResourceType) => `${t.group}/${t.resource}`;
+
+/** The scope a watcher follows: the narrowest the event subjects carry. */
+export function scopeKey(s: ScopeRequest): string {
+  if (s.nodeName !== undefined && s.type.group === '' && s.type.resource === 'pods') return `node/${s.nodeName}`;
+  if (s.namespace !== undefined && s.type.scope === 'Namespaced') return `${typeKey(s.type)}/${s.namespace}`;
+  return typeKey(s.type);
+}
+
+const nodeOf = (o: KObject | undefined) => String((o?.spec as { nodeName?: unknown } | undefined)?.nodeName ?? '');
+
+export class Chains {
+  readonly #heads = new Map<string, number>();
+
+  /** Records an event and returns, per scope it belongs to, the revision of the scope's previous event (0: none). */
+  link(type: ResourceType, obj: KObject, prev: KObject | undefined, revision: number): Record<string, number> {
+    const scopes = [typeKey(type)];
+    if (type.scope === 'Namespaced') scopes.push(`${typeKey(type)}/${obj.metadata.namespace ?? ''}`);
+    if (type.group === '' && type.resource === 'pods') {
+      scopes.push(`node/${nodeOf(obj)}`);
+      if (prev && nodeOf(prev) !== nodeOf(obj)) scopes.push(`node/${nodeOf(prev)}`);
+    }
+    const links: Record<string, number> = {};
+    for (const s of scopes) {
+      links[s] = this.#heads.get(s) ?? 0;
+      this.#heads.set(s, revision);
+    }
+    return links;
+  }
+
+  /** The revision of the newest event published in a scope (0: none yet). */
+  head(scope: string): number {
+    return this.#heads.get(scope) ?? 0;
+  }
+}

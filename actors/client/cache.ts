@@ -1,0 +1,73 @@
+// An informer's local cache: objects by namespace/name, indexed by namespace and, for pods, by
+// the node they are bound to. Objects are shared with every reader: never modify them.
+import type { KObject } from '../api/types.ts';
+
+export const cacheKey = (o: KObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+const nodeOf = (o: KObject) => String((o.spec as { nodeName?: unknown } | undefined)?.nodeName ?? '');
+
+export class ObjectCache {
+  readonly #byKey = new Map<string, KObject>();
+  readonly #byNamespace = new Map<string, Set<string>>();
+  readonly #byNode = new Map<string, Set<string>>();
+
+  get size(): number {
+    return this.#byKey.size;
+  }
+
+  get(namespace: string | undefined, name: string): KObject | undefined {
+    return this.#byKey.get(`${namespace ?? ''}/${name}`);
+  }
+
+  list(): KObject[] {
+    return [...this.#byKey.values()];
+  }
+
+  keys(): IterableIterator<string> {
+    return this.#byKey.keys();
+  }
+
+  inNamespace(namespace: string): KObject[] {
+    return [...(this.#byNamespace.get(namespace) ?? [])].map((k) => this.#byKey.get(k)!);
+  }
+
+  onNode(node: string): KObject[] {
+    return [...(this.#byNode.get(node) ?? [])].map((k) => this.#byKey.get(k)!);
+  }
+
+  /** Stores `obj`, returning what it replaced. */
+  put(obj: KObject): KObject | undefined {
+    const key = cacheKey(obj);
+    const old = this.#byKey.get(key);
+    if (old) this.#unindex(key, old);
+    this.#byKey.set(key, obj);
+    index(this.#byNamespace, obj.metadata.namespace ?? '', key);
+    index(this.#byNode, nodeOf(obj), key);
+    return old;
+  }
+
+  remove(key: string): KObject | undefined {
+    const old = this.#byKey.get(key);
+    if (!old) return undefined;
+    this.#byKey.delete(key);
+    this.#unindex(key, old);
+    return old;
+  }
+
+  #unindex(key: string, obj: KObject): void {
+    unindex(this.#byNamespace, obj.metadata.namespace ?? '', key);
+    unindex(this.#byNode, nodeOf(obj), key);
+  }
+}
+
+function index(m: Map<string, Set<string>>, k: string, key: string): void {
+  let s = m.get(k);
+  if (!s) m.set(k, (s = new Set()));
+  s.add(key);
+}
+
+function unindex(m: Map<string, Set<string>>, k: string, key: string): void {
+  const s = m.get(k);
+  if (!s) return;
+  s.delete(key);
+  if (s.size === 0) m.delete(k);
+}

@@ -1,0 +1,94 @@
+// The typed client every actor uses: the API server's requests over the bus (request/reply on
+// orch.api.request), answers decoded from JSON, failures as the StatusError the server sent.
+import { apiVersionOf, type ResourceType } from '../api/resources.ts';
+import { StatusError, type Status } from '../api/status.ts';
+import type { KList, KObject } from '../api/types.ts';
+import type { Bus } from '../../transport/bus.ts';
+import { decode, encode } from '../../transport/codec.ts';
+import { CHANGES_SUBJECT, REQUEST_SUBJECT, type ChangesReply, type ChangesRequest, type WireResponse } from '../apiserver/bus-endpoint.ts';
+import type { ApiRequest } from '../apiserver/request.ts';
+
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+}
+
+export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
+
+const PATCH_CONTENT: Record<PatchType, string> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+};
+
+function collectionPath(type: ResourceType, namespace: string | undefined): string {
+  const root = type.group ? `/apis/${type.group}/${type.version}` : '/api/v1';
+  return type.scope === 'Namespaced' && namespace !== undefined ? `${root}/namespaces/${encodeURIComponent(namespace)}/${type.resource}` : `${root}/${type.resource}`;
+}
+
+function objectPath(type: ResourceType, namespace: string | undefined, name: string, subresource?: string): string {
+  return `${collectionPath(type, namespace)}/${encodeURIComponent(name)}${subresource ? `/${subresource}` : ''}`;
+}
+
+const utf8 = new TextEncoder();
+
+export class ApiClient {
+  constructor(
+    readonly bus: Bus,
+    /** The field manager and User-Agent of this client's writes. */
+    readonly userAgent: string,
+    readonly timeoutMs = 30_000,
+  ) {}
+
+  async request(method: string, url: string, body?: unknown, contentType = 'application/json'): Promise<unknown> {
+    const req: ApiRequest = {
+      method, url,
+      headers: { 'user-agent': this.userAgent, accept: 'application/json', ...(body !== undefined ? { 'content-type': contentType } : {}) },
+      body: body === undefined ? new Uint8Array() : utf8.encode(JSON.stringify(body)),
+    };
+    const reply = decode<WireResponse>((await this.bus.request(REQUEST_SUBJECT, encode(req), this.timeoutMs)).data);
+    const parsed = reply.body.length ? JSON.parse(Buffer.from(reply.body).toString('utf8')) : undefined;
+    if (reply.status >= 400) {
+      const s = parsed as Status;
+      throw new StatusError(reply.status, s?.reason ?? 'Unknown', s?.message ?? `HTTP ${reply.status}`, s?.details, s?.metadata);
+    }
+    return parsed;
+  }
+
+  get(type: ResourceType, namespace: string | undefined, name: string): Promise<KObject> {
+    return this.request('GET', objectPath(type, namespace, name)) as Promise<KObject>;
+  }
+
+  list(type: ResourceType, namespace: string | undefined, opts: ListOptions = {}): Promise<KList> {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(opts)) if (v !== undefined && v !== '') q.set(k, String(v));
+    const qs = q.toString();
+    return this.request('GET', `${collectionPath(type, namespace)}${qs ? `?${qs}` : ''}`) as Promise<KList>;
+  }
+
+  create(type: ResourceType, obj: KObject): Promise<KObject> {
+    return this.request('POST', collectionPath(type, obj.metadata.namespace), { apiVersion: apiVersionOf(type), kind: type.kind, ...obj }) as Promise<KObject>;
+  }
+
+  update(type: ResourceType, obj: KObject, subresource?: string): Promise<KObject> {
+    return this.request('PUT', objectPath(type, obj.metadata.namespace, obj.metadata.name!, subresource), obj) as Promise<KObject>;
+  }
+
+  patch(type: ResourceType, namespace: string | undefined, name: string, patch: unknown, kind: PatchType = 'merge', subresource?: string): Promise<KObject> {
+    const manager = kind === 'apply' ? `?fieldManager=${encodeURIComponent(this.userAgent)}` : '';
+    return this.request('PATCH', `${objectPath(type, namespace, name, subresource)}${manager}`, patch, PATCH_CONTENT[kind]) as Promise<KObject>;
+  }
+
+  delete(type: ResourceType, namespace: string | undefined, name: string, options: { gracePeriodSeconds?: number } = {}): Promise<unknown> {
+    return this.request('DELETE', objectPath(type, namespace, name), Object.keys(options).length ? options : undefined);
+  }
+
+  /** The changes of a scope after `after`, for a watcher joining the live subjects (bus-endpoint.ts). */
+  async changes(q: ChangesRequest): Promise<ChangesReply> {
+    return decode<ChangesReply>((await this.bus.request(CHANGES_SUBJECT, encode(q), this.timeoutMs)).data);
+  }
+}

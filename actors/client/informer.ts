@@ -1,0 +1,170 @@
+// The informer: list, then follow the watch subjects from the list's version, keeping a local
+// cache and calling handlers for adds, updates and deletes. It relists when the backlog after
+// its version is gone (410) and when the chain of an event shows it missed one (a gap), with a
+// growing delay on repeated failures. The same informer works over the in-process bus and NATS.
+import type { Clock } from '../api/env.ts';
+import { selectableFields } from '../api/fields.ts';
+import { fieldMatcher, parseFieldTerms, parseLabelSelector, type Matcher } from '../api/selectors.ts';
+import type { ResourceType } from '../api/resources.ts';
+import { StatusError } from '../api/status.ts';
+import type { KObject } from '../api/types.ts';
+import { scopeKey } from '../apiserver/watch/chains.ts';
+import type { BusEvent } from '../apiserver/watch/events.ts';
+import type { WatchHub } from '../apiserver/watch/hub.ts';
+import { watchSubject } from '../apiserver/watch/subjects.ts';
+import { transform } from '../apiserver/watch/watcher.ts';
+import { cacheKey, ObjectCache } from './cache.ts';
+import type { ApiClient } from './client.ts';
+
+export interface InformerOptions {
+  client: ApiClient;
+  hub: WatchHub;
+  clock: Clock;
+  type: ResourceType;
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+export interface InformerHandlers {
+  add?(obj: KObject): void;
+  update?(old: KObject, obj: KObject): void;
+  delete?(obj: KObject): void;
+}
+
+const BACKOFF_MS = { first: 1_000, max: 30_000 };
+
+export class Informer {
+  readonly cache = new ObjectCache();
+  /** How many times the informer listed: 1 after a clean start; more after 410s and gaps. */
+  lists = 0;
+  #handlers: InformerHandlers[] = [];
+  #filter: Matcher | undefined;
+  #nodeName: string | undefined;
+  #scope: string;
+  #subject: string;
+  #revision = 0;
+  #head = 0;
+  #following = false;
+  #buffer: BusEvent[] = [];
+  #stopListening: (() => void) | undefined;
+  #relisting: Promise<void> | undefined;
+  #backoffMs = 0;
+  #stopped = false;
+  #synced: Promise<void> | undefined;
+
+  constructor(readonly o: InformerOptions) {
+    const terms = parseFieldTerms(o.fieldSelector);
+    const labels = parseLabelSelector(o.labelSelector);
+    const fields = fieldMatcher(terms, selectableFields(o.type.group, o.type.resource));
+    this.#filter = labels && fields ? (x) => labels(x) && fields(x) : labels ?? fields;
+    const isPods = o.type.group === '' && o.type.resource === 'pods';
+    this.#nodeName = isPods ? terms.find((t) => t.field === 'spec.nodeName' && !t.negated)?.value : undefined;
+    this.#scope = scopeKey({ type: o.type, namespace: o.namespace, nodeName: this.#nodeName });
+    this.#subject = watchSubject(o.type, { namespace: o.namespace, nodeName: this.#nodeName });
+  }
+
+  on(handlers: InformerHandlers): this {
+    this.#handlers.push(handlers);
+    return this;
+  }
+
+  /** The revision the cache reflects. */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /** Starts following; resolves once the cache holds the server's state (synced). */
+  start(): Promise<void> {
+    this.#stopListening = this.o.hub.listen(this.#subject, (e) => this.#onEvent(e));
+    this.#synced = this.#relist();
+    return this.#synced;
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#stopListening?.();
+  }
+
+  #onEvent(e: BusEvent): void {
+    if (this.#stopped) return;
+    if (!this.#following) {
+      this.#buffer.push(e);
+      return;
+    }
+    if (e.revision <= this.#revision) return;
+    const prev = e.chain?.[this.#scope];
+    if (prev !== undefined && prev !== this.#head) {
+      // A message of this scope was lost between #head and this event: the cache may be wrong.
+      this.#buffer = [e];
+      void this.#relist();
+      return;
+    }
+    this.#head = e.revision;
+    this.#apply(e);
+  }
+
+  #apply(e: BusEvent): void {
+    this.#revision = Math.max(this.#revision, e.revision);
+    const seen = transform(e, this.#filter);
+    if (!seen) return;
+    const obj = seen.object as KObject;
+    if (seen.type === 'DELETED') {
+      const old = this.cache.remove(cacheKey(obj));
+      if (old) for (const h of this.#handlers) h.delete?.(obj);
+      return;
+    }
+    const old = this.cache.put(obj);
+    for (const h of this.#handlers) old ? h.update?.(old, obj) : h.add?.(obj);
+  }
+
+  /** Lists, replaces the cache (telling handlers what changed), then catches up to the live subjects. */
+  #relist(): Promise<void> {
+    if (this.#relisting) return this.#relisting;
+    this.#following = false;
+    this.#relisting = (async () => {
+      for (;;) {
+        if (this.#stopped) return;
+        try {
+          // The subscription is live at the server first: later changes arrive on it.
+          await this.o.hub.bus.flush();
+          await this.#listAndCatchUp();
+          this.#backoffMs = 0;
+          return;
+        } catch (e) {
+          if (!(e instanceof StatusError && e.code === 410) && this.#backoffMs >= BACKOFF_MS.max) throw e;
+          this.#backoffMs = this.#backoffMs ? Math.min(this.#backoffMs * 2, BACKOFF_MS.max) : e instanceof StatusError && e.code === 410 ? 0 : BACKOFF_MS.first;
+          if (this.#backoffMs) await new Promise<void>((r) => this.o.clock.setTimeout(r, this.#backoffMs));
+        }
+      }
+    })().finally(() => (this.#relisting = undefined));
+    return this.#relisting;
+  }
+
+  async #listAndCatchUp(): Promise<void> {
+    const { client, type, namespace, labelSelector, fieldSelector } = this.o;
+    const list = await client.list(type, namespace, { labelSelector, fieldSelector });
+    this.lists++;
+    const listed = Number(list.metadata.resourceVersion);
+    const fresh = new Map(list.items.map((o) => [cacheKey(o), { ...o, apiVersion: list.apiVersion, kind: type.kind } as KObject]));
+    for (const key of [...this.cache.keys()]) if (!fresh.has(key)) {
+      const old = this.cache.remove(key)!;
+      for (const h of this.#handlers) h.delete?.(old);
+    }
+    for (const obj of fresh.values()) {
+      const old = this.cache.put(obj);
+      if (!old) for (const h of this.#handlers) h.add?.(obj);
+      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) for (const h of this.#handlers) h.update?.(old, obj);
+    }
+    this.#revision = listed;
+    const backlog = await client.changes({ group: type.group, version: type.version, resource: type.resource, namespace, nodeName: this.#nodeName, after: listed });
+    if ('status' in backlog) throw new StatusError(backlog.status.code ?? 410, backlog.status.reason ?? 'Expired', backlog.status.message ?? 'expired');
+    for (const e of backlog.events) if (e.revision > this.#revision) this.#apply(e);
+    this.#revision = Math.max(this.#revision, backlog.revision);
+    this.#head = backlog.head;
+    this.#following = true;
+    const buffered = this.#buffer;
+    this.#buffer = [];
+    for (const e of buffered) this.#onEvent(e);
+  }
+}
