@@ -2,8 +2,9 @@
 // YAML 1.1 scalars (so `yes`, `on` and `y` are booleans and `0777` is octal) with merge keys, except
 // that timestamps stay strings. Duplicate keys are reported by path, last value kept; any failure
 // is a 400 StatusError.
-import { isAlias, isMap, isScalar, isSeq, parseDocument, type Tags } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseDocument, Parser, type CST, type Tags } from 'yaml';
 import { badRequest } from '../../api/status.ts';
+import { MAX_NESTING_DEPTH } from '../validation/nesting.ts';
 import { isPlainObject, type Json } from '../../api/types.ts';
 import { parseJson, type Decoded } from './json.ts';
 
@@ -31,10 +32,13 @@ export function parseYaml(text: string): Decoded {
   if (/^\s*[{[]/.test(text)) {
     try {
       return parseJson(text);
-    } catch {
-      // not JSON after all: read it as YAML flow syntax below
+    } catch (e) {
+      // Too deep as JSON is too deep as YAML: no second, slower reading to find that out.
+      if (e instanceof Error && e.message.endsWith('exceeded max depth')) throw e;
+      // otherwise not JSON after all: read it as YAML flow syntax below
     }
   }
+  checkDepth(text);
   let doc;
   try {
     doc = parseDocument(text, OPTIONS);
@@ -57,6 +61,23 @@ export function parseYaml(text: string): Decoded {
   return { value: toJson(raw), duplicates };
 }
 
+/**
+ * The YAML library composes documents recursively, and a stack overflow there can land in V8's
+ * RegExp compiler, which aborts the whole process instead of throwing. So the nesting is measured
+ * first on the library's CST, which it builds without recursion: deep documents never reach the
+ * composer.
+ */
+function checkDepth(text: string): void {
+  const todo: { token: CST.Token | undefined; depth: number }[] = [...new Parser().parse(text)].map((token) => ({ token, depth: 0 }));
+  for (let item = todo.pop(); item; item = todo.pop()) {
+    const { token, depth } = item;
+    if (token?.type === 'document') todo.push({ token: token.value, depth });
+    if (token?.type !== 'block-map' && token?.type !== 'block-seq' && token?.type !== 'flow-collection') continue;
+    if (depth + 1 > MAX_NESTING_DEPTH) throw badRequest('error converting YAML to JSON: yaml: exceeded max depth');
+    for (const it of token.items) todo.push({ token: it.key ?? undefined, depth: depth + 1 }, { token: it.value, depth: depth + 1 });
+  }
+}
+
 function keyText(node: unknown): string {
   if (isScalar(node)) return String(node.value);
   return String(node);
@@ -77,6 +98,8 @@ function findDuplicates(root: unknown): string[] {
       const seen = new Set<string>();
       for (const pair of node.items) {
         if (isAlias(pair.key)) continue;
+        // go-yaml cannot hash a mapping or sequence as a key; the YAML library would stringify it.
+        if (isMap(pair.key) || isSeq(pair.key)) throw badRequest('error converting YAML to JSON: yaml: invalid map key: a mapping or sequence cannot be a key');
         const key = keyText(pair.key);
         if (key === '<<') continue;
         const at = path ? `${path}.${key}` : key;
@@ -92,22 +115,35 @@ function findDuplicates(root: unknown): string[] {
   return out;
 }
 
-/** Checks, without recursion, that the YAML produced only JSON values. */
+/**
+ * Checks, without recursion, that the YAML produced only JSON values. An alias inside its own
+ * anchor (`a: &x [*x]`) comes out of the YAML library as a cycle: refused, as go-yaml does, rather
+ * than walked forever. Aliases used twice share a value without a cycle, which is fine.
+ */
 function toJson(raw: unknown): Json {
-  const todo: unknown[] = [raw];
-  while (todo.length > 0) {
-    const v = todo.pop();
+  // Each entry is a value to check, or (leave) a container whose children have all been checked.
+  const todo: { value: unknown; leave?: boolean }[] = [{ value: raw }];
+  const open = new Set<object>();
+  for (let item = todo.pop(); item; item = todo.pop()) {
+    const v = item.value;
+    if (item.leave) {
+      open.delete(v as object);
+      continue;
+    }
     if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
     if (typeof v === 'number') {
       if (!Number.isFinite(v)) throw badRequest(`error converting YAML to JSON: json: unsupported value: ${v}`);
-    } else if (Array.isArray(v)) {
-      for (const child of v) todo.push(child);
-    } else if (isPlainObject(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v))) {
-      for (const key in v) todo.push(v[key]);
-    } else {
+      continue;
+    }
+    const container = Array.isArray(v) || (isPlainObject(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v)));
+    if (!container) {
       const type = v === undefined ? 'undefined' : ((v as object).constructor?.name ?? typeof v);
       throw badRequest(`error converting YAML to JSON: unsupported value of type ${type}`);
     }
+    if (open.has(v as object)) throw badRequest('error converting YAML to JSON: yaml: anchor value contains itself');
+    open.add(v as object);
+    todo.push({ value: v, leave: true });
+    for (const child of Object.values(v as object)) todo.push({ value: child });
   }
   return raw as Json;
 }

@@ -7,6 +7,7 @@ import { parseJson, parseYaml } from '../codec/json.ts';
 import { decodeProtobuf } from '../codec/protobuf.ts';
 import { bodyFormat } from '../negotiation.ts';
 import type { Query } from '../request.ts';
+import { checkNesting } from '../validation/nesting.ts';
 import { checkSchema } from '../validation/schema.ts';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -40,10 +41,15 @@ export interface Decoded {
 
 export function parseBody(body: Uint8Array, contentType: string | undefined): Decoded {
   const format = bodyFormat(contentType);
-  if (format === 'protobuf') return { value: decodeProtobuf(body) as unknown as Json, duplicates: [] };
+  if (format === 'protobuf') return nestingChecked({ value: decodeProtobuf(body) as unknown as Json, duplicates: [] });
   const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
   if (text.trim() === '') throw badRequest('the body of the request was empty');
-  return format === 'yaml' ? parseYaml(text) : parseJson(text);
+  return nestingChecked(format === 'yaml' ? parseYaml(text) : parseJson(text));
+}
+
+function nestingChecked(decoded: Decoded): Decoded {
+  checkNesting(decoded.value, 'the request body');
+  return decoded;
 }
 
 export interface Checked {

@@ -2,10 +2,9 @@
 // when the body is empty, as real servers read them.
 import { invalid, success } from '../../api/status.ts';
 import { isPlainObject, type KObject } from '../../api/types.ts';
-import { parseJson } from '../codec/json.ts';
 import type { DeleteOptions, Registry } from '../registry/registry.ts';
 import type { ApiRequest, ResourceRequest } from '../request.ts';
-import { dryRun } from './decode.ts';
+import { dryRun, parseBody } from './decode.ts';
 import { encodeList, encodeObject, encodeStatus, type EncodeContext } from './encode.ts';
 import { planList } from './read.ts';
 import type { ApiResponse } from './response.ts';
@@ -19,7 +18,8 @@ function optionsInvalid(field: string, message: string) {
 export function deleteOptions(req: ApiRequest, r: ResourceRequest): DeleteOptions {
   const text = Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength).toString('utf8');
   if (text.trim() !== '') {
-    const body = parseJson(text).value;
+    // Decoded by its Content-Type like any body: an unknown type is a 415, never read as JSON.
+    const body = parseBody(req.body, req.headers['content-type']).value;
     if (!isPlainObject(body)) throw optionsInvalid('', 'Invalid value: DeleteOptions must be a JSON object');
     return fromFields(body);
   }

@@ -11,6 +11,7 @@ import { applyMergePatch } from '../patch/merge-patch.ts';
 import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.ts';
 import { target, type Registry } from '../registry/registry.ts';
 import type { ApiRequest, ResourceRequest } from '../request.ts';
+import { checkNesting } from '../validation/nesting.ts';
 import { checkSchema, modelName } from '../validation/schema.ts';
 import { checkObject, dryRun, expectOf, fieldValidation, warningHeaders, type FieldValidation } from './decode.ts';
 import { encodeObject, type EncodeContext } from './encode.ts';
@@ -27,6 +28,9 @@ function patchInvalid(message: string): StatusError {
  */
 function checkPatched(obj: Json, apiVersion: string, kind: string, mode: FieldValidation, warnings: string[], patchProblems: string[]): KObject {
   if (!isPlainObject(obj)) throw patchInvalid('Invalid value: the patched object must be a JSON object');
+  if (obj.metadata === null || obj.metadata === undefined)
+    throw invalid('', '', '', [{ reason: 'FieldValueRequired', field: 'metadata', message: 'Required value: a patch may not remove metadata' }]);
+  checkNesting(obj, 'the patched object');
   const report = checkSchema(apiVersion, kind, obj);
   if (report.typeErrors.length > 0) throw patchInvalid(`Invalid value: ${JSON.stringify(JSON.stringify(obj).slice(0, 200))}: ${report.typeErrors.map((c) => c.message).join(', ')}`);
   const problems = [...patchProblems, ...report.unknown.map((f) => `unknown field "${f}"`)];
@@ -58,6 +62,7 @@ export async function handlePatch(req: ApiRequest, r: ResourceRequest, registry:
       throw invalid('meta.k8s.io', 'PatchOptions', '', [{ reason: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' }]);
     const manager = fieldManager(q, req.headers['user-agent'], 'PatchOptions');
     const { value: patch, duplicates } = parseJson(text);
+    checkNesting(patch, 'the patch');
     // A merge or strategic patch is decoded strictly too (kjson.UnmarshalStrict into a map): its
     // duplicate keys are problems like the patched object's unknown fields.
     const patchProblems = kind === 'json' || mode === 'Ignore' ? [] : duplicates.map((d) => `duplicate field "${d}"`);
@@ -72,6 +77,7 @@ export async function handlePatch(req: ApiRequest, r: ResourceRequest, registry:
 
   const manager = fieldManager(q, req.headers['user-agent'], 'PatchOptions', true);
   const parsed = parseYaml(text);
+  checkNesting(parsed.value, 'the applied object');
   if (mode === 'Strict' && parsed.duplicates.length > 0)
     throw new StatusError(400, 'BadRequest', `error strict decoding YAML: ${parsed.duplicates.map((d) => `duplicate field "${d}"`).join(', ')}`);
   const { object: applied, warnings: w } = checkObject({ value: parsed.value, duplicates: mode === 'Warn' ? parsed.duplicates : [] }, expectOf(r.type), mode);

@@ -46,9 +46,16 @@ export async function handleEviction(req: ApiRequest, r: ResourceRequest, regist
   const phase = String((pod.status as Obj | undefined)?.phase ?? '');
   // Pods that are not running, or already terminating, do not count against a budget.
   const guarded = !pod.metadata.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed' && phase !== 'Pending';
-  if (guarded) await chargeBudget(registry, pod, dry);
   const grace = typeof del.gracePeriodSeconds === 'number' ? del.gracePeriodSeconds : undefined;
-  await registry.delete(r.type, r.namespace, r.name!, { dryRun: dry, ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}) });
+  const pre = isPlainObject(del.preconditions) ? (del.preconditions as Obj) : {};
+  const preconditions = { ...(pre.uid ? { uid: String(pre.uid) } : {}), ...(pre.resourceVersion ? { resourceVersion: String(pre.resourceVersion) } : {}) };
+  const opts = { dryRun: dry, preconditions, ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}) };
+  if (guarded) {
+    // The delete's checks (preconditions: 409) run as a dry run first, so a refused eviction charges no budget.
+    await registry.delete(r.type, r.namespace, r.name!, { ...opts, dryRun: true });
+    await chargeBudget(registry, pod, dry);
+  }
+  await registry.delete(r.type, r.namespace, r.name!, opts);
   return encodeStatus(ctx, success(undefined, 201), 201);
 }
 

@@ -2,10 +2,13 @@
 // library the real apiserver uses (gopkg.in/evanphx/json-patch.v4) where the two differ.
 import type { Json } from '../../api/types.ts';
 import { copyJson, goJsonKind, hasKey, isObject, jsonEqual, setKey } from './json-value.ts';
+import { MAX_NESTING_DEPTH, nestingDepth } from '../validation/nesting.ts';
 import { malformedPatch, patchNotApplicable, tooManyOperations } from './patch-errors.ts';
 
 /** apiserver handlers/patch.go maxJSONPatchOperations. */
 export const MAX_JSON_PATCH_OPERATIONS = 10_000;
+/** apiserver JSONPatchMaxCopyBytes (json-patch v4 AccumulatedCopySizeLimit): what all `copy` ops together may add. */
+export const MAX_JSON_PATCH_COPY_BYTES = 3 * 1024 * 1024;
 
 type Operation = { [field: string]: Json };
 type Container = Json[] | { [key: string]: Json };
@@ -18,7 +21,9 @@ type Container = Json[] | { [key: string]: Json };
  * - more than 10000 operations: 413;
  * - any operation that cannot apply (unknown `op`, missing `path`/`from`, a path that does not
  *   exist, an index out of range, a failed `test`): 422 Invalid with the fixed message
- *   "the server rejected our request due to an error in our request".
+ *   "the server rejected our request due to an error in our request"; so are `copy` ops adding
+ *   more than 3 MiB in all (each can double the document: unbounded, thirty of them exhaust memory);
+ * - an op placing a value more than MAX_NESTING_DEPTH levels deep: 400 (this server's limit).
  *
  * Like json-patch v4: `replace` of a missing object key adds it, a missing `value` is `null`,
  * negative array indices count from the end, and the empty path (whole document) is not
@@ -28,7 +33,8 @@ export function applyJsonPatch(target: Json, ops: Json): Json {
   const operations = decodeOperations(ops);
   if (operations.length > MAX_JSON_PATCH_OPERATIONS) throw tooManyOperations(MAX_JSON_PATCH_OPERATIONS, operations.length);
   const doc = copyJson(target);
-  for (const op of operations) applyOperation(doc, op);
+  const copied = { bytes: 0 };
+  for (const op of operations) applyOperation(doc, op, copied);
   return doc;
 }
 
@@ -42,7 +48,7 @@ function decodeOperations(ops: Json): Operation[] {
   });
 }
 
-function applyOperation(doc: Json, op: Operation): void {
+function applyOperation(doc: Json, op: Operation, copied: { bytes: number }): void {
   const kind = typeof op.op === 'string' ? op.op : 'unknown';
   switch (kind) {
     case 'add':
@@ -60,6 +66,9 @@ function applyOperation(doc: Json, op: Operation): void {
       const { container, key } = locate(doc, from, `copy operation does not apply: doc is missing from path: ${from}`);
       const value = read(container, key);
       if (value === undefined) throw patchNotApplicable(`copy operation does not apply: doc is missing from path: ${from}`);
+      copied.bytes += Buffer.byteLength(JSON.stringify(value));
+      if (copied.bytes > MAX_JSON_PATCH_COPY_BYTES)
+        throw patchNotApplicable(`Unable to complete the copy, the accumulated size increase of copy is ${copied.bytes}, exceeding the limit ${MAX_JSON_PATCH_COPY_BYTES}`);
       return add(doc, pathOf(op, 'path', kind), copyJson(value));
     }
     case 'test':
@@ -102,7 +111,17 @@ function arrayIndex(key: string): number | undefined {
   return /^-?\d+$/.test(key) ? Number(key) : undefined;
 }
 
+/**
+ * Each op is applied without recursion, but `test` and `copy` walk values recursively: a document
+ * deepened op by op would overflow the stack. No op may place a value beyond the nesting limit.
+ */
+function checkDepthAt(path: string, value: Json): void {
+  if (path.split('/').length - 1 + nestingDepth(value) > MAX_NESTING_DEPTH)
+    throw malformedPatch(`the patch would nest objects and arrays more than ${MAX_NESTING_DEPTH} levels deep, which this server does not accept`);
+}
+
 function add(doc: Json, path: string, value: Json): void {
+  checkDepthAt(path, value);
   const { container, key } = locate(doc, path, `add operation does not apply: doc is missing path: "${path}"`);
   if (!Array.isArray(container)) return setKey(container, key, value);
   if (key === '-') return void container.push(value);
@@ -128,6 +147,7 @@ function remove(doc: Json, path: string, kind: string): Json {
 }
 
 function replace(doc: Json, path: string, value: Json): void {
+  checkDepthAt(path, value);
   const { container, key } = locate(doc, path, `replace operation does not apply: doc is missing path: ${path}`);
   if (!Array.isArray(container)) return setKey(container, key, value);
   const i = arrayIndex(key);

@@ -18,10 +18,12 @@ export const malformedPatch = (message: string): StatusError => badRequest(messa
 
 /**
  * Strategic merge patch errors the real server does not classify (a list item without its merge
- * key, an unknown `$patch` value): they surface as a plain Go error, which the apiserver turns
- * into 500 with an empty reason. kubectl prints them as "Error from server: <message>".
+ * key, an unknown `$patch` value). They surface there as a plain Go error, which the apiserver turns
+ * into a 500 with an empty reason. Here they are what they are, a request at fault: 422 Invalid with
+ * the same Go-formatted message, so clients see a clear 4xx and do not retry a server error.
  */
-export const unclassifiedPatchError = (message: string): StatusError => new StatusError(500, '', message);
+export const unclassifiedPatchError = (message: string): StatusError =>
+  new StatusError(422, 'Invalid', message, { causes: [{ reason: 'FieldValueInvalid', field: 'patch', message }] });
 
 /** 413: a JSON patch longer than the server's operation limit. */
 export const tooManyOperations = (limit: number, got: number): StatusError =>

@@ -9,7 +9,7 @@ import type { AdmissionChain, AdmissionLookup, Operation } from '../admission/ch
 import { recordUpdate } from '../patch/apply.ts';
 import { StorageError } from '../storage/errors.ts';
 import type { ListOptions, ListResult, Store } from '../storage/store.ts';
-import { validateAnnotations, validateFinalizers, validateLabels, validateName } from '../validation/names.ts';
+import { validateAnnotations, validateFinalizers, validateGenerateName, validateLabels, validateName } from '../validation/names.ts';
 import { modelName } from '../validation/schema.ts';
 import { deepEqual } from './deep-equal.ts';
 import { applyDefaults } from './defaults.ts';
@@ -276,6 +276,7 @@ export class Registry {
     const causes: StatusCause[] = [];
     if (!meta.name && !meta.generateName) causes.push({ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' });
     else causes.push(...validateName(meta.name, strategy.nameRule));
+    if (meta.generateName) causes.push(...validateGenerateName(meta.generateName, strategy.nameRule));
     if (type.scope === 'Namespaced' && !meta.namespace) causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: 'metadata.namespace' });
     causes.push(...validateLabels(meta.labels), ...validateAnnotations(meta.annotations), ...validateFinalizers(meta.finalizers));
     causes.push(...(strategy.validate?.(obj) ?? []));

@@ -15,22 +15,32 @@ const invalidValue = (field: string, value: unknown, why: string): StatusCause =
   field,
 });
 
-export function validateName(name: string | undefined, rule: NameRule, field = 'metadata.name'): StatusCause[] {
+/** `shown` is the value error messages quote (a generateName before masking). */
+export function validateName(name: string | undefined, rule: NameRule, field = 'metadata.name', shown = name): StatusCause[] {
   if (!name) return [required(field)];
   if (rule === 'path') {
-    if (name === '.' || name === '..' || /[/%]/.test(name)) return [invalidValue(field, name, 'may not contain \'/\' or \'%\', nor be \'.\' or \'..\'')];
+    if (name === '.' || name === '..' || /[/%]/.test(name)) return [invalidValue(field, shown, 'may not contain \'/\' or \'%\', nor be \'.\' or \'..\'')];
     return [];
   }
   if (rule === 'label') {
-    if (name.length > 63) return [invalidValue(field, name, 'must be no more than 63 characters')];
+    if (name.length > 63) return [invalidValue(field, shown, 'must be no more than 63 characters')];
     if (!DNS1123_LABEL.test(name))
-      return [invalidValue(field, name, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')")];
+      return [invalidValue(field, shown, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')")];
     return [];
   }
-  if (name.length > 253) return [invalidValue(field, name, 'must be no more than 253 characters')];
+  if (name.length > 253) return [invalidValue(field, shown, 'must be no more than 253 characters')];
   if (!DNS1123_SUBDOMAIN.test(name))
-    return [invalidValue(field, name, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")];
+    return [invalidValue(field, shown, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")];
   return [];
+}
+
+/**
+ * A generateName is a name prefix: checked by the kind's name rule once a trailing '-' is masked
+ * (apimachinery maskTrailingDash), even when a name is given too (ValidateObjectMeta).
+ */
+export function validateGenerateName(prefix: string, rule: NameRule): StatusCause[] {
+  const masked = prefix.length > 1 && prefix.endsWith('-') ? `${prefix.slice(0, -1)}a` : prefix;
+  return validateName(masked, rule, 'metadata.generateName', prefix);
 }
 
 /** A label or annotation key: an optional DNS subdomain prefix and a qualified name. */

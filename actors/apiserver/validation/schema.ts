@@ -249,7 +249,7 @@ class Walker {
       const item = v[i] as Json;
       this.names.push(i);
       this.kinds.push(INDEX);
-      const next = this.value(t.items, item, owner);
+      const next = item === null ? this.zero(t.items) : this.value(t.items, item, owner);
       this.names.pop();
       this.kinds.pop();
       if (next !== item) {
@@ -258,6 +258,31 @@ class Walker {
       }
     }
     return out ?? v;
+  }
+
+  /**
+   * Go decodes a null list item into the element type's zero value: `{}` for a struct (whose
+   * required fields are then missing), `""` for a string. Nothing after decoding sees a null item.
+   */
+  private zero(t: FieldType): Json {
+    switch (t.kind) {
+      case 'string':
+        return '';
+      case 'boolean':
+        return false;
+      case 'number':
+      case 'integer':
+      case 'intOrString':
+        return 0;
+      case 'quantity':
+        return '0';
+      case 'model': {
+        const inner = model(t.model);
+        return inner ? this.object(inner, {}) : {};
+      }
+      default:
+        return null; // times, bytes, raw extensions, lists and maps: Go's nil
+    }
   }
 
   private map(t: Extract<FieldType, { kind: 'map' }>, v: Json, owner: Model): Json {

@@ -63,7 +63,8 @@ test('$setElementOrder naming an item out of order with the patch list is refuse
   const e = failure(pod([{ name: 'a' }, { name: 'b' }]), {
     spec: { '$setElementOrder/containers': [{ name: 'a' }, { name: 'b' }], containers: [{ name: 'b' }, { name: 'a' }] },
   });
-  assert.is(e.code, 500);
+  assert.is(e.code, 422);
+  assert.is(e.reason, 'Invalid');
   assert.match(e.status.message ?? '', /^The order in patch list:\n/);
 });
 
@@ -119,9 +120,10 @@ test('$retainKeys clears the keys it does not list', () => {
   assert.is(e.status.message, 'invalid patch format of retainKeys');
 });
 
-test('a list item without its merge key fails as the real server does: 500, Go-formatted message', () => {
+test('a list item without its merge key is a 422 Invalid (a 500 with no reason on real servers), Go-formatted message', () => {
   const e = failure(pod([{ name: 'a' }]), { spec: { containers: [{ image: 'nginx:2' }] } });
-  assert.is(e.code, 500);
+  assert.is(e.code, 422);
+  assert.is(e.reason, 'Invalid');
   assert.is(e.status.message, 'map: map[image:nginx:2] does not contain declared merge key: name');
 });
 
