@@ -3,7 +3,7 @@
 // the in-process server and the one behind HTTPS, so both answer the same requests.
 import type { ApiRequest } from '../actors/apiserver/request.ts';
 import type { KObject } from '../actors/api/types.ts';
-import { podManifest } from './pod.ts';
+import { podManifest } from '../sim/bench/pod.ts';
 
 export const OPS = ['create', 'get', 'update', 'list'] as const;
 export type Op = (typeof OPS)[number];

@@ -23,6 +23,17 @@ export interface SuiteResult {
   rows: Row[];
 }
 
+/** What bench/run.ts prints and writes for one suite. */
+export interface SuiteOutput {
+  json: { suite: string };
+  table: string;
+}
+
+/** The common form: a suite of rows set against their baselines. */
+export function tabulate(result: SuiteResult): SuiteOutput {
+  return { json: result, table: formatTable(result.rows) };
+}
+
 export function row(name: string, measured: Measurement, baseline: Measurement): Row {
   return {
     name,
@@ -48,7 +59,7 @@ export function formatTable(rows: Row[]): string {
   return [pad(lines[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.slice(1).map(pad)].join('\n');
 }
 
-export function writeResult(dir: URL, result: SuiteResult): string {
+export function writeResult(dir: URL, result: { suite: string }): string {
   mkdirSync(dir, { recursive: true });
   const file = new URL(`${result.suite}.json`, dir);
   writeFileSync(file, JSON.stringify(result, null, 2) + '\n');

@@ -2,10 +2,15 @@
 // suite and writes it to bench/results/<suite>.json. Throughput varies run to run; compare the
 // ratios, which set orchsim against a baseline measured in the same run.
 import { apiSuite } from './api.ts';
-import { formatTable, writeResult, type SuiteResult } from './report.ts';
+import { fanoutSuite } from './fanout.ts';
+import { tabulate, writeResult, type SuiteOutput } from './report.ts';
 import { storeSuite } from './store.ts';
 
-const SUITES: Record<string, (seed: number) => Promise<SuiteResult>> = { api: apiSuite, store: storeSuite };
+const SUITES: Record<string, (seed: number) => Promise<SuiteOutput>> = {
+  api: async (seed) => tabulate(await apiSuite(seed)),
+  store: async (seed) => tabulate(await storeSuite(seed)),
+  fanout: () => fanoutSuite(),
+};
 const SEED = 20260101;
 const RESULTS_DIR = new URL('./results/', import.meta.url);
 
@@ -20,10 +25,10 @@ async function main(args: string[]) {
   console.log(`seed ${SEED}, node ${process.version}`);
   for (const name of names) {
     const startMs = performance.now();
-    const result = await SUITES[name](SEED);
+    const { json, table } = await SUITES[name](SEED);
     const seconds = ((performance.now() - startMs) / 1000).toFixed(1);
-    console.log(`\n${name} (${seconds} s)\n${formatTable(result.rows)}`);
-    console.log(`written to ${writeResult(RESULTS_DIR, result)}`);
+    console.log(`\n${name} (${seconds} s)\n${table}`);
+    console.log(`written to ${writeResult(RESULTS_DIR, json)}`);
   }
 }
 

@@ -3,7 +3,7 @@
 import type { KObject } from '../actors/api/types.ts';
 import { MemoryStore } from '../actors/apiserver/storage/memory.ts';
 import { measure, type MeasureOptions } from './measure.ts';
-import { podManifest } from './pod.ts';
+import { podManifest } from '../sim/bench/pod.ts';
 import { row, type SuiteResult } from './report.ts';
 
 const KEYS = 1000;

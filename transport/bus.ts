@@ -33,16 +33,15 @@ export interface Bus {
   close(): Promise<void>;
 }
 
-const TOKEN = /^[^\s.*>]+$/;
+// Tokens are runs of anything but '.', '*', '>' and whitespace, joined by single dots; a pattern's
+// token may also be '*', and its last one '>'. One regular expression per check: every publish
+// checks its subject, and splitting it into tokens first cost more than the rest of an in-process delivery.
+const SUBJECT = /^[^\s.*>]+(?:\.[^\s.*>]+)*$/;
+const PATTERN = /^(?:(?:[^\s.*>]+|\*)\.)*(?:[^\s.*>]+|\*|>)$/;
 
 /** Throws InvalidSubjectError unless `subject` is a valid subject (or, with wildcards, a pattern). */
 export function checkSubject(subject: string, wildcards: boolean): void {
-  const tokens = subject.split('.');
-  tokens.forEach((t, i) => {
-    if (TOKEN.test(t)) return;
-    if (wildcards && (t === '*' || (t === '>' && i === tokens.length - 1))) return;
-    throw new InvalidSubjectError(subject);
-  });
+  if (!(wildcards ? PATTERN : SUBJECT).test(subject)) throw new InvalidSubjectError(subject);
 }
 
 export class InvalidSubjectError extends Error {

@@ -129,17 +129,19 @@ export class MemoryBus implements Bus {
 
   #deliver(msg: Message): void {
     if (this.#state === 'closed') return;
-    const groups = new Map<string, Sub[]>();
+    let groups: Map<string, Sub[]> | undefined;
     for (const sub of this.#index.match(msg.subject)) {
       if (sub.closed) continue;
       if (!sub.queue) {
         this.#call(sub, msg);
         continue;
       }
+      groups ??= new Map();
       const members = groups.get(sub.queue) ?? [];
       members.push(sub);
       groups.set(sub.queue, members);
     }
+    if (!groups) return;
     for (const [queue, members] of groups) {
       const turn = this.#turns.get(queue) ?? 0;
       this.#turns.set(queue, turn + 1);

@@ -61,19 +61,20 @@ export class SubjectIndex<T> {
   /** Every value whose pattern matches `subject`, each once, in no promised order. */
   match(subject: string): Set<T> {
     const out = new Set<T>();
-    const tokens = subject.split('.');
-    const walk = (n: Node<T>, i: number) => {
-      if (i === tokens.length) {
-        for (const v of n.here) out.add(v);
-        return;
-      }
-      for (const v of n.rest) out.add(v);
-      const exact = n.children.get(tokens[i]);
-      if (exact) walk(exact, i + 1);
-      const star = n.children.get('*');
-      if (star) walk(star, i + 1);
-    };
-    walk(this.#root, 0);
+    walk(this.#root, subject.split('.'), 0, out);
     return out;
   }
+}
+
+// A function of the module rather than a closure made per match: matching runs on every delivery.
+function walk<T>(n: Node<T>, tokens: string[], i: number, out: Set<T>): void {
+  if (i === tokens.length) {
+    for (const v of n.here) out.add(v);
+    return;
+  }
+  for (const v of n.rest) out.add(v);
+  const exact = n.children.get(tokens[i]);
+  if (exact) walk(exact, tokens, i + 1, out);
+  const star = n.children.get('*');
+  if (star) walk(star, tokens, i + 1, out);
 }

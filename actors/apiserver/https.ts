@@ -48,7 +48,8 @@ function send(res: ServerResponse, r: ApiResponse, head: boolean): void {
   r.stream({
     write: (chunk) => !res.destroyed && res.write(chunk),
     onDrain: (fn) => res.on('drain', fn),
-    onClose: (fn) => res.once('close', fn),
+    // A client gone before the stream began still ends it.
+    onClose: (fn) => (res.destroyed ? queueMicrotask(fn) : void res.once('close', fn)),
     end: () => res.end(),
   });
 }

@@ -1,4 +1,5 @@
 // The orchsim command line: one subcommand per file; errors say what was wrong and exit non-zero.
+import { benchHelp, runBench } from './bench.ts';
 import { UsageError } from './flags.ts';
 import { serveHelp, startServer } from './serve.ts';
 
@@ -7,6 +8,7 @@ const USAGE = `usage: orchsim <command> [flags]
 commands:
   serve       a cluster's API server on HTTPS for kubectl and controllers, with a kubeconfig written for you
   apiserver   the API server alone, with the component's flags
+  bench       benchmarks of your machine and NATS: 'orchsim bench fanout' (watch fan-out)
   help        this text; 'orchsim <command> --help' for a command's flags`;
 
 async function main(argv: string[]): Promise<number> {
@@ -27,6 +29,13 @@ async function main(argv: string[]): Promise<number> {
       process.once('SIGTERM', stop);
     });
     return 0;
+  }
+  if (command === 'bench') {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      console.log(benchHelp());
+      return 0;
+    }
+    return runBench(rest);
   }
   throw new UsageError(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
 }

@@ -1,6 +1,5 @@
 // @kubernetes/client-node 1.4 against a real orchsim API server over HTTPS, configured only by the
-// kubeconfig file: every call gives what it gives against a real cluster. Watches and informers
-// are not served yet and are not exercised here.
+// kubeconfig file: every call gives what it gives against a real cluster (informers: client-node-informer.test.ts).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import * as k8s from '@kubernetes/client-node';

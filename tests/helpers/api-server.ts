@@ -1,6 +1,7 @@
 // Starts a real API server on HTTPS on a random loopback port, with a kubeconfig and a fresh
-// kubectl discovery cache, and runs kubectl (the one on PATH) against it.
-import { execFile } from 'node:child_process';
+// kubectl discovery cache, and runs kubectl (the one on PATH) against it: to completion, or as
+// a long-running process (`get -w`, `delete --wait`) whose output lines a test waits for.
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,18 @@ export interface RecordedRequest {
   headers: Record<string, string | undefined>;
 }
 
+/** A kubectl left running: its stdout lines as they come, and latches on them. */
+export interface KubectlProcess {
+  /** Complete stdout lines received so far. */
+  readonly lines: string[];
+  readonly stderr: string;
+  /** Resolves with the lines once `done(lines)` holds; rejects after `timeoutMs` showing what was seen. */
+  waitFor(done: (lines: string[]) => boolean, timeoutMs: number, what: string): Promise<string[]>;
+  /** Resolves when the process exits (code 1 when it was killed by a signal). */
+  readonly exited: Promise<KubectlResult>;
+  kill(): Promise<KubectlResult>;
+}
+
 export interface TestServer {
   server: ApiServer;
   url: string;
@@ -32,9 +45,21 @@ export interface TestServer {
   /** Every request the server received, in order: method, URL and headers (bodies are not kept). */
   requests: RecordedRequest[];
   kubectl(args: string[], stdin?: string): Promise<KubectlResult>;
+  /** Starts kubectl and returns at once; `stop()` kills it if the test did not. */
+  spawnKubectl(args: string[]): KubectlProcess;
+  /** Resolves with the first request (already received or still to come) that `match` accepts; rejects after `timeoutMs`. */
+  waitForRequest(match: (r: RecordedRequest) => boolean, timeoutMs: number, what: string): Promise<RecordedRequest>;
   /** A raw HTTPS request trusting the test certificate. */
   request(method: string, path: string, opts?: { body?: string | Uint8Array; headers?: Record<string, string> }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>;
   stop(): Promise<void>;
+}
+
+/** Rejects with `message` after `timeoutMs` unless `settle` was called first; `settle` clears the timer. */
+function deadline(timeoutMs: number, message: () => string): { expired: Promise<never>; settle(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(message())), timeoutMs); });
+  expired.catch(() => {});
+  return { expired, settle: () => clearTimeout(timer) };
 }
 
 export async function startTestServer(given: Partial<ApiServerOptions> = {}): Promise<TestServer> {
@@ -45,8 +70,12 @@ export async function startTestServer(given: Partial<ApiServerOptions> = {}): Pr
   await server.start();
   const cert = await servingCert(options, clock);
   const requests: RecordedRequest[] = [];
+  const requestWaiters = new Set<(r: RecordedRequest) => void>();
+  const running = new Set<KubectlProcess>();
   const listening: Listening = await serveHttps((r) => {
-    requests.push({ method: r.method, url: r.url, headers: r.headers });
+    const recorded = { method: r.method, url: r.url, headers: r.headers };
+    requests.push(recorded);
+    for (const w of requestWaiters) w(recorded);
     return server.handle(r);
   }, { host: '127.0.0.1', port: 0, cert: cert.cert, key: cert.key,
     maxRequestBodyBytes: options.maxRequestBodyBytes });
@@ -63,6 +92,63 @@ export async function startTestServer(given: Partial<ApiServerOptions> = {}): Pr
         child.stdin?.end(stdin ?? '');
       });
     },
+    spawnKubectl(args) {
+      const child = spawn('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECONFIG: kubeconfig } });
+      const lines: string[] = [];
+      let partial = '';
+      let stdout = '';
+      let stderr = '';
+      const listeners = new Set<() => void>();
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (d: string) => {
+        stdout += d;
+        const parts = (partial + d).split('\n');
+        partial = parts.pop()!;
+        lines.push(...parts);
+        for (const l of listeners) l();
+      });
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (d: string) => (stderr += d));
+      const exited = new Promise<KubectlResult>((resolve) => child.on('close', (code) => {
+        if (partial) lines.push(partial);
+        partial = '';
+        running.delete(proc);
+        for (const l of listeners) l();
+        resolve({ code: code ?? 1, stdout, stderr });
+      }));
+      const proc: KubectlProcess = {
+        lines,
+        get stderr() { return stderr; },
+        exited,
+        waitFor(done, timeoutMs, what) {
+          if (done(lines)) return Promise.resolve(lines);
+          const d = deadline(timeoutMs, () => `kubectl ${args.join(' ')}: no ${what} within ${timeoutMs} ms; stdout lines: ${JSON.stringify(lines)}; stderr: ${stderr}`);
+          let check = () => {};
+          const met = new Promise<string[]>((resolve) => {
+            check = () => { if (done(lines)) resolve(lines); };
+            listeners.add(check);
+          });
+          return Promise.race([met, d.expired]).finally(() => { listeners.delete(check); d.settle(); });
+        },
+        kill() {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+          return exited;
+        },
+      };
+      running.add(proc);
+      return proc;
+    },
+    waitForRequest(match, timeoutMs, what) {
+      const seen = requests.find(match);
+      if (seen) return Promise.resolve(seen);
+      const d = deadline(timeoutMs, () => `no ${what} within ${timeoutMs} ms; requests: ${requests.map((r) => `${r.method} ${r.url}`).join(', ')}`);
+      let waiter: (r: RecordedRequest) => void = () => {};
+      const met = new Promise<RecordedRequest>((resolve) => {
+        waiter = (r) => { if (match(r)) resolve(r); };
+        requestWaiters.add(waiter);
+      });
+      return Promise.race([met, d.expired]).finally(() => { requestWaiters.delete(waiter); d.settle(); });
+    },
     request(method, path, opts = {}) {
       return new Promise((resolve, reject) => {
         const u = new URL(path, listening.url);
@@ -76,6 +162,7 @@ export async function startTestServer(given: Partial<ApiServerOptions> = {}): Pr
       });
     },
     async stop() {
+      await Promise.all([...running].map((p) => p.kill()));
       server.stop();
       await listening.close();
       rmSync(dir, { recursive: true, force: true });

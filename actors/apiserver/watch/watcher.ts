@@ -43,12 +43,14 @@ export interface WatchSink {
 
 export class Watcher {
   #queue: WatchEvent[] = [];
+  /** Initial and history events still queued: they do not count against the capacity, as in real servers. */
+  #initialQueued = 0;
+  #starting = true;
   #buffer: BusEvent[] = [];
   #ready = false;
   #paused = false;
   #stopped = false;
   #lastRevision = 0;
-  #progress = 0;
   #sinceBookmark = false;
   #cleanups: (() => void)[] = [];
 
@@ -66,7 +68,7 @@ export class Watcher {
     const { hub, store } = this.deps;
     this.#cleanups.push(hub.listen(this.spec.subject, (e) => (this.#ready ? this.#live(e) : this.#buffer.push(e))));
     if (this.spec.bookmarks) {
-      this.#cleanups.push(hub.onProgress((r) => (this.#progress = Math.max(this.#progress, r))));
+      this.#cleanups.push(hub.followProgress());
       this.#scheduleBookmark();
     }
     this.sink.onResume(() => {
@@ -83,6 +85,7 @@ export class Watcher {
       if (!(e instanceof StorageError && e.code === 'Compacted')) throw e;
       return this.#fail(new StatusError(410, 'Expired', `too old resource version: ${e.revision} (${store.compactedRevision})`));
     }
+    this.#starting = false;
     this.#ready = true;
     for (const e of this.#buffer) this.#live(e);
     this.#buffer = [];
@@ -130,7 +133,8 @@ export class Watcher {
     if (this.#stopped) return;
     this.#sinceBookmark = true;
     this.#queue.push(e);
-    if (this.#queue.length > this.spec.capacity) {
+    if (this.#starting) this.#initialQueued++;
+    if (this.#queue.length - this.#initialQueued > this.spec.capacity) {
       return this.#fail(new StatusError(410, 'Expired', `the watcher fell more than ${this.spec.capacity} events behind; relist and watch again`));
     }
     this.#pump();
@@ -139,6 +143,7 @@ export class Watcher {
   #pump(): void {
     while (!this.#paused && this.#queue.length > 0 && !this.#stopped) {
       const e = this.#queue.shift()!;
+      if (this.#initialQueued > 0) this.#initialQueued--;
       if (!this.sink.send(e)) this.#paused = true;
     }
   }
@@ -148,7 +153,7 @@ export class Watcher {
       if (this.#stopped) return;
       // A bookmark on an idle watch, at the newest revision this watcher is known to have seen all events for.
       if (!this.#sinceBookmark && this.#ready && this.#queue.length === 0) {
-        const revision = Math.max(this.#lastRevision, this.#progress);
+        const revision = Math.max(this.#lastRevision, this.deps.hub.progressRevision);
         this.#lastRevision = revision;
         this.sink.send({ type: 'BOOKMARK', object: { metadata: { resourceVersion: String(revision) } } as KObject });
       }
@@ -167,7 +172,24 @@ export class Watcher {
   }
 }
 
-/** A change as a watcher with this filter sees it. */
+// The state an object had when it stopped matching, stamped with the event's version, made
+// once per event so every watcher that sees it shares (and encodes) one object.
+const leftStates = new WeakMap<BusEvent, KObject>();
+
+function leftState(e: BusEvent): KObject {
+  let obj = leftStates.get(e);
+  if (!obj) {
+    const prev = e.prev!;
+    obj = { ...prev, metadata: { ...prev.metadata, resourceVersion: String(e.revision) } };
+    leftStates.set(e, obj);
+  }
+  return obj;
+}
+
+/**
+ * A change as a watcher with this filter sees it. An object that stops matching is DELETED,
+ * carrying its previous state with the new version (as real servers' cache watchers send it).
+ */
 export function transform(e: BusEvent, filter: Matcher | undefined): WatchEvent | undefined {
   if (!filter) return { type: e.type, object: e.object };
   if (e.type === 'DELETED') return filter(e.object) ? { type: 'DELETED', object: e.object } : undefined;
@@ -175,6 +197,6 @@ export function transform(e: BusEvent, filter: Matcher | undefined): WatchEvent 
   const was = e.type === 'MODIFIED' && e.prev !== undefined && filter(e.prev);
   if (now && was) return { type: 'MODIFIED', object: e.object };
   if (now) return { type: 'ADDED', object: e.object };
-  if (was) return { type: 'DELETED', object: e.object };
+  if (was) return { type: 'DELETED', object: leftState(e) };
   return undefined;
 }

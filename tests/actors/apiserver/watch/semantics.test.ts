@@ -90,6 +90,24 @@ test('with a label selector an object that starts matching is ADDED and one that
   await w.until(3);
   await settle();
   assert.equal(w.events.map((e) => e.type), ['ADDED', 'MODIFIED', 'DELETED']);
+  // DELETED carries the state that last matched, stamped with the change's version.
+  const deleted = w.events[2].object;
+  assert.is(deleted.metadata.labels.tier, 'front');
+  assert.is(Number(deleted.metadata.resourceVersion), h.revision() - 1);
+  w.close();
+});
+
+test('the initial state does not count against the capacity of a slow watcher', async () => {
+  const h = await startServer({ watcherCapacity: 5 });
+  for (let i = 0; i < 10; i++) await h.post(CM, cm(`c${i}`));
+  const w = await openWatch(h.server, `${CM}?watch=true`);
+  w.block();
+  await settle();
+  assert.not.ok(w.ended);
+  w.drain();
+  await settle();
+  assert.is(w.events.length, 10);
+  assert.ok(w.events.every((e) => e.type === 'ADDED'));
   w.close();
 });
 

@@ -1,6 +1,6 @@
 // The benchmark's pod: about 1.5 KB of JSON, shaped like what a Deployment's controller sends
 // (labels, two containers with env, ports, a probe, resources and mounts, a volume, a toleration).
-import type { KObject } from '../actors/api/types.ts';
+import type { KObject } from '../../actors/api/types.ts';
 
 /** A pod manifest as a client would POST it: no resourceVersion, uid or status. */
 export function podManifest(name: string, namespace: string, labels: Record<string, string> = {}): KObject {

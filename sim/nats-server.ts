@@ -1,0 +1,54 @@
+// A private nats-server on a random loopback port: for tests, and for `orchsim bench` when the
+// user names no server. Starts in about 25 ms; the port is read from the server's ports file.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface NatsServer {
+  url: string;
+  /** `nats-server --version`, e.g. "nats-server: v2.9.10". */
+  version: string;
+  stop(): Promise<void>;
+}
+
+const STARTUP_TIMEOUT_MS = 10_000;
+
+export const NATS_SERVER_MISSING =
+  'nats-server is not on the PATH: install the Debian package (apt-get install nats-server) or a release from https://github.com/nats-io/nats-server/releases';
+
+/** The version line of the nats-server on the PATH, or undefined when there is none. */
+export function natsServerVersion(): string | undefined {
+  const r = spawnSync('nats-server', ['--version'], { encoding: 'utf8' });
+  return r.error || r.status !== 0 ? undefined : r.stdout.trim();
+}
+
+export async function startNatsServer(): Promise<NatsServer> {
+  const version = natsServerVersion();
+  if (version === undefined) throw new Error(NATS_SERVER_MISSING);
+  const dir = mkdtempSync(join(tmpdir(), 'orchsim-nats-'));
+  const child: ChildProcess = spawn('nats-server', ['-a', '127.0.0.1', '-p', '-1', '--ports_file_dir', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (d) => (stderr += d));
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  for (;;) {
+    const file = readdirSync(dir).find((f) => f.endsWith('.ports'));
+    if (file) {
+      const ports = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nats: string[] };
+      return {
+        url: ports.nats[0],
+        version,
+        stop: () => new Promise((resolve) => {
+          child.once('exit', () => { rmSync(dir, { recursive: true, force: true }); resolve(); });
+          child.kill('SIGTERM');
+        }),
+      };
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`nats-server did not start: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
