@@ -29,7 +29,38 @@ const immutable = (field: string, value: unknown): StatusCause => ({
 
 const plain: Strategy = { nameRule: 'subdomain', hasStatus: false, hasGeneration: false };
 const withStatus: Strategy = { nameRule: 'subdomain', hasStatus: true, hasGeneration: false };
-const workload: Strategy = { nameRule: 'subdomain', hasStatus: true, hasGeneration: true };
+/** Every container of a pod spec names an image (apps templates and pods alike). */
+function containerImages(spec: Spec | undefined, path: string): StatusCause[] {
+  const causes: StatusCause[] = [];
+  for (const list of ['initContainers', 'containers'] as const) {
+    const cs = spec?.[list];
+    if (!Array.isArray(cs)) continue;
+    cs.forEach((c, i) => {
+      const image = (c as Spec | null)?.image;
+      if (typeof image !== 'string' || image.trim() === '')
+        causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: `${path}.${list}[${i}].image` });
+    });
+  }
+  return causes;
+}
+
+/** Deployments, ReplicaSets, StatefulSets, DaemonSets: replicas not negative, and the selector selects the template. */
+function validateWorkload(obj: KObject): StatusCause[] {
+  const spec = specOf(obj);
+  const causes: StatusCause[] = [];
+  if (typeof spec.replicas === 'number' && spec.replicas < 0)
+    causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${spec.replicas}: must be greater than or equal to 0`, field: 'spec.replicas' });
+  const template = spec.template as Spec | undefined;
+  const matchLabels = (spec.selector as { matchLabels?: Record<string, string> } | undefined)?.matchLabels ?? {};
+  const labels = ((template?.metadata as { labels?: Record<string, string> } | undefined)?.labels) ?? {};
+  const selects = Object.entries(matchLabels).every(([k, v]) => labels[k] === v);
+  if (template && !selects)
+    causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(labels)}: \`selector\` does not match template \`labels\``, field: 'spec.template.metadata.labels' });
+  causes.push(...containerImages(template?.spec as Spec | undefined, 'spec.template.spec'));
+  return causes;
+}
+
+const workload: Strategy = { nameRule: 'subdomain', hasStatus: true, hasGeneration: true, validate: validateWorkload };
 
 type Spec = Record<string, unknown>;
 const specOf = (o: KObject) => (o.spec ?? {}) as Spec;
@@ -43,6 +74,7 @@ function podSpecWithoutMutable(spec: Spec): Spec {
 
 const pod: Strategy = {
   ...withStatus,
+  validate: (obj) => containerImages(specOf(obj), 'spec'),
   validateUpdate(obj, old) {
     const causes: StatusCause[] = [];
     if (!deepEqual(podSpecWithoutMutable(specOf(obj)), podSpecWithoutMutable(specOf(old))))
@@ -105,7 +137,7 @@ const STRATEGIES: Record<string, Strategy> = {
   'apps/daemonsets': workload,
   'apps/statefulsets': workload,
   'coordination.k8s.io/leases': plain,
-  'policy/poddisruptionbudgets': workload,
+  'policy/poddisruptionbudgets': { nameRule: 'subdomain', hasStatus: true, hasGeneration: true },
 };
 
 export function strategyFor(type: ResourceType): Strategy {

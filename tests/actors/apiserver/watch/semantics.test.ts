@@ -67,6 +67,23 @@ test('a version older than the window gets one ERROR 410 Expired event, then the
   assert.match(w.events[0].object.message, /^too old resource version: 1 \(\d+\)$/);
 });
 
+test('with --etcd-compaction-interval=5s a watched version is compacted within two intervals', async () => {
+  const h = await startServer({ etcdCompactionIntervalMs: 5_000 });
+  const a = (await h.post(CM, cm('a'))).json;
+  await h.post(CM, cm('b'));
+  const from = a.metadata.resourceVersion;
+  h.clock.advance(5_000);
+  const inWindow = await openWatch(h.server, `${CM}?watch=true&resourceVersion=${from}`);
+  assert.equal((await inWindow.until(1)).map((e) => e.type), ['ADDED']);
+  inWindow.close();
+  h.clock.advance(5_000);
+  const late = await openWatch(h.server, `${CM}?watch=true&resourceVersion=${from}`);
+  await late.until(1);
+  assert.is(late.events[0].type, 'ERROR');
+  assert.is(late.events[0].object.code, 410);
+  assert.ok(late.ended);
+});
+
 test('a version newer than the newest waits for the store to reach it', async () => {
   const h = await startServer();
   const future = h.revision() + 2;
