@@ -10,6 +10,11 @@ const at = (obj: KObject, path: string[]): string => {
 };
 const field = (path: string): FieldGetter => (o) => at(o, path.split('.'));
 
+/** The node a pod is bound to ('' when unbound): what per-node watch subjects and indexes key on. */
+export function nodeNameOf(obj: KObject | undefined): string {
+  return String((obj?.spec as { nodeName?: unknown } | undefined)?.nodeName ?? '');
+}
+
 const BY_KIND: Record<string, string[]> = {
   '/pods': ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase',
     'status.podIP', 'status.nominatedNodeName'],

@@ -127,6 +127,13 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number, caus
 export const timeout = (message: string, retryAfterSeconds: number) =>
   new StatusError(504, 'Timeout', `Timeout: ${message}`, { retryAfterSeconds });
 
+/** A resourceVersion newer than the newest: real servers wait briefly, then answer this 504. */
+export const tooLargeResourceVersion = (rv: number, current: number) =>
+  new StatusError(504, 'Timeout', `Timeout: Too large resource version: ${rv}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds: 1,
+  });
+
 export const internal = (message: string) =>
   new StatusError(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
 

@@ -3,9 +3,9 @@
 //   orch.api.request   a wire request (method, url, headers, body) → the response
 //   orch.api.changes   the changes of one scope after a revision → events, the newest revision,
 //                      and the scope's chain head, so a watcher can follow the live subjects after it
+import { nodeNameOf } from '../api/fields.ts';
 import { lookupResource } from '../api/resources.ts';
 import { StatusError, badRequest, type Status } from '../api/status.ts';
-import type { KObject } from '../api/types.ts';
 import type { Bus, Subscription } from '../../transport/bus.ts';
 import { decode, encode } from '../../transport/codec.ts';
 import type { ApiResponse } from './handlers/response.ts';
@@ -37,7 +37,6 @@ export interface WireResponse {
   body: Uint8Array;
 }
 
-const nodeOf = (o: KObject | undefined) => String((o?.spec as { nodeName?: unknown } | undefined)?.nodeName ?? '');
 
 export function changesAfter(store: Store, chains: Chains, keyPrefix: string, q: ChangesRequest): ChangesReply {
   const type = lookupResource(q.group, q.version, q.resource);
@@ -50,7 +49,7 @@ export function changesAfter(store: Store, chains: Chains, keyPrefix: string, q:
     const events: BusEvent[] = [];
     for (const c of store.changesSince(q.after)) {
       if (!c.key.startsWith(prefix)) continue;
-      if (q.nodeName !== undefined && nodeOf(c.object) !== q.nodeName && nodeOf(c.prev) !== q.nodeName) continue;
+      if (q.nodeName !== undefined && nodeNameOf(c.object) !== q.nodeName && nodeNameOf(c.prev) !== q.nodeName) continue;
       events.push(c.prev ? { type: c.type, revision: c.revision, object: c.object, prev: c.prev } : { type: c.type, revision: c.revision, object: c.object });
     }
     return { revision, head, events };

@@ -1,9 +1,9 @@
 // An informer's local cache: objects by namespace/name, indexed by namespace and, for pods, by
 // the node they are bound to. Objects are shared with every reader: never modify them.
+import { nodeNameOf } from '../api/fields.ts';
 import type { KObject } from '../api/types.ts';
 
 export const cacheKey = (o: KObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
-const nodeOf = (o: KObject) => String((o.spec as { nodeName?: unknown } | undefined)?.nodeName ?? '');
 
 export class ObjectCache {
   readonly #byKey = new Map<string, KObject>();
@@ -41,7 +41,7 @@ export class ObjectCache {
     if (old) this.#unindex(key, old);
     this.#byKey.set(key, obj);
     index(this.#byNamespace, obj.metadata.namespace ?? '', key);
-    index(this.#byNode, nodeOf(obj), key);
+    index(this.#byNode, nodeNameOf(obj), key);
     return old;
   }
 
@@ -55,7 +55,7 @@ export class ObjectCache {
 
   #unindex(key: string, obj: KObject): void {
     unindex(this.#byNamespace, obj.metadata.namespace ?? '', key);
-    unindex(this.#byNode, nodeOf(obj), key);
+    unindex(this.#byNode, nodeNameOf(obj), key);
   }
 }
 

@@ -39,10 +39,15 @@ export interface Decoded {
   duplicates: string[];
 }
 
+/** A request body as UTF-8 text. */
+export function bodyText(body: Uint8Array): string {
+  return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+}
+
 export function parseBody(body: Uint8Array, contentType: string | undefined): Decoded {
   const format = bodyFormat(contentType);
   if (format === 'protobuf') return nestingChecked({ value: decodeProtobuf(body) as unknown as Json, duplicates: [] });
-  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  const text = bodyText(body);
   if (text.trim() === '') throw badRequest('the body of the request was empty');
   return nestingChecked(format === 'yaml' ? parseYaml(text) : parseJson(text));
 }

@@ -4,7 +4,7 @@ import { invalid, success } from '../../api/status.ts';
 import { isPlainObject, type KObject } from '../../api/types.ts';
 import type { DeleteOptions, Registry } from '../registry/registry.ts';
 import type { ApiRequest, ResourceRequest } from '../request.ts';
-import { dryRun, parseBody } from './decode.ts';
+import { bodyText, dryRun, parseBody } from './decode.ts';
 import { encodeList, encodeObject, encodeStatus, type EncodeContext } from './encode.ts';
 import { planList } from './read.ts';
 import type { ApiResponse } from './response.ts';
@@ -16,7 +16,7 @@ function optionsInvalid(field: string, message: string) {
 }
 
 export function deleteOptions(req: ApiRequest, r: ResourceRequest): DeleteOptions {
-  const text = Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength).toString('utf8');
+  const text = bodyText(req.body);
   if (text.trim() !== '') {
     // Decoded by its Content-Type like any body: an unknown type is a 415, never read as JSON.
     const body = parseBody(req.body, req.headers['content-type']).value;

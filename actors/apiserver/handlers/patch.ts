@@ -13,7 +13,7 @@ import { target, type Registry } from '../registry/registry.ts';
 import type { ApiRequest, ResourceRequest } from '../request.ts';
 import { checkNesting } from '../validation/nesting.ts';
 import { checkSchema, modelName } from '../validation/schema.ts';
-import { checkObject, dryRun, expectOf, fieldValidation, warningHeaders, type FieldValidation } from './decode.ts';
+import { bodyText, checkObject, dryRun, expectOf, fieldValidation, warningHeaders, type FieldValidation } from './decode.ts';
 import { encodeObject, type EncodeContext } from './encode.ts';
 import { fieldManager } from './field-manager.ts';
 import type { ApiResponse } from './response.ts';
@@ -54,7 +54,7 @@ export async function handlePatch(req: ApiRequest, r: ResourceRequest, registry:
   const force = q.bool('force');
   const apiVersion = apiVersionOf(r.type);
   const model = modelName(apiVersion, r.type.kind);
-  const text = Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength).toString('utf8');
+  const text = bodyText(req.body);
   const warnings: string[] = [];
 
   if (kind !== 'apply') {

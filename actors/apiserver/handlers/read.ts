@@ -1,6 +1,6 @@
 // get and list, with the resourceVersion tables of seed 000 and paginated lists.
 import { fieldMatcher, parseFieldTerms, parseLabelSelector, type Matcher } from '../../api/selectors.ts';
-import { badRequest, invalid, StatusError } from '../../api/status.ts';
+import { badRequest, invalid, StatusError, tooLargeResourceVersion } from '../../api/status.ts';
 import type { KObject, ListMeta } from '../../api/types.ts';
 import { decodeContinue, encodeContinue } from '../pagination.ts';
 import { collectionKey } from '../registry/keys.ts';
@@ -20,20 +20,12 @@ function listOptionsInvalid(field: string, message: string): StatusError {
   return invalid('meta.k8s.io', 'ListOptions', '', [{ reason: 'FieldValueForbidden', field, message }]);
 }
 
-/** A version newer than the newest: real servers wait briefly, then answer 504 "Too large resource version". */
-function tooLarge(rv: number, current: number): StatusError {
-  return new StatusError(504, 'Timeout', `Timeout: Too large resource version: ${rv}, current: ${current}`, {
-    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-    retryAfterSeconds: 1,
-  });
-}
-
 export async function handleGet(r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
   const rv = r.query.string('resourceVersion');
   if (rv !== undefined && rv !== '' && rv !== '0') {
     // Not older than: the newest state satisfies it once the store has reached rv.
     const wanted = parseResourceVersion(rv);
-    if (wanted > registry.env.store.revision) throw tooLarge(wanted, registry.env.store.revision);
+    if (wanted > registry.env.store.revision) throw tooLargeResourceVersion(wanted, registry.env.store.revision);
   }
   const obj = await registry.get(r.type, r.namespace, r.name!);
   return encodeObject(ctx, obj);
@@ -88,7 +80,7 @@ export function planList(r: ResourceRequest, registry: Registry): ListPlan {
   }
   if (rv === undefined || rv === '' || rv === '0') return plan; // Most Recent / Any: the newest state
   const wanted = parseResourceVersion(rv);
-  if (wanted > store.revision) throw tooLarge(wanted, store.revision);
+  if (wanted > store.revision) throw tooLargeResourceVersion(wanted, store.revision);
   const exact = match === 'Exact' || (match !== 'NotOlderThan' && plan.limit !== undefined);
   return exact ? { ...plan, revision: wanted } : plan;
 }

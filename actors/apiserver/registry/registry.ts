@@ -3,7 +3,7 @@
 // It knows nothing of HTTP: handlers decode requests and encode what it returns.
 import { nameSuffix, timestamp, uuid, type Clock, type Random } from '../../api/env.ts';
 import { apiVersionOf, type ResourceType } from '../../api/resources.ts';
-import { alreadyExists, badRequest, conflict, invalid, notFound, StatusError, type StatusCause, type Target } from '../../api/status.ts';
+import { alreadyExists, badRequest, conflict, invalid, notFound, StatusError, tooLargeResourceVersion, type StatusCause, type Target } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { AdmissionChain, AdmissionLookup, Operation } from '../admission/chain.ts';
 import { recordUpdate } from '../patch/apply.ts';
@@ -301,8 +301,7 @@ export class Registry {
       // etcd's answer to a read below the compacted revision (apiserver pkg/storage/etcd3/errors.go).
       if (e.code === 'Compacted') throw new StatusError(410, 'Expired', 'The resourceVersion for the provided list is too old.');
       if (e.code === 'TooLargeRevision')
-        throw new StatusError(504, 'Timeout', `Timeout: Too large resource version: ${e.revision}, current: ${this.env.store.revision}`,
-          { causes: [{ reason: 'ResourceVersionTooLarge', message: `Too large resource version` }], retryAfterSeconds: 1 });
+        throw tooLargeResourceVersion(e.revision, this.env.store.revision);
       throw notFound(target(type, name));
     }
   }

@@ -3,6 +3,7 @@
 // (its type, its namespace, the node a pod is bound to), the revision of the previous event in
 // that scope. A watcher of one scope that sees a `prev` other than the last revision it holds
 // knows it missed something and relists.
+import { nodeNameOf } from '../../api/fields.ts';
 import type { ResourceType } from '../../api/resources.ts';
 import type { KObject } from '../../api/types.ts';
 
@@ -22,7 +23,6 @@ export function scopeKey(s: ScopeRequest): string {
   return typeKey(s.type);
 }
 
-const nodeOf = (o: KObject | undefined) => String((o?.spec as { nodeName?: unknown } | undefined)?.nodeName ?? '');
 
 export class Chains {
   readonly #heads = new Map<string, number>();
@@ -32,8 +32,8 @@ export class Chains {
     const scopes = [typeKey(type)];
     if (type.scope === 'Namespaced') scopes.push(`${typeKey(type)}/${obj.metadata.namespace ?? ''}`);
     if (type.group === '' && type.resource === 'pods') {
-      scopes.push(`node/${nodeOf(obj)}`);
-      if (prev && nodeOf(prev) !== nodeOf(obj)) scopes.push(`node/${nodeOf(prev)}`);
+      scopes.push(`node/${nodeNameOf(obj)}`);
+      if (prev && nodeNameOf(prev) !== nodeNameOf(obj)) scopes.push(`node/${nodeNameOf(prev)}`);
     }
     const links: Record<string, number> = {};
     for (const s of scopes) {

@@ -6,6 +6,7 @@
 //   orch.w.<group>.<resource>.o.<namespace>.<name>   every event (namespace `_` for cluster scope)
 //   orch.w.core.pods.n.<node>                         pods bound to <node> before or after the change (`_`: unbound)
 //   orch.w.progress                                   the newest revision, published in order after its events
+import { nodeNameOf } from '../../api/fields.ts';
 import type { ResourceType } from '../../api/resources.ts';
 import type { KObject } from '../../api/types.ts';
 
@@ -23,16 +24,15 @@ function base(type: ResourceType): string {
 }
 
 const isPods = (type: ResourceType) => type.group === '' && type.resource === 'pods';
-const nodeOf = (obj: KObject | undefined) => String((obj?.spec as { nodeName?: unknown } | undefined)?.nodeName ?? '');
 
 /** Where a change is published. */
 export function eventSubjects(type: ResourceType, obj: KObject, prev?: KObject): string[] {
   const ns = type.scope === 'Namespaced' ? token(obj.metadata.namespace ?? '') : NONE;
   const subjects = [`${base(type)}.o.${ns}.${token(obj.metadata.name ?? '')}`];
   if (isPods(type)) {
-    const now = nodeOf(obj);
+    const now = nodeNameOf(obj);
     subjects.push(`${base(type)}.n.${token(now)}`);
-    if (prev && nodeOf(prev) !== now) subjects.push(`${base(type)}.n.${token(nodeOf(prev))}`);
+    if (prev && nodeNameOf(prev) !== now) subjects.push(`${base(type)}.n.${token(nodeNameOf(prev))}`);
   }
   return subjects;
 }
