@@ -103,10 +103,7 @@ function verbOf(method: string, hasName: boolean, query: Query): Verb {
       if (hasName) return 'get';
       return query.bool('watch') ? 'watch' : 'list';
     case 'POST':
-      if (hasName) {
-        // POST on an object path is only meaningful for subresources (binding, eviction); the caller checks.
-        return 'create';
-      }
+      // On an object path only subresources (binding, eviction) take a POST; the server checks.
       return 'create';
     case 'PUT':
       return 'update';

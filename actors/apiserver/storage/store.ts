@@ -41,7 +41,7 @@ export interface ListResult {
 export interface Store {
   /** The newest revision committed. */
   readonly revision: number;
-  /** Revisions at or below this are gone; reads and change feeds must start above it. */
+  /** History below this revision is gone: reads at it or later, and change feeds from it, still work (as etcd's compaction). */
   readonly compactedRevision: number;
 
   // Reads and writes are asynchronous so that a remote backend (etcd) fits the same contract.
