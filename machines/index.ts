@@ -1,0 +1,22 @@
+// The lifecycle machines: pure definitions, one per file; the actors that host them do the I/O.
+export { objectMachine } from './object.ts';
+export type { ObjectContext, ObjectEvent, ObjectInput, ObjectState } from './object.ts';
+export { podMachine, podInput, podPhase } from './pod.ts';
+export type { PodContext, PodEvent, PodInput, PodPhase } from './pod.ts';
+export { nodeMachine } from './node.ts';
+export type { ConditionStatus, NodeConditions, NodeContext, NodeEmitted, NodeEvent, NodeInput, NodePressure, NodeStatus } from './node.ts';
+export {
+  batchPodStages,
+  defaultNodeTimings,
+  defaultPodStages,
+  drawNodePlan,
+  drawPodPlan,
+  drawStep,
+  pickDelayMs,
+  pickStage,
+  podExits,
+  podStages,
+  validateStages,
+  withStages,
+} from './stages.ts';
+export type { NodePlan, NodeTimings, PodPlan, PodStageTable, PodTarget, Stage, StageTable, Step, TimedPodState } from './stages.ts';

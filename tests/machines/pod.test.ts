@@ -1,0 +1,154 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createActor } from 'xstate';
+import { podInput, podMachine, podPhase, type PodPhase } from '../../machines/pod.ts';
+import { batchPodStages, drawPodPlan, podStages, type PodStageTable } from '../../machines/stages.ts';
+import { seededRandom } from '../../sim/random.ts';
+import { machineClock } from '../helpers/machine-clock.ts';
+
+/** Starts a pod on a fresh clock and records each phase it enters, with the time it entered. */
+function runPod(table: PodStageTable, seed: number, terminationGracePeriodSeconds?: number) {
+  const clock = machineClock();
+  const plan = drawPodPlan(table, seededRandom(seed));
+  const actor = createActor(podMachine, { clock, input: podInput(plan, terminationGracePeriodSeconds) });
+  const phases: string[] = [];
+  actor.subscribe((s) => {
+    const p = podPhase(s.value);
+    if (phases.at(-1)?.split('@')[0] !== p) phases.push(`${p}@${clock.now()}`);
+  });
+  actor.start();
+  const phase = (): PodPhase => podPhase(actor.getSnapshot().value);
+  return { clock, plan, actor, phases, phase };
+}
+
+test('the default table runs a pod Pending → Scheduled → ContainerCreating → Running at the drawn times', () => {
+  const table = podStages();
+  const { clock, plan, actor, phases, phase } = runPod(table, 42);
+  assert.is(phase(), 'Pending');
+  clock.advance(60_000);
+  assert.is(phase(), 'Pending', 'nothing happens until the scheduler binds');
+  actor.send({ type: 'BIND' });
+  const t0 = clock.now();
+  // The plan's delays lie within each stage's [delayMs, delayMs + jitterMs).
+  assert.ok(plan.scheduledMs >= 100 && plan.scheduledMs < 500);
+  assert.ok(plan.creatingMs >= 1_000 && plan.creatingMs < 2_000);
+  clock.advance(plan.scheduledMs - 1);
+  assert.is(phase(), 'Scheduled');
+  clock.advance(1);
+  assert.is(phase(), 'ContainerCreating');
+  clock.advance(plan.creatingMs);
+  assert.is(phase(), 'Running');
+  clock.advance(24 * 3_600_000);
+  assert.is(phase(), 'Running', 'a service pod runs until deleted');
+  assert.is(clock.pending(), 0, 'and holds no timer while it runs');
+  assert.equal(phases, [
+    'Pending@0', `Scheduled@${t0}`, `ContainerCreating@${t0 + plan.scheduledMs}`, `Running@${t0 + plan.scheduledMs + plan.creatingMs}`,
+  ]);
+});
+
+test('a batch pod succeeds after its run duration', () => {
+  const table = podStages(batchPodStages(60_000, 10_000));
+  const { clock, plan, actor, phase } = runPod(table, 7);
+  actor.send({ type: 'BIND' });
+  clock.advance(plan.scheduledMs + plan.creatingMs);
+  assert.is(phase(), 'Running');
+  assert.ok(plan.runningMs >= 60_000 && plan.runningMs < 70_000);
+  clock.advance(plan.runningMs - 1);
+  assert.is(phase(), 'Running');
+  clock.advance(1);
+  assert.is(phase(), 'Succeeded');
+});
+
+test('a failure probability of 1 ends every pod Failed', () => {
+  const table = podStages(batchPodStages(5_000, 0, 1));
+  for (let seed = 1; seed <= 20; seed++) {
+    const { clock, actor, phase } = runPod(table, seed);
+    actor.send({ type: 'BIND' });
+    clock.advance(60_000);
+    assert.is(phase(), 'Failed');
+  }
+});
+
+test('a failure probability of 0.3 fails about 30% of pods', () => {
+  const table = podStages(batchPodStages(5_000, 0, 0.3));
+  let failed = 0;
+  for (let seed = 1; seed <= 500; seed++) if (drawPodPlan(table, seededRandom(seed)).runningTo === 'Failed') failed++;
+  assert.ok(failed > 110 && failed < 190, `${failed} of 500 failed`);
+});
+
+test('a delete during Running terminates and removes the pod after its grace period', () => {
+  const { clock, plan, actor, phase } = runPod(podStages(), 3, 45);
+  actor.send({ type: 'BIND' });
+  clock.advance(plan.scheduledMs + plan.creatingMs);
+  actor.send({ type: 'DELETE' });
+  assert.is(phase(), 'Terminating');
+  clock.advance(44_999);
+  assert.is(phase(), 'Terminating');
+  clock.advance(1);
+  assert.is(phase(), 'Removed');
+  assert.is(actor.getSnapshot().status, 'done');
+});
+
+test('a DELETE with gracePeriodSeconds overrides the pod spec; stopped containers end it sooner', () => {
+  const a = runPod(podStages(), 3, 30);
+  a.actor.send({ type: 'BIND' });
+  a.actor.send({ type: 'DELETE', gracePeriodSeconds: 5 });
+  a.clock.advance(5_000);
+  assert.is(a.phase(), 'Removed');
+  const b = runPod(podStages(), 3, 30);
+  b.actor.send({ type: 'BIND' });
+  b.actor.send({ type: 'DELETE' });
+  b.actor.send({ type: 'CONTAINERS_STOPPED' });
+  assert.is(b.phase(), 'Removed');
+});
+
+test('a delete cancels the pending stage timer: a terminating batch pod never succeeds', () => {
+  const { clock, plan, actor, phases } = runPod(podStages(batchPodStages(10_000, 0)), 9, 60);
+  actor.send({ type: 'BIND' });
+  clock.advance(plan.scheduledMs + plan.creatingMs + 1_000);
+  actor.send({ type: 'DELETE' });
+  clock.advance(120_000);
+  assert.equal(phases.map((p) => p.split('@')[0]), ['Pending', 'Scheduled', 'ContainerCreating', 'Running', 'Terminating', 'Removed']);
+});
+
+test('unscheduled and finished pods are removed at once; illegal events are ignored', () => {
+  const a = runPod(podStages(), 1);
+  assert.not.ok(a.actor.getSnapshot().can({ type: 'CONTAINERS_STOPPED' }));
+  a.actor.send({ type: 'CONTAINERS_STOPPED' });
+  a.actor.send({ type: 'EVICTED' });
+  assert.is(a.phase(), 'Pending');
+  a.actor.send({ type: 'DELETE' });
+  assert.is(a.phase(), 'Removed');
+
+  const b = runPod(podStages(batchPodStages(1_000, 0)), 1);
+  b.actor.send({ type: 'BIND' });
+  b.clock.advance(10_000);
+  assert.is(b.phase(), 'Succeeded');
+  b.actor.send({ type: 'BIND' });
+  b.actor.send({ type: 'EVICTED' });
+  assert.is(b.phase(), 'Succeeded', 'a finished pod cannot be rebound or evicted');
+  b.actor.send({ type: 'DELETE' });
+  assert.is(b.phase(), 'Removed');
+});
+
+test('node-pressure eviction fails a running pod', () => {
+  const { clock, actor, phase } = runPod(podStages(), 5);
+  actor.send({ type: 'BIND' });
+  clock.advance(10_000);
+  actor.send({ type: 'EVICTED' });
+  assert.is(phase(), 'Failed');
+});
+
+test('a stage table with a transition the pod machine lacks is refused with a clear message', () => {
+  assert.throws(() => podStages({ Scheduled: [{ to: 'Succeeded', delayMs: 1, jitterMs: 0 }] }), /Scheduled cannot go to Succeeded/);
+  assert.throws(() => podStages({ ContainerCreating: [{ to: 'Running', delayMs: -1, jitterMs: 0 }] }), /at least 0/);
+  assert.throws(() => podStages({ Running: [] }), /has no stage/);
+});
+
+test('a scenario overrides only the states it names', () => {
+  const t = podStages({ ContainerCreating: [{ to: 'Running', delayMs: 30_000, jitterMs: 0 }] });
+  assert.equal(t.Scheduled, podStages().Scheduled);
+  assert.is(drawPodPlan(t, seededRandom(1)).creatingMs, 30_000);
+});
+
+test.run();
