@@ -29,7 +29,7 @@ export class Fanout {
     this.#unsubscribe = store.onChange((change) => {
       const type = typeOfKey(change.key, keyPrefix, types);
       if (!type) return;
-      const data = encodeChange(change, this.chains.link(type, change.object, change.prev, change.revision));
+      const data = encodeChange(change, type, this.chains.link(type, change.object, change.prev, change.revision));
       for (const subject of eventSubjects(type, change.object, change.prev)) bus.publish(subject, data);
       // One progress message per burst of commits, after them in publish order.
       if (!progressQueued) {

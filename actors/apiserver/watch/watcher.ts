@@ -8,7 +8,7 @@ import { StatusError, type Status } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { StorageError } from '../storage/errors.ts';
 import type { Store } from '../storage/store.ts';
-import type { BusEvent } from './events.ts';
+import { prevForFilter, prevState, type BusEvent } from './events.ts';
 import type { WatchHub } from './hub.ts';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -179,7 +179,7 @@ const leftStates = new WeakMap<BusEvent, KObject>();
 function leftState(e: BusEvent): KObject {
   let obj = leftStates.get(e);
   if (!obj) {
-    const prev = e.prev!;
+    const prev = prevState(e)!;
     obj = { ...prev, metadata: { ...prev.metadata, resourceVersion: String(e.revision) } };
     leftStates.set(e, obj);
   }
@@ -194,7 +194,8 @@ export function transform(e: BusEvent, filter: Matcher | undefined): WatchEvent 
   if (!filter) return { type: e.type, object: e.object };
   if (e.type === 'DELETED') return filter(e.object) ? { type: 'DELETED', object: e.object } : undefined;
   const now = filter(e.object);
-  const was = e.type === 'MODIFIED' && e.prev !== undefined && filter(e.prev);
+  const before = prevForFilter(e);
+  const was = e.type === 'MODIFIED' && before !== undefined && filter(before);
   if (now && was) return { type: 'MODIFIED', object: e.object };
   if (now) return { type: 'ADDED', object: e.object };
   if (was) return { type: 'DELETED', object: leftState(e) };
