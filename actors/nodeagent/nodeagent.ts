@@ -1,0 +1,273 @@
+// The node agent actor: registers its Node, keeps its Lease renewed and its status reported, and
+// runs the pods bound to it. It watches only its own pods (fieldSelector spec.nodeName=<node>), so
+// the server sends it nothing about other nodes' pods. Every informer event leads to
+// `reconcile(key)`, which reads the cache and compares it with the pod runtimes it holds: level
+// triggered, so a missed or repeated event changes nothing. All time is the injected clock's; all
+// randomness is the injected stream's, forked by name (`pod/<uid>`, `pod-ips`, `lease-jitter`,
+// `node-info`), so the same seed gives the same node, the same plans and the same pod IPs.
+import { timestamp, uuid, type Clock, type Random } from '../api/env.ts';
+import { lookupResource } from '../api/resources.ts';
+import { StatusError } from '../api/status.ts';
+import type { KObject } from '../api/types.ts';
+import { WatchHub } from '../apiserver/watch/hub.ts';
+import { cacheKey } from '../client/cache.ts';
+import { ApiClient } from '../client/client.ts';
+import { Informer } from '../client/informer.ts';
+import type { Bus } from '../../transport/bus.ts';
+import { drawPodPlan } from '../../machines/stages.ts';
+import { nodeAgentOptions, type NodeAgentOptions } from './options.ts';
+import { PodRuntime } from './pod-runtime.ts';
+
+const NODES = lookupResource('', 'v1', 'nodes')!;
+const PODS = lookupResource('', 'v1', 'pods')!;
+const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
+
+/** Where node leases live (the spec's neutral name for kube-node-lease). */
+export const NODE_LEASE_NAMESPACE = 'orch-node-lease';
+const AGENT_VERSION = 'v1.32.0-orchsim';
+
+export interface NodeAgentInit {
+  bus: Bus;
+  clock: Clock;
+  /** This agent's own stream (fork it from the run's seed by node name). */
+  random: Random;
+  nodeName: string;
+  options?: Partial<NodeAgentOptions>;
+  /** Told of failed API calls other than NotFound (a pod deleted meanwhile); by default they are rethrown into the log. */
+  onError?: (error: unknown) => void;
+}
+
+/** metav1.MicroTime: RFC 3339 with six fraction digits (the clock has millisecond resolution). */
+export function microTime(ms: number): string {
+  return timestamp(ms).replace(/Z$/, `.${String(((ms % 1000) + 1000) % 1000).padStart(3, '0')}000Z`);
+}
+
+export class NodeAgent {
+  readonly nodeName: string;
+  readonly options: NodeAgentOptions;
+  readonly #clock: Clock;
+  readonly #random: Random;
+  readonly #client: ApiClient;
+  readonly #informer: Informer;
+  readonly #onError: (error: unknown) => void;
+  readonly #pods = new Map<string, PodRuntime>();
+  readonly #ipStream: Random;
+  readonly #usedIPs = new Set<number>();
+  readonly #leaseJitter: Random;
+  #lease: KObject | undefined;
+  #startedMs: number | undefined;
+  #timers: unknown[] = [];
+  #lastReportedMs = 0;
+  #lastReported = '';
+  #stopped = false;
+
+  constructor(init: NodeAgentInit) {
+    this.nodeName = init.nodeName;
+    this.options = nodeAgentOptions(init.options);
+    this.#clock = init.clock;
+    this.#random = init.random;
+    this.#ipStream = init.random.fork('pod-ips');
+    this.#leaseJitter = init.random.fork('lease-jitter');
+    this.#client = new ApiClient(init.bus, `nodeagent/${init.nodeName}`);
+    this.#onError = init.onError ?? ((e) => console.error(`nodeagent ${init.nodeName}:`, e));
+    this.#informer = new Informer({ client: this.#client, hub: new WatchHub(init.bus), clock: init.clock, type: PODS,
+      fieldSelector: `spec.nodeName=${init.nodeName}` });
+    const reconcile = (o: KObject) => this.#reconcile(cacheKey(o));
+    this.#informer.on({ add: reconcile, update: (_old, o) => reconcile(o), delete: reconcile });
+  }
+
+  /** Registers the Node, creates the Lease, starts watching pods and the periodic work. */
+  async start(): Promise<void> {
+    await this.#register();
+    await this.#renewLease();
+    await this.#informer.start();
+    this.#every('lease', () => this.#renewLease());
+    this.#every('status', () => this.#updateStatus());
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#informer.stop();
+    for (const t of this.#timers) this.#clock.clearTimeout(t);
+    this.#timers = [];
+    for (const p of this.#pods.values()) p.stop();
+    this.#pods.clear();
+  }
+
+  /** Runs `work` periodically on the clock: one timer per loop, re-armed after the work finishes. */
+  #every(loop: 'lease' | 'status', work: () => Promise<void>): void {
+    const o = this.options;
+    const periodMs = loop === 'lease'
+      ? (o.nodeLeaseDurationSeconds * 1000) / 4 * (1 + o.leaseRenewJitterFactor * this.#leaseJitter.next())
+      : o.nodeStatusUpdateFrequencyMs;
+    const slot = loop === 'lease' ? 0 : 1;
+    this.#timers[slot] = this.#clock.setTimeout(() => {
+      if (this.#stopped) return;
+      void work().catch((e) => this.#report(e)).finally(() => { if (!this.#stopped) this.#every(loop, work); });
+    }, Math.round(periodMs));
+  }
+
+  #report(e: unknown): void {
+    if (e instanceof StatusError && e.code === 404) return;
+    this.#onError(e);
+  }
+
+  // ---- Node and Lease ---------------------------------------------------------------------------
+
+  #nodeStatus(nowMs: number) {
+    const o = this.options;
+    const resources = { cpu: o.cpu, memory: o.memory, 'ephemeral-storage': o.ephemeralStorage, pods: String(o.maxPods) };
+    const info = this.#random.fork('node-info');
+    const condition = (type: string, status: string, reason: string, message: string) =>
+      ({ type, status, lastHeartbeatTime: timestamp(nowMs), lastTransitionTime: timestamp(this.#startedMs ?? nowMs), reason, message });
+    return {
+      capacity: resources,
+      allocatable: resources,
+      conditions: [
+        condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+        condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+        condition('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+        condition('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
+      ],
+      addresses: [{ type: 'InternalIP', address: o.internalIP }, { type: 'Hostname', address: this.nodeName }],
+      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      nodeInfo: {
+        machineID: uuid(info).replace(/-/g, ''), systemUUID: uuid(info), bootID: uuid(info),
+        kernelVersion: '6.1.0-orchsim', osImage: 'orchsim simulated node', containerRuntimeVersion: 'containerd://1.7.0',
+        kubeletVersion: AGENT_VERSION, kubeProxyVersion: AGENT_VERSION, operatingSystem: 'linux', architecture: 'amd64',
+      },
+    };
+  }
+
+  async #register(): Promise<void> {
+    const o = this.options;
+    const now = this.#clock.now();
+    this.#startedMs = now;
+    const labels: Record<string, string> = {
+      'kubernetes.io/hostname': this.nodeName, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64',
+      ...(o.region ? { 'topology.kubernetes.io/region': o.region } : {}),
+      ...(o.zone ? { 'topology.kubernetes.io/zone': o.zone } : {}),
+      ...o.nodeLabels,
+    };
+    const status = this.#nodeStatus(now);
+    const node = { metadata: { name: this.nodeName, labels },
+      spec: { podCIDR: o.podCIDR, podCIDRs: [o.podCIDR], ...(o.registerWithTaints.length ? { taints: o.registerWithTaints } : {}) }, status } as KObject;
+    try {
+      await this.#client.create(NODES, node);
+    } catch (e) {
+      // Registered before (an agent restart): report the current status instead.
+      if (!(e instanceof StatusError && e.code === 409)) throw e;
+      await this.#client.patch(NODES, undefined, this.nodeName, { status }, 'merge', 'status');
+    }
+    this.#lastReportedMs = now;
+    this.#lastReported = this.#comparable(status);
+  }
+
+  /** The status without its heartbeat times: what must change for an early report. */
+  #comparable(status: { conditions: { lastHeartbeatTime: string }[] }): string {
+    return JSON.stringify({ ...status, conditions: status.conditions.map(({ lastHeartbeatTime: _h, ...c }) => c) });
+  }
+
+  /** Every nodeStatusUpdateFrequency: write the status if it changed or nodeStatusReportFrequency has passed. */
+  async #updateStatus(): Promise<void> {
+    const now = this.#clock.now();
+    const status = this.#nodeStatus(now);
+    const comparable = this.#comparable(status);
+    if (comparable === this.#lastReported && now - this.#lastReportedMs < this.options.nodeStatusReportFrequencyMs) return;
+    await this.#client.patch(NODES, undefined, this.nodeName, { status }, 'merge', 'status');
+    this.#lastReportedMs = now;
+    this.#lastReported = comparable;
+  }
+
+  async #renewLease(): Promise<void> {
+    const now = microTime(this.#clock.now());
+    const spec = { holderIdentity: this.nodeName, leaseDurationSeconds: this.options.nodeLeaseDurationSeconds, renewTime: now };
+    if (!this.#lease) {
+      try {
+        this.#lease = await this.#client.create(LEASES, { metadata: { name: this.nodeName, namespace: NODE_LEASE_NAMESPACE }, spec } as KObject);
+        return;
+      } catch (e) {
+        if (!(e instanceof StatusError && e.code === 409)) throw e;
+        this.#lease = await this.#client.get(LEASES, NODE_LEASE_NAMESPACE, this.nodeName);
+      }
+    }
+    try {
+      this.#lease = await this.#client.update(LEASES, { ...this.#lease, spec: { ...(this.#lease.spec as object), ...spec } });
+    } catch (e) {
+      this.#lease = undefined; // a conflict or a deleted Lease: start from the server's copy next time
+      throw e;
+    }
+  }
+
+  // ---- Pods ---------------------------------------------------------------------------------------
+
+  #reconcile(key: string): void {
+    if (this.#stopped) return;
+    const [namespace, name] = key.split('/') as [string, string];
+    const pod = this.#informer.cache.get(namespace, name);
+    let runtime = this.#pods.get(key);
+    if (runtime && (!pod || pod.metadata.uid !== runtime.uid)) {
+      this.#drop(key, runtime);
+      runtime = undefined;
+    }
+    if (!pod) return;
+    const phase = (pod.status as { phase?: string } | undefined)?.phase;
+    if (!runtime) {
+      if (phase === 'Succeeded' || phase === 'Failed') return;
+      if (pod.metadata.deletionTimestamp) return void this.#remove(pod).catch((e) => this.#report(e));
+      runtime = this.#admit(key, pod);
+      if (!runtime) return;
+    }
+    if (pod.metadata.deletionTimestamp) runtime.terminate(pod.metadata.deletionGracePeriodSeconds);
+  }
+
+  /** Starts a runtime for `pod`, or rejects it with OutOfpods when maxPods are already active. */
+  #admit(key: string, pod: KObject): PodRuntime | undefined {
+    let used = 0;
+    for (const p of this.#pods.values()) if (p.active) used++;
+    if (used >= this.options.maxPods) {
+      const message = `Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: ${used}, capacity: ${this.options.maxPods}`;
+      void this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, { status: { phase: 'Failed', reason: 'OutOfpods', message } },
+        'merge', 'status').catch((e) => this.#report(e));
+      return undefined;
+    }
+    const random = this.#random.fork(`pod/${pod.metadata.uid}`);
+    const plan = drawPodPlan(this.options.podStages, random);
+    const ns = pod.metadata.namespace!, name = pod.metadata.name!;
+    const runtime = new PodRuntime(pod, plan, {
+      clock: this.#clock, random: random.fork('containers'), hostIP: this.options.internalIP, podIP: this.#allocateIP(),
+      write: async (status) => void (await this.#client.patch(PODS, ns, name, { status }, 'merge', 'status')),
+      remove: () => this.#remove(pod),
+      onError: (e) => this.#report(e),
+    });
+    this.#pods.set(key, runtime);
+    runtime.start();
+    return runtime;
+  }
+
+  /** Deletes a pod whose containers are gone: grace 0, and only the pod this agent ran (uid precondition). */
+  async #remove(pod: KObject): Promise<void> {
+    const url = `/api/v1/namespaces/${encodeURIComponent(pod.metadata.namespace!)}/pods/${encodeURIComponent(pod.metadata.name!)}`;
+    await this.#client.request('DELETE', url, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } });
+  }
+
+  #drop(key: string, runtime: PodRuntime): void {
+    runtime.stop();
+    this.#pods.delete(key);
+    this.#usedIPs.delete(Number(runtime.podIP.split('.')[3]));
+  }
+
+  /** A free address in the node's /24 (hosts .2 to .254), from a seeded start, probing upward. */
+  #allocateIP(): string {
+    const prefix = this.options.podCIDR.split('.').slice(0, 3).join('.');
+    const start = 2 + Math.floor(this.#ipStream.next() * 253);
+    for (let i = 0; i < 253; i++) {
+      const host = 2 + ((start - 2 + i) % 253);
+      if (!this.#usedIPs.has(host)) {
+        this.#usedIPs.add(host);
+        return `${prefix}.${host}`;
+      }
+    }
+    throw new RangeError(`node ${this.nodeName} has no free pod address left in ${this.options.podCIDR}; lower maxPods or free addresses by deleting pods`);
+  }
+}

@@ -1,0 +1,202 @@
+// One pod on the node: the pod machine that times its lifecycle, and the status the agent writes
+// for each phase the machine enters. The runtime owns no I/O: the agent hands it `write` and
+// `remove`, which it calls in order, one at a time (a chained promise), so the server sees the
+// pod's statuses in the order the machine produced them and the final delete after all of them.
+//
+//   machine state      what the API sees
+//   Scheduled          nothing yet: the agent has not noticed the binding
+//   ContainerCreating  Pending, startTime, hostIP, containers waiting (ContainerCreating)
+//   Running            Running, podIP, every condition True, containers running
+//   Succeeded/Failed   the phase, containers terminated (Completed / Error)
+//   Terminating        nothing: containers are stopping for the grace period
+//   Removed            the pod is deleted with gracePeriodSeconds 0
+import { createActor, type Actor } from 'xstate';
+import { timestamp, type Clock, type Random } from '../api/env.ts';
+import type { KObject } from '../api/types.ts';
+import { podInput, podMachine, podPhase, type PodPhase } from '../../machines/pod.ts';
+import type { PodPlan } from '../../machines/stages.ts';
+
+export interface PodRuntimeDeps {
+  clock: Clock;
+  /** The pod's own stream: container ids are drawn from it. */
+  random: Random;
+  hostIP: string;
+  podIP: string;
+  write(status: Record<string, unknown>): Promise<void>;
+  remove(): Promise<void>;
+  /** Told of a failed write or delete (the pod may be gone already). */
+  onError(error: unknown): void;
+}
+
+interface Container {
+  name: string;
+  image: string;
+}
+
+interface Condition {
+  type: string;
+  status: 'True' | 'False';
+  lastTransitionTime: string;
+  reason?: string;
+  message?: string;
+}
+
+const CONDITION_TYPES = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'] as const;
+const FINISHED: ReadonlySet<PodPhase> = new Set(['Succeeded', 'Failed', 'Removed']);
+
+/** 64 hex digits, a pure function of `text` (an image's digest stands still across runs). */
+function digest(text: string): string {
+  let out = '';
+  for (let round = 0; round < 8; round++) {
+    let h = 0x811c9dc5 ^ round;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    out += (h >>> 0).toString(16).padStart(8, '0');
+  }
+  return out;
+}
+
+function randomHex(random: Random, digits: number): string {
+  let s = '';
+  for (let i = 0; i < digits; i++) s += Math.floor(random.next() * 16).toString(16);
+  return s;
+}
+
+export class PodRuntime {
+  readonly uid: string;
+  readonly podIP: string;
+  readonly #deps: PodRuntimeDeps;
+  readonly #containers: (Container & { id: string })[];
+  readonly #actor: Actor<typeof podMachine>;
+  readonly #conditions = new Map<string, Condition>();
+  #phase: PodPhase = 'Pending';
+  #startMs = 0;
+  #runningMs = 0;
+  #terminating = false;
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(pod: KObject, plan: PodPlan, deps: PodRuntimeDeps) {
+    this.uid = pod.metadata.uid!;
+    this.podIP = deps.podIP;
+    this.#deps = deps;
+    const spec = pod.spec as { containers?: Container[]; terminationGracePeriodSeconds?: number };
+    this.#containers = (spec.containers ?? []).map((c) => ({ name: c.name, image: c.image, id: `containerd://${randomHex(deps.random, 64)}` }));
+    const grace = spec.terminationGracePeriodSeconds ?? 30;
+    this.#actor = createActor(podMachine, { clock: deps.clock, input: podInput(plan, grace < 0 ? 1 : grace) });
+  }
+
+  get phase(): PodPhase {
+    return this.#phase;
+  }
+
+  /** Counts against maxPods: admitted and not finished. */
+  get active(): boolean {
+    return !FINISHED.has(this.#phase);
+  }
+
+  /** Starts the machine already bound: the pod came to this agent with `spec.nodeName` set. */
+  start(): void {
+    this.#actor.subscribe((s) => this.#enter(podPhase(s.value)));
+    this.#actor.start();
+    this.#actor.send({ type: 'BIND' });
+  }
+
+  /** The pod got a deletionTimestamp: stop its containers within `gracePeriodSeconds`, once. */
+  terminate(gracePeriodSeconds: number | undefined): void {
+    if (this.#terminating) return;
+    this.#terminating = true;
+    this.#actor.send({ type: 'DELETE', ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}) });
+  }
+
+  stop(): void {
+    this.#actor.stop();
+  }
+
+  #enter(phase: PodPhase): void {
+    if (phase === this.#phase) return;
+    this.#phase = phase;
+    const now = this.#deps.clock.now();
+    switch (phase) {
+      case 'ContainerCreating':
+        this.#startMs = now;
+        return this.#enqueue(() => this.#deps.write(this.#pendingStatus(now)));
+      case 'Running':
+        this.#runningMs = now;
+        return this.#enqueue(() => this.#deps.write(this.#runningStatus(now)));
+      case 'Succeeded':
+      case 'Failed':
+        return this.#enqueue(() => this.#deps.write(this.#finishedStatus(phase, now)));
+      case 'Removed':
+        return this.#enqueue(() => this.#deps.remove());
+      default:
+        return;
+    }
+  }
+
+  #enqueue(work: () => Promise<void>): void {
+    this.#queue = this.#queue.then(work).catch((e) => this.#deps.onError(e));
+  }
+
+  /** The conditions, with each one's lastTransitionTime kept until its status changes. */
+  #setConditions(now: number, statuses: Record<(typeof CONDITION_TYPES)[number], ['True' | 'False', string?, string?]>): Condition[] {
+    return CONDITION_TYPES.map((type) => {
+      const [status, reason, message] = statuses[type];
+      const old = this.#conditions.get(type);
+      const c: Condition = { type, status, lastTransitionTime: old && old.status === status ? old.lastTransitionTime : timestamp(now),
+        ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+      this.#conditions.set(type, c);
+      return c;
+    });
+  }
+
+  #base(now: number) {
+    const { hostIP } = this.#deps;
+    return { hostIP, hostIPs: [{ ip: hostIP }], startTime: timestamp(this.#startMs || now), qosClass: 'BestEffort' };
+  }
+
+  #pendingStatus(now: number) {
+    const names = this.#containers.map((c) => c.name).join(' ');
+    const notReady = `containers with unready status: [${names}]`;
+    return {
+      phase: 'Pending', ...this.#base(now),
+      conditions: this.#setConditions(now, {
+        PodReadyToStartContainers: ['False'], Initialized: ['True'], Ready: ['False', 'ContainersNotReady', notReady],
+        ContainersReady: ['False', 'ContainersNotReady', notReady], PodScheduled: ['True'],
+      }),
+      containerStatuses: this.#containers.map((c) => ({
+        name: c.name, image: c.image, imageID: '', ready: false, restartCount: 0, started: false,
+        state: { waiting: { reason: 'ContainerCreating' } },
+      })),
+    };
+  }
+
+  #runningStatus(now: number) {
+    return {
+      phase: 'Running', ...this.#base(now), podIP: this.podIP, podIPs: [{ ip: this.podIP }],
+      conditions: this.#setConditions(now, {
+        PodReadyToStartContainers: ['True'], Initialized: ['True'], Ready: ['True'], ContainersReady: ['True'], PodScheduled: ['True'],
+      }),
+      containerStatuses: this.#containers.map((c) => ({
+        name: c.name, image: c.image, imageID: `${c.image.split(':')[0]}@sha256:${digest(c.image)}`, containerID: c.id,
+        ready: true, restartCount: 0, started: true, state: { running: { startedAt: timestamp(now) } },
+      })),
+    };
+  }
+
+  #finishedStatus(phase: 'Succeeded' | 'Failed', now: number) {
+    const ok = phase === 'Succeeded';
+    const reason = ok ? 'PodCompleted' : 'PodFailed';
+    const ran = this.#runningMs > 0;
+    return {
+      phase, ...this.#base(now), ...(ran ? { podIP: this.podIP, podIPs: [{ ip: this.podIP }] } : {}),
+      conditions: this.#setConditions(now, {
+        PodReadyToStartContainers: ['False'], Initialized: ['True'], Ready: ['False', reason], ContainersReady: ['False', reason], PodScheduled: ['True'],
+      }),
+      containerStatuses: this.#containers.map((c) => ({
+        name: c.name, image: c.image, imageID: ran ? `${c.image.split(':')[0]}@sha256:${digest(c.image)}` : '', containerID: c.id,
+        ready: false, restartCount: 0, started: false,
+        state: { terminated: { exitCode: ok ? 0 : 1, reason: ok ? 'Completed' : 'Error', containerID: c.id,
+          startedAt: timestamp(this.#runningMs || now), finishedAt: timestamp(now) } },
+      })),
+    };
+  }
+}

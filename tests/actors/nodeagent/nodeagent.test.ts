@@ -1,0 +1,223 @@
+// The node agent against a real API server over the in-process bus, on the virtual clock: every
+// time below is exact, and two runs with the same seed write the same statuses at the same times.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Random } from '../../../actors/api/env.ts';
+import { timestamp } from '../../../actors/api/env.ts';
+import { lookupResource } from '../../../actors/api/resources.ts';
+import { StatusError } from '../../../actors/api/status.ts';
+import type { KObject } from '../../../actors/api/types.ts';
+import { apiServerOptions } from '../../../actors/apiserver/options.ts';
+import { ApiServer } from '../../../actors/apiserver/server.ts';
+import { WatchHub } from '../../../actors/apiserver/watch/hub.ts';
+import { ApiClient } from '../../../actors/client/client.ts';
+import { Informer } from '../../../actors/client/informer.ts';
+import { NodeAgent } from '../../../actors/nodeagent/nodeagent.ts';
+import type { NodeAgentOptions } from '../../../actors/nodeagent/options.ts';
+import { batchPodStages, drawPodPlan, podStages, type PodPlan } from '../../../machines/stages.ts';
+import { Kernel } from '../../../sim/kernel.ts';
+import { seededRandom } from '../../../sim/random.ts';
+import { virtualClock } from '../../../sim/virtual-clock.ts';
+import { MemoryBus } from '../../../transport/memory-bus.ts';
+
+const NODES = lookupResource('', 'v1', 'nodes')!;
+const PODS = lookupResource('', 'v1', 'pods')!;
+const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
+const NODE = 'node-1';
+
+type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** An API server, one node agent and a test client watching every pod and lease, on one virtual clock. */
+async function world(seed: number, options: Partial<NodeAgentOptions> = {}) {
+  const clock = virtualClock();
+  const kernel = new Kernel({ clock });
+  const bus = new MemoryBus({ clock });
+  const root = seededRandom(seed);
+  const server = new ApiServer(apiServerOptions({}), { clock, random: root.fork('apiserver'), bus });
+  await server.start();
+  const client = new ApiClient(bus, 'test');
+  const agentRandom: Random = root.fork(`nodeagent/${NODE}`);
+  const agent = new NodeAgent({ bus, clock, random: agentRandom, nodeName: NODE, options, onError: (e) => { throw e; } });
+  const t0 = clock.now();
+  /** Every pod status the server sent, as `time name phase status-json`. */
+  const history: string[] = [];
+  /** Each pod's phases with the virtual ms (since t0) it reached them; `Gone` when deleted. */
+  const phases = new Map<string, string[]>();
+  /** A pod the agent has not acknowledged yet (no startTime) shows as `Created`, whatever its defaulted phase. */
+  const note = (o: KObject, phase: string) => {
+    if (phase === 'Pending' && !(o.status as Rec).startTime) phase = 'Created';
+    const list = phases.get(o.metadata.name!) ?? [];
+    if (list.at(-1)?.split('@')[0] !== phase) list.push(`${phase}@${clock.now() - t0}`);
+    phases.set(o.metadata.name!, list);
+  };
+  const pods = new Informer({ client, hub: new WatchHub(bus), clock, type: PODS }).on({
+    add: (o) => note(o, (o.status as Rec).phase),
+    update: (_old, o) => {
+      history.push(`${clock.now() - t0} ${o.metadata.name} ${JSON.stringify(o.status)}`);
+      note(o, (o.status as Rec).phase);
+    },
+    delete: (o) => note(o, 'Gone'),
+  });
+  const renewals: number[] = [];
+  const leases = new Informer({ client, hub: new WatchHub(bus), clock, type: LEASES, namespace: 'orch-node-lease' }).on({
+    add: (o) => renewals.push(Date.parse((o.spec as Rec).renewTime)),
+    update: (_old, o) => renewals.push(Date.parse((o.spec as Rec).renewTime)),
+  });
+  await pods.start();
+  await leases.start();
+  await agent.start();
+  const until = (ms: number) => kernel.run({ until: t0 + ms });
+  const pod = (name: string, extra: Rec = {}) => client.create(PODS, { metadata: { name, namespace: 'default' },
+    spec: { nodeName: NODE, containers: [{ name: 'app', image: 'nginx:1.27' }, { name: 'sidecar', image: 'busybox:1.36' }], ...extra } } as KObject);
+  const planOf = (o: KObject): PodPlan => drawPodPlan(agent.options.podStages, agentRandom.fork(`pod/${o.metadata.uid}`));
+  const close = () => { agent.stop(); pods.stop(); leases.stop(); server.stop(); };
+  return { clock, t0, client, agent, history, phases, renewals, until, pod, planOf, close };
+}
+
+test('the agent registers a Ready node with its labels, capacity, node info and taints', async () => {
+  const w = await world(1, { region: 'eu-west', zone: 'eu-west-1a', maxPods: 50,
+    registerWithTaints: [{ key: 'dedicated', value: 'batch', effect: 'NoSchedule' }] });
+  await w.until(60_000);
+  const node = await w.client.get(NODES, undefined, NODE);
+  const labels = node.metadata.labels!;
+  assert.is(labels['kubernetes.io/hostname'], NODE);
+  assert.is(labels['topology.kubernetes.io/region'], 'eu-west');
+  assert.is(labels['topology.kubernetes.io/zone'], 'eu-west-1a');
+  // Admission (TaintNodesByCondition) adds not-ready at creation; the node lifecycle controller lifts it, not the agent.
+  assert.equal((node.spec as Rec).taints[0], { key: 'dedicated', value: 'batch', effect: 'NoSchedule' });
+  const status = node.status as Rec;
+  assert.is(status.capacity.pods, '50');
+  assert.is(status.allocatable.pods, '50');
+  assert.ok(status.capacity.cpu && status.capacity.memory);
+  const ready = status.conditions.find((c: Rec) => c.type === 'Ready');
+  assert.is(ready.status, 'True');
+  assert.is(ready.lastHeartbeatTime, timestamp(w.t0));
+  for (const k of ['machineID', 'systemUUID', 'bootID', 'kernelVersion', 'osImage', 'containerRuntimeVersion', 'kubeletVersion',
+    'kubeProxyVersion', 'operatingSystem', 'architecture']) assert.ok(status.nodeInfo[k], `nodeInfo.${k}`);
+  w.close();
+});
+
+test('without jitter the lease is renewed every 10 s, renewTime a MicroTime', async () => {
+  const w = await world(1, { leaseRenewJitterFactor: 0 });
+  await w.until(60_000);
+  assert.equal(w.renewals.map((t) => t - w.t0), [0, 10_000, 20_000, 30_000, 40_000, 50_000, 60_000], 'created, then renewed 6 times');
+  const lease = await w.client.get(LEASES, 'orch-node-lease', NODE);
+  const spec = lease.spec as Rec;
+  assert.is(spec.holderIdentity, NODE);
+  assert.is(spec.leaseDurationSeconds, 40);
+  assert.match(spec.renewTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+  w.close();
+});
+
+test('with the default jitter each renewal comes 10 to 10.4 s after the previous one', async () => {
+  const w = await world(2);
+  await w.until(120_000);
+  const gaps = w.renewals.slice(1).map((t, i) => t - w.renewals[i]!);
+  assert.ok(gaps.length >= 11, `${gaps.length} renewals`);
+  for (const g of gaps) assert.ok(g >= 10_000 && g < 10_400, `gap ${g}`);
+  w.close();
+});
+
+test('an unchanged node status is written again after nodeStatusReportFrequency (5 m)', async () => {
+  const w = await world(1);
+  const heartbeat = async () => ((await w.client.get(NODES, undefined, NODE)).status as Rec).conditions.find((c: Rec) => c.type === 'Ready').lastHeartbeatTime;
+  await w.until(299_000);
+  assert.is(await heartbeat(), timestamp(w.t0));
+  await w.until(300_000);
+  assert.is(await heartbeat(), timestamp(w.t0 + 300_000));
+  w.close();
+});
+
+test('pods bound to the node run at the times their plans say, with complete status', async () => {
+  const w = await world(3);
+  const a = await w.pod('a');
+  const plan = w.planOf(a);
+  const pending = plan.scheduledMs, running = plan.scheduledMs + plan.creatingMs;
+  await w.until(running - 1);
+  assert.equal(w.phases.get('a'), ['Created@0', `Pending@${pending}`]);
+  await w.until(10_000);
+  assert.equal(w.phases.get('a'), ['Created@0', `Pending@${pending}`, `Running@${running}`]);
+  const status = (await w.client.get(PODS, 'default', 'a')).status as Rec;
+  assert.is(status.phase, 'Running');
+  assert.is(status.startTime, timestamp(w.t0 + pending));
+  assert.match(status.podIP, /^10\.244\.0\.\d+$/);
+  assert.equal(status.conditions.map((c: Rec) => `${c.type}=${c.status}`).sort(),
+    ['ContainersReady=True', 'Initialized=True', 'PodReadyToStartContainers=True', 'PodScheduled=True', 'Ready=True']);
+  assert.is(status.containerStatuses.length, 2);
+  for (const c of status.containerStatuses) {
+    assert.ok(c.name && c.image && c.imageID.includes('@sha256:') && c.containerID.startsWith('containerd://'));
+    assert.is(c.ready, true);
+    assert.is(c.started, true);
+    assert.is(c.restartCount, 0);
+    assert.is(c.state.running.startedAt, timestamp(w.t0 + running));
+  }
+  w.close();
+});
+
+test('a batch pod succeeds when its run ends', async () => {
+  const w = await world(4, { podStages: podStages(batchPodStages(20_000, 5_000)) });
+  const job = await w.pod('job', { restartPolicy: 'Never' });
+  const plan = w.planOf(job);
+  const done = plan.scheduledMs + plan.creatingMs + plan.runningMs;
+  await w.until(60_000);
+  assert.equal(w.phases.get('job')!.slice(-2), [`Running@${plan.scheduledMs + plan.creatingMs}`, `Succeeded@${done}`]);
+  const status = (await w.client.get(PODS, 'default', 'job')).status as Rec;
+  assert.is(status.containerStatuses[0].state.terminated.reason, 'Completed');
+  assert.is(status.containerStatuses[0].state.terminated.exitCode, 0);
+  w.close();
+});
+
+test('a deleted running pod is removed after its 30 s grace period, not before', async () => {
+  const w = await world(5);
+  await w.pod('web');
+  await w.until(10_000);
+  assert.is(w.phases.get('web')!.at(-1)!.split('@')[0], 'Running');
+  await w.client.delete(PODS, 'default', 'web');
+  await w.until(39_999);
+  const terminating = await w.client.get(PODS, 'default', 'web');
+  assert.is(terminating.metadata.deletionTimestamp, timestamp(w.t0 + 40_000));
+  await w.until(40_000);
+  assert.is(w.phases.get('web')!.at(-1), 'Gone@40000');
+  try {
+    await w.client.get(PODS, 'default', 'web');
+    assert.unreachable('the pod should be gone');
+  } catch (e) {
+    assert.ok(e instanceof StatusError && e.code === 404);
+  }
+  w.close();
+});
+
+test('with maxPods 2 a third pod is rejected Failed with reason OutOfpods', async () => {
+  const w = await world(6, { maxPods: 2 });
+  await w.pod('p1');
+  await w.pod('p2');
+  await w.pod('p3');
+  await w.until(10_000);
+  const status = (await w.client.get(PODS, 'default', 'p3')).status as Rec;
+  assert.is(status.phase, 'Failed');
+  assert.is(status.reason, 'OutOfpods');
+  assert.match(status.message, /used: 2, capacity: 2/);
+  for (const name of ['p1', 'p2']) assert.is(((await w.client.get(PODS, 'default', name)).status as Rec).phase, 'Running');
+  w.close();
+});
+
+/** Service and batch pods, one deletion: every status the server holds along the way. */
+async function scenario(seed: number): Promise<string[]> {
+  const w = await world(seed, { podStages: podStages(batchPodStages(15_000, 10_000, 0.3)) });
+  for (let i = 0; i < 6; i++) await w.pod(`pod-${i}`);
+  await w.until(5_000);
+  await w.client.delete(PODS, 'default', 'pod-0');
+  await w.until(90_000);
+  w.close();
+  return [...w.history, ...[...w.phases].map(([name, p]) => `${name}: ${p.join(' ')}`)];
+}
+
+test('two runs with the same seed write identical pod status histories', async () => {
+  const first = await scenario(11);
+  const second = await scenario(11);
+  assert.ok(first.length > 20, `${first.length} entries`);
+  assert.equal(second, first);
+  assert.not.equal(await scenario(12), first, 'another seed gives another history');
+});
+
+test.run();
