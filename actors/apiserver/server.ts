@@ -77,6 +77,8 @@ export class ApiServer {
   readonly #authenticator: Authenticator;
   #compactionTimer: unknown;
   #revisionAtLastTick: number;
+  /** Requests handled since the start (HTTPS and bus alike). */
+  requests = 0;
 
   constructor(readonly options: ApiServerOptions, readonly env: ApiServerEnv) {
     this.store = env.store ?? new MemoryStore();
@@ -129,6 +131,7 @@ export class ApiServer {
   }
 
   async handle(req: ApiRequest): Promise<ApiResponse> {
+    this.requests++;
     try {
       return await this.#route(req);
     } catch (e) {

@@ -7,6 +7,7 @@ import type { Bus } from '../../transport/bus.ts';
 import { decode, encode } from '../../transport/codec.ts';
 import { CHANGES_SUBJECT, REQUEST_SUBJECT, type ChangesReply, type ChangesRequest, type WireResponse } from '../apiserver/bus-endpoint.ts';
 import type { ApiRequest } from '../apiserver/request.ts';
+import type { RateLimiter } from './rate-limiter.ts';
 
 export interface ListOptions {
   labelSelector?: string;
@@ -42,9 +43,13 @@ export class ApiClient {
     /** The field manager and User-Agent of this client's writes. */
     readonly userAgent: string,
     readonly timeoutMs = 30_000,
+    /** The client's QPS and burst limit towards the API server, when it has one. */
+    readonly limiter?: RateLimiter,
   ) {}
 
   async request(method: string, url: string, body?: unknown, contentType = 'application/json'): Promise<unknown> {
+    const wait = this.limiter?.wait();
+    if (wait) await wait;
     const req: ApiRequest = {
       method, url,
       headers: { 'user-agent': this.userAgent, accept: 'application/json', ...(body !== undefined ? { 'content-type': contentType } : {}) },
