@@ -1,0 +1,110 @@
+// The scheduling framework's vocabulary: what plugins see (the pod, a node's aggregated state, the
+// whole snapshot) and what they answer. A filter plugin says why a node cannot take the pod (or
+// nothing); a score plugin rates a feasible node from 0 to MAX_NODE_SCORE, optionally normalising
+// its scores over all feasible nodes. Plugins are pure: no clock, no randomness, no I/O.
+import type { KObject } from '../api/types.ts';
+
+export const MAX_NODE_SCORE = 100;
+
+/** A filter that rejects a node for several reasons at once (NodeResourcesFit) joins them with this. */
+export const REASON_SEPARATOR = '; ';
+
+/** Amounts a pod asks for or a node offers: CPU in millicores, memory and storage in bytes. */
+export interface Resources {
+  milliCPU: number;
+  memory: number;
+  ephemeralStorage: number;
+  /** Pod count (a node's allocatable `pods`; each pod requests 1). */
+  pods: number;
+  /** Extended resources by name (e.g. `example.com/gpu`), in their integer units. */
+  scalar: Record<string, number>;
+}
+
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+}
+
+export interface Toleration {
+  key?: string;
+  operator?: 'Exists' | 'Equal';
+  value?: string;
+  effect?: '' | 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  tolerationSeconds?: number;
+}
+
+/** A pod as the scheduler reads it, derived once from the object. */
+export interface PodInfo {
+  pod: KObject;
+  /** `namespace/name`. */
+  key: string;
+  namespace: string;
+  name: string;
+  uid: string;
+  labels: Record<string, string>;
+  /** spec.priority (0 when unset). */
+  priority: number;
+  /** Sum over containers, max with each init container (as the real scheduler computes it), plus overhead. */
+  requests: Resources;
+  /** CPU and memory with the scoring defaults (100m, 200Mi) for containers that request none. */
+  nonZero: { milliCPU: number; memory: number };
+  /** `protocol/hostIP/hostPort` of each container port with a hostPort. */
+  hostPorts: string[];
+  /** Container images (for ImageLocality). */
+  images: string[];
+}
+
+/** One node with everything bound (or assumed) to it, kept incrementally by the scheduler's cache. */
+export interface NodeInfo {
+  node: KObject;
+  name: string;
+  labels: Record<string, string>;
+  taints: Taint[];
+  unschedulable: boolean;
+  allocatable: Resources;
+  /** Sum of the requests of `pods`. */
+  requested: Resources;
+  /** Sum of the pods' `nonZero` requests (scoring uses these). */
+  nonZeroRequested: { milliCPU: number; memory: number };
+  pods: PodInfo[];
+  /** Host ports in use, as `protocol/hostIP/hostPort`. */
+  usedPorts: Set<string>;
+  /** Image name (with and without the default tag/registry variants the node reports) to size in bytes. */
+  imageSizes: Map<string, number>;
+}
+
+/** All nodes at the start of one scheduling cycle; plugins must not change it. */
+export interface Snapshot {
+  nodes: readonly NodeInfo[];
+  get(name: string): NodeInfo | undefined;
+  /** Nodes having at least one pod with (anti-)affinity terms: what InterPodAffinity scans. */
+  nodesWithAffinityPods(): readonly NodeInfo[];
+}
+
+/** Per-cycle scratch space: what a plugin's preFilter/preScore computes for its filter/score calls. */
+export type CycleState = Map<string, unknown>;
+
+/** A plugin's verdict on a whole pod before any node is looked at. */
+export interface PreFilterResult {
+  /** The pod can never fit this cycle (e.g. a malformed constraint): reason for every node. */
+  reject?: string;
+}
+
+export interface FilterPlugin {
+  readonly name: string;
+  preFilter?(state: CycleState, pod: PodInfo, snapshot: Snapshot): PreFilterResult | void;
+  /** Why `node` cannot take `pod`, in the real scheduler's words (e.g. `Insufficient cpu`), or undefined when it can. */
+  filter(state: CycleState, pod: PodInfo, node: NodeInfo, snapshot: Snapshot): string | undefined;
+}
+
+export interface ScorePlugin {
+  readonly name: string;
+  /** The default weight of the plugin in the final sum. */
+  readonly weight: number;
+  preScore?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], snapshot: Snapshot): void;
+  /** A raw score for a feasible node. */
+  score(state: CycleState, pod: PodInfo, node: NodeInfo, snapshot: Snapshot): number;
+  /** Rescales `scores` (one per node of `nodes`, same order) in place into [0, MAX_NODE_SCORE]. */
+  normalize?(state: CycleState, pod: PodInfo, scores: number[]): void;
+}

@@ -1,0 +1,338 @@
+// The scheduler actor: informers for nodes and pods feed its cache and its queue; a loop pops the
+// next pod, runs one cycle (cycle.ts), assumes the pod on the chosen node at once, and binds it
+// through `pods/binding` in the background, through the client's QPS limit, as the real scheduler
+// does. A pod that fits nowhere gets its PodScheduled condition set to the real FitError text and
+// may preempt lower-priority pods (preemption.ts). Several schedulers can share a cluster: each
+// takes only the pods whose `spec.schedulerName` names it. Time is the injected clock's; ties and
+// preemption offsets draw from the injected stream.
+import { timestamp, type Clock, type Random } from '../api/env.ts';
+import { lookupResource } from '../api/resources.ts';
+import { StatusError } from '../api/status.ts';
+import type { KObject } from '../api/types.ts';
+import { WatchHub } from '../apiserver/watch/hub.ts';
+import { cacheKey } from '../client/cache.ts';
+import { ApiClient } from '../client/client.ts';
+import { Informer } from '../client/informer.ts';
+import { RateLimiter } from '../client/rate-limiter.ts';
+import type { Bus } from '../../transport/bus.ts';
+import { SchedulerCache } from './cache.ts';
+import { fitErrorMessage, runCycle, type CycleResult, type ScoredNode } from './cycle.ts';
+import type { FilterPlugin, PodInfo, ScorePlugin } from './framework.ts';
+import { numFeasibleNodesToFind, schedulerOptions, type SchedulerOptions } from './options.ts';
+import { podInfo } from './pod-info.ts';
+import { defaultFilterPlugins, defaultScorePlugins } from './plugins/index.ts';
+import { findPreemption } from './preemption.ts';
+import { SchedulingQueue } from './queue.ts';
+
+const NODES = lookupResource('', 'v1', 'nodes')!;
+const PODS = lookupResource('', 'v1', 'pods')!;
+
+/** Pods scheduled per timer step before the loop lets other work run. */
+const BATCH = 64;
+const FLUSH_PERIOD_MS = 1_000;
+
+/** Why a pod went where it did, or why it went nowhere: one scheduling attempt. */
+export interface Decision {
+  pod: string;
+  attempt: number;
+  atMs: number;
+  result: 'scheduled' | 'unschedulable';
+  node?: string;
+  nodes: number;
+  evaluated: number;
+  feasible: number;
+  /** Per filter plugin, per reason, the nodes it ruled out. */
+  filtered: Record<string, Record<string, number>>;
+  /** The best-scored nodes, the chosen one first (when more than one was feasible). */
+  scores: ScoredNode[];
+  /** The FitError text (unschedulable), with the preemption outcome. */
+  message?: string;
+  preemption?: { node: string; victims: string[] };
+}
+
+export interface SchedulerInit {
+  bus: Bus;
+  clock: Clock;
+  random: Random;
+  options?: Partial<SchedulerOptions>;
+  filters?: FilterPlugin[];
+  scores?: ScorePlugin[];
+  /** Told of every attempt's decision (metrics, reports). */
+  onDecision?: (d: Decision) => void;
+  /** Told of a binding that reached the server. */
+  onBound?: (pod: string, node: string) => void;
+  onError?: (error: unknown) => void;
+}
+
+type Rec = Record<string, unknown>;
+
+export class Scheduler {
+  readonly options: SchedulerOptions;
+  readonly cache = new SchedulerCache();
+  readonly queue: SchedulingQueue;
+  readonly counts = { attempts: 0, scheduled: 0, unschedulable: 0, preemptions: 0, bindFailures: 0 };
+  readonly #clock: Clock;
+  readonly #tieBreaks: Random;
+  readonly #preemptionOffsets: Random;
+  readonly #client: ApiClient;
+  readonly #nodes: Informer;
+  readonly #pods: Informer;
+  readonly #filters: FilterPlugin[];
+  readonly #scores: ScorePlugin[];
+  readonly #decisions = new Map<string, Decision>();
+  readonly #init: SchedulerInit;
+  #nextStart = 0;
+  #loopArmed = false;
+  #flushTimer: unknown;
+  #stopped = false;
+
+  constructor(init: SchedulerInit) {
+    this.#init = init;
+    this.options = schedulerOptions(init.options);
+    const o = this.options;
+    this.#clock = init.clock;
+    this.#tieBreaks = init.random.fork('ties');
+    this.#preemptionOffsets = init.random.fork('preemption');
+    this.queue = new SchedulingQueue({
+      initialBackoffMs: o.podInitialBackoffSeconds * 1000, maxBackoffMs: o.podMaxBackoffSeconds * 1000, maxInUnschedulableMs: o.podMaxInUnschedulablePodsDurationMs,
+    });
+    this.#client = new ApiClient(init.bus, o.schedulerName, 30_000, new RateLimiter(init.clock, o.orchApiQps, o.orchApiBurst));
+    // Informers read through their own unlimited client: list and watch are not what the QPS limit paces here.
+    const reader = new ApiClient(init.bus, o.schedulerName);
+    const hub = new WatchHub(init.bus);
+    this.#nodes = new Informer({ client: reader, hub, clock: init.clock, type: NODES });
+    this.#pods = new Informer({ client: reader, hub, clock: init.clock, type: PODS });
+    this.#filters = init.filters ?? defaultFilterPlugins();
+    this.#scores = init.scores ?? defaultScorePlugins();
+    this.#nodes.on({ add: (n) => this.#nodeChanged(undefined, n), update: (old, n) => this.#nodeChanged(old, n), delete: (n) => this.#nodeDeleted(n) });
+    this.#pods.on({ add: (p) => this.#podChanged(undefined, p), update: (old, p) => this.#podChanged(old, p), delete: (p) => this.#podDeleted(p) });
+  }
+
+  async start(): Promise<void> {
+    await this.#nodes.start();
+    await this.#pods.start();
+    this.#armFlush();
+    this.#kick();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#nodes.stop();
+    this.#pods.stop();
+    this.#clock.clearTimeout(this.#flushTimer);
+  }
+
+  /** The node and pod informers (the checkers compare their caches with the store). */
+  get informers(): Informer[] {
+    return [this.#nodes, this.#pods];
+  }
+
+  /** The last decision about a pod (`namespace/name`), while it is among the newest `explanationsKept`. */
+  explain(key: string): Decision | undefined {
+    return this.#decisions.get(key);
+  }
+
+  // ---- Informer events ---------------------------------------------------------------------------
+
+  #nodeChanged(old: KObject | undefined, node: KObject): void {
+    if (old && !schedulingRelevantChange(old, node)) return;
+    this.cache.setNode(node);
+    this.queue.moveAllToActiveOrBackoff(this.#clock.now());
+    this.#kick();
+  }
+
+  #nodeDeleted(node: KObject): void {
+    this.cache.removeNode(node.metadata.name!);
+  }
+
+  #podChanged(old: KObject | undefined, pod: KObject): void {
+    const key = cacheKey(pod);
+    const spec = pod.spec as Rec;
+    const nodeName = spec.nodeName as string | undefined;
+    if (nodeName) {
+      this.queue.delete(key);
+      const phase = (pod.status as Rec | undefined)?.phase;
+      if (phase === 'Succeeded' || phase === 'Failed') {
+        if (this.cache.unplace(key)) this.#podFreedResources();
+        return;
+      }
+      const placed = this.cache.placement(key);
+      // Requests of a bound pod never change; labels may (affinity reads them).
+      if (!placed || placed.assumed || placed.node !== nodeName || labelsChanged(old, pod)) this.cache.place(podInfo(pod), nodeName, false);
+      return;
+    }
+    if (spec.schedulerName !== this.options.schedulerName && !(spec.schedulerName === undefined && this.options.schedulerName === 'default-scheduler')) return;
+    if (pod.metadata.deletionTimestamp) return;
+    // Status-only updates (our own condition writes among them) do not requeue a parked pod.
+    if (old && this.queue.has(key) && !specOrLabelsChanged(old, pod)) return;
+    if (this.cache.placement(key)?.assumed) return; // assumed and binding: the informer has not caught up
+    this.queue.add(key, (spec.priority as number | undefined) ?? 0, this.#clock.now());
+    this.#kick();
+  }
+
+  #podDeleted(pod: KObject): void {
+    const key = cacheKey(pod);
+    this.queue.delete(key);
+    if (this.cache.unplace(key)) this.#podFreedResources();
+  }
+
+  /** An assigned pod left: unschedulable pods may fit now. */
+  #podFreedResources(): void {
+    this.queue.moveAllToActiveOrBackoff(this.#clock.now());
+    this.#kick();
+  }
+
+  // ---- The loop ----------------------------------------------------------------------------------
+
+  #armFlush(): void {
+    this.#flushTimer = this.#clock.setTimeout(() => {
+      if (this.#stopped) return;
+      this.queue.flush(this.#clock.now());
+      this.#kick();
+      this.#armFlush();
+    }, FLUSH_PERIOD_MS);
+  }
+
+  /** Runs the loop soon (a timer of 0 ms: a step of its own under virtual time). */
+  #kick(): void {
+    if (this.#loopArmed || this.#stopped) return;
+    this.#loopArmed = true;
+    this.#clock.setTimeout(() => {
+      this.#loopArmed = false;
+      for (let i = 0; i < BATCH && !this.#stopped; i++) {
+        const next = this.queue.pop();
+        if (!next) return;
+        this.#scheduleOne(next.key, next.attempts);
+      }
+      this.#kick();
+    }, 0);
+  }
+
+  #scheduleOne(key: string, attempt: number): void {
+    const [namespace, name] = splitKey(key);
+    const pod = this.#pods.cache.get(namespace, name);
+    if (!pod || (pod.spec as Rec).nodeName || pod.metadata.deletionTimestamp) {
+      this.queue.done(key);
+      return;
+    }
+    this.counts.attempts++;
+    const info = podInfo(pod);
+    const snapshot = this.cache.snapshot();
+    const nominated = (pod.status as Rec | undefined)?.nominatedNodeName as string | undefined;
+    const r = runCycle({
+      pod: info, snapshot, filters: this.#filters, scores: this.#scores, start: this.#nextStart,
+      numToFind: numFeasibleNodesToFind(this.options.percentageOfNodesToScore, snapshot.nodes.length), random: this.#tieBreaks,
+      ...(nominated ? { nominated } : {}),
+    });
+    this.#nextStart = r.nextStart;
+    const now = this.#clock.now();
+    const decision: Decision = {
+      pod: key, attempt, atMs: now, result: r.node ? 'scheduled' : 'unschedulable', nodes: snapshot.nodes.length,
+      evaluated: r.evaluated, feasible: r.feasible, filtered: r.filtered, scores: r.top, ...(r.node ? { node: r.node.name } : {}),
+    };
+    if (r.node) {
+      this.counts.scheduled++;
+      this.cache.place(info, r.node.name, true);
+      this.queue.done(key);
+      this.#record(decision);
+      void this.#bind(pod, info, r.node.name);
+      return;
+    }
+    this.counts.unschedulable++;
+    this.#failed(pod, info, r, decision);
+  }
+
+  #failed(pod: KObject, info: PodInfo, r: CycleResult, decision: Decision): void {
+    const snapshot = this.cache.snapshot();
+    let message = fitErrorMessage(r, snapshot.nodes.length);
+    let nominate: string | undefined;
+    if (snapshot.nodes.length > 0) {
+      const p = findPreemption(info, r, snapshot, this.#filters, this.#preemptionOffsets);
+      if (p.ok) {
+        this.counts.preemptions++;
+        nominate = p.preemption.node;
+        decision.preemption = { node: nominate, victims: p.preemption.victims.map((v) => v.key) };
+        for (const v of p.preemption.victims) void this.#evict(v, info.key);
+      } else message += ` ${p.message}`;
+    }
+    decision.message = message;
+    this.#record(decision);
+    this.queue.failed(info.key, this.#clock.now(), true);
+    void this.#markUnschedulable(pod, message, nominate);
+  }
+
+  #record(d: Decision): void {
+    this.#init.onDecision?.(d);
+    if (this.options.explanationsKept === 0) return;
+    this.#decisions.delete(d.pod);
+    this.#decisions.set(d.pod, d);
+    if (this.#decisions.size > this.options.explanationsKept) this.#decisions.delete(this.#decisions.keys().next().value!);
+  }
+
+  // ---- Writes ------------------------------------------------------------------------------------
+
+  async #bind(pod: KObject, info: PodInfo, node: string): Promise<void> {
+    const { namespace, name, uid } = pod.metadata;
+    const url = `/api/v1/namespaces/${encodeURIComponent(namespace!)}/pods/${encodeURIComponent(name!)}/binding`;
+    try {
+      await this.#client.request('POST', url, { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace, uid }, target: { kind: 'Node', name: node } });
+      this.#init.onBound?.(info.key, node);
+    } catch (e) {
+      this.counts.bindFailures++;
+      // Forget the assumption; a pod that still exists unbound is tried again after a backoff.
+      const placed = this.cache.placement(info.key);
+      if (placed?.assumed) this.cache.unplace(info.key);
+      if (e instanceof StatusError && (e.code === 404 || e.code === 409)) {
+        const current = this.#pods.cache.get(namespace, name!);
+        if (!current || (current.spec as Rec).nodeName) return;
+      } else this.#report(e);
+      if (this.#stopped) return;
+      this.queue.retry(info.key, info.priority, this.#clock.now());
+    }
+  }
+
+  async #markUnschedulable(pod: KObject, message: string, nominate: string | undefined): Promise<void> {
+    const status = (pod.status ?? {}) as Rec;
+    const current = ((status.conditions as Rec[] | undefined) ?? []).find((c) => c.type === 'PodScheduled');
+    if (current?.status === 'False' && current.message === message && (nominate === undefined || status.nominatedNodeName === nominate)) return;
+    const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null,
+      lastTransitionTime: current?.status === 'False' ? current.lastTransitionTime : timestamp(this.#clock.now()) };
+    const patch = { status: { conditions: [condition], ...(nominate ? { nominatedNodeName: nominate } : {}) } };
+    try {
+      await this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'strategic', 'status');
+    } catch (e) {
+      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#report(e);
+    }
+  }
+
+  /** Deletes a preemption victim with its own grace period, as the real scheduler does. */
+  async #evict(victim: PodInfo, preemptor: string): Promise<void> {
+    const { namespace, name, uid } = victim.pod.metadata;
+    const url = `/api/v1/namespaces/${encodeURIComponent(namespace!)}/pods/${encodeURIComponent(name!)}`;
+    try {
+      await this.#client.request('DELETE', url, { preconditions: { uid } });
+    } catch (e) {
+      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#report(new Error(`preempting ${victim.key} for ${preemptor}: ${(e as Error).message}`));
+    }
+  }
+
+  #report(e: unknown): void {
+    (this.#init.onError ?? ((x) => console.error(`scheduler ${this.options.schedulerName}:`, x)))(e);
+  }
+}
+
+const splitKey = (key: string): [string, string] => {
+  const i = key.indexOf('/');
+  return [key.slice(0, i), key.slice(i + 1)];
+};
+
+const labelsChanged = (old: KObject | undefined, pod: KObject) => !old || JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {});
+
+const specOrLabelsChanged = (old: KObject, pod: KObject) => labelsChanged(old, pod) || JSON.stringify(old.spec) !== JSON.stringify(pod.spec);
+
+/** What the filters read of a node: a change elsewhere (heartbeats, images) does not move parked pods. */
+function schedulingRelevantChange(old: KObject, node: KObject): boolean {
+  const view = (n: KObject) => JSON.stringify([n.metadata.labels, (n.spec as Rec | undefined)?.taints, (n.spec as Rec | undefined)?.unschedulable,
+    (n.status as Rec | undefined)?.allocatable]);
+  return view(old) !== view(node);
+}

@@ -1,0 +1,152 @@
+// The scheduler actor against a real API server over the in-process bus, on virtual time: it
+// binds pods through pods/binding at its QPS limit, explains what it could not do in the pod's
+// PodScheduled condition with the real FitError text, retries when the cluster changes, serves
+// only its own schedulerName, and preempts lower-priority pods.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { lookupResource } from '../../../actors/api/resources.ts';
+import type { KObject } from '../../../actors/api/types.ts';
+import { apiServerOptions } from '../../../actors/apiserver/options.ts';
+import { ApiServer } from '../../../actors/apiserver/server.ts';
+import { ApiClient } from '../../../actors/client/client.ts';
+import { NodeConditionTaints } from '../../../actors/controller-manager/node-condition-taints.ts';
+import type { SchedulerOptions } from '../../../actors/scheduler/options.ts';
+import { Scheduler, type Decision } from '../../../actors/scheduler/scheduler.ts';
+import { Kernel } from '../../../sim/kernel.ts';
+import { seededRandom } from '../../../sim/random.ts';
+import { virtualClock } from '../../../sim/virtual-clock.ts';
+import { MemoryBus } from '../../../transport/memory-bus.ts';
+
+const NODES = lookupResource('', 'v1', 'nodes')!;
+const PODS = lookupResource('', 'v1', 'pods')!;
+type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function world(options: Partial<SchedulerOptions> = {}, seed = 3) {
+  const clock = virtualClock();
+  const kernel = new Kernel({ clock });
+  const bus = new MemoryBus({ clock });
+  const root = seededRandom(seed);
+  const server = new ApiServer(apiServerOptions({}), { clock, random: root.fork('apiserver'), bus });
+  await server.start();
+  const client = new ApiClient(bus, 'test');
+  const decisions: Decision[] = [];
+  const bound = new Map<string, number>();
+  const t0 = clock.now();
+  const scheduler = new Scheduler({ bus, clock, random: root.fork('scheduler'), options, onDecision: (d) => decisions.push(d),
+    onBound: (pod) => bound.set(pod, clock.now() - t0), onError: (e) => { throw e; } });
+  const node = (name: string, cpu: string, memory = '16Gi', extra: { labels?: Record<string, string>; taints?: unknown[] } = {}) =>
+    client.create(NODES, { metadata: { name, labels: { 'kubernetes.io/hostname': name, ...extra.labels } },
+      spec: extra.taints ? { taints: extra.taints } : {},
+      status: { allocatable: { cpu, memory, pods: '110' }, capacity: { cpu, memory, pods: '110' }, conditions: [{ type: 'Ready', status: 'True' }] } } as KObject);
+  const pod = (name: string, cpu: string, extra: Rec = {}) =>
+    client.create(PODS, { metadata: { name, namespace: 'default' },
+      spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu, memory: '64Mi' } } }], terminationGracePeriodSeconds: 0, ...extra } } as KObject);
+  // New nodes carry the not-ready taint until the node lifecycle controller sees them Ready.
+  const taints = new NodeConditionTaints({ bus, clock, onError: (e) => { throw e; } });
+  await taints.start();
+  const get = (name: string) => client.get(PODS, 'default', name) as Promise<Rec>;
+  const run = (ms: number) => kernel.run({ until: clock.now() + ms });
+  return { clock, server, client, scheduler, decisions, bound, node, pod, get, run, stop: () => { scheduler.stop(); taints.stop(); server.stop(); } };
+}
+
+test('pods are bound through pods/binding, each once, spread by LeastAllocated', async () => {
+  const w = await world();
+  await w.node('n1', '4');
+  await w.node('n2', '4');
+  await w.scheduler.start();
+  for (let i = 0; i < 6; i++) await w.pod(`p${i}`, '500m');
+  await w.run(5_000);
+  const nodes = await Promise.all([0, 1, 2, 3, 4, 5].map(async (i) => (await w.get(`p${i}`)).spec.nodeName));
+  assert.equal(nodes.filter((n) => n === 'n1').length, 3, `spread evenly: ${nodes}`);
+  assert.equal(nodes.filter((n) => n === 'n2').length, 3);
+  assert.is(w.scheduler.counts.scheduled, 6);
+  assert.is(w.scheduler.counts.bindFailures, 0);
+  w.stop();
+});
+
+test('bindings go out at the client QPS limit after the burst', async () => {
+  const w = await world({ orchApiQps: 10, orchApiBurst: 5 });
+  await w.node('n1', '100');
+  await w.scheduler.start();
+  for (let i = 0; i < 25; i++) await w.pod(`p${i}`, '10m');
+  await w.run(10_000);
+  assert.is(w.bound.size, 25);
+  const times = [...w.bound.values()].sort((a, b) => a - b);
+  // Five at once, then one every 100 ms: the last of 25 goes 2 s after the first.
+  assert.is(times[4]! - times[0]!, 0);
+  assert.is(times[24]! - times[0]!, 2_000);
+  w.stop();
+});
+
+test('a pod that fits nowhere gets the FitError text in its PodScheduled condition, and is scheduled once a node fits', async () => {
+  const w = await world();
+  await w.node('n1', '2');
+  await w.node('n2', '2', '16Gi', { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] });
+  await w.scheduler.start();
+  await w.pod('big', '3');
+  await w.run(3_000);
+  const pod = await w.get('big');
+  assert.is(pod.spec.nodeName, undefined);
+  const cond = pod.status.conditions.find((c: Rec) => c.type === 'PodScheduled');
+  assert.is(cond.status, 'False');
+  assert.is(cond.reason, 'Unschedulable');
+  assert.ok(cond.message.startsWith('0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {dedicated: gpu}.'), cond.message);
+  assert.match(cond.message, /preemption: 0\/2 nodes are available/);
+  const d = w.scheduler.explain('default/big')!;
+  assert.is(d.result, 'unschedulable');
+  assert.equal(d.filtered.TaintToleration, { 'node(s) had untolerated taint {dedicated: gpu}': 1 });
+  await w.node('n3', '8');
+  await w.run(15_000);
+  assert.is((await w.get('big')).spec.nodeName, 'n3');
+  assert.is(w.scheduler.explain('default/big')!.node, 'n3');
+  w.stop();
+});
+
+test('a pod for another scheduler is left alone', async () => {
+  const w = await world();
+  await w.node('n1', '4');
+  await w.scheduler.start();
+  await w.pod('mine', '100m');
+  await w.pod('theirs', '100m', { schedulerName: 'other-scheduler' });
+  await w.run(3_000);
+  assert.is((await w.get('mine')).spec.nodeName, 'n1');
+  assert.is((await w.get('theirs')).spec.nodeName, undefined);
+  assert.is(w.scheduler.explain('default/theirs'), undefined);
+  w.stop();
+});
+
+test('a high-priority pod preempts the fewest, least important pods and lands on the freed node', async () => {
+  const w = await world();
+  await w.node('n1', '2');
+  await w.scheduler.start();
+  await w.pod('low-a', '900m', { priority: 1 });
+  await w.pod('low-b', '900m', { priority: 5 });
+  await w.run(2_000);
+  assert.is((await w.get('low-a')).spec.nodeName, 'n1');
+  assert.is((await w.get('low-b')).spec.nodeName, 'n1');
+  await w.pod('urgent', '1', { priority: 100 });
+  await w.run(30_000);
+  const d = w.decisions.find((x) => x.pod === 'default/urgent' && x.preemption);
+  assert.ok(d, 'a preemption was decided');
+  assert.equal(d!.preemption, { node: 'n1', victims: ['default/low-a'] });
+  const names = (await w.client.list(PODS, 'default')).items.map((p) => p.metadata.name).sort();
+  assert.equal(names, ['low-b', 'urgent']);
+  assert.is((await w.get('urgent')).spec.nodeName, 'n1');
+  w.stop();
+});
+
+test('the same seed makes the same choices among equal nodes', async () => {
+  const choices = async (seed: number) => {
+    const w = await world({}, seed);
+    for (let i = 0; i < 8; i++) await w.node(`n${i}`, '64');
+    await w.scheduler.start();
+    for (let i = 0; i < 4; i++) await w.pod(`p${i}`, '10m');
+    await w.run(3_000);
+    const out = await Promise.all([0, 1, 2, 3].map(async (i) => (await w.get(`p${i}`)).spec.nodeName));
+    w.stop();
+    return out.join(',');
+  };
+  assert.is(await choices(11), await choices(11));
+});
+
+test.run();
