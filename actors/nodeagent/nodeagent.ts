@@ -14,7 +14,8 @@ import { cacheKey } from '../client/cache.ts';
 import { ApiClient } from '../client/client.ts';
 import { Informer } from '../client/informer.ts';
 import type { Bus } from '../../transport/bus.ts';
-import { drawPodPlan } from '../../machines/stages.ts';
+import { batchPodStages, drawPodPlan, podExits, validateStages, withStages, type PodStageTable } from '../../machines/stages.ts';
+import { parseDuration } from '../api/duration.ts';
 import { nodeAgentOptions, type NodeAgentOptions } from './options.ts';
 import { PodRuntime } from './pod-runtime.ts';
 
@@ -25,6 +26,9 @@ const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
 /** Where node leases live (the spec's neutral name for kube-node-lease). */
 export const NODE_LEASE_NAMESPACE = 'orch-node-lease';
 const AGENT_VERSION = 'v1.32.0-orchsim';
+/** Pod annotations that make a pod a batch pod (see `#stagesFor`). */
+export const RUN_DURATION = 'orchsim.io/run-duration';
+export const FAILURE_PROBABILITY = 'orchsim.io/failure-probability';
 
 export interface NodeAgentInit {
   bus: Bus;
@@ -54,6 +58,7 @@ export class NodeAgent {
   readonly #ipStream: Random;
   readonly #usedIPs = new Set<number>();
   readonly #leaseJitter: Random;
+  readonly #batchTables = new Map<string, PodStageTable>();
   #lease: KObject | undefined;
   #startedMs: number | undefined;
   #timers: unknown[] = [];
@@ -83,6 +88,11 @@ export class NodeAgent {
     await this.#informer.start();
     this.#every('lease', () => this.#renewLease());
     this.#every('status', () => this.#updateStatus());
+  }
+
+  /** The informer of this node's pods (the checkers compare its cache with the store). */
+  get podInformer(): Informer {
+    return this.#informer;
   }
 
   stop(): void {
@@ -232,17 +242,45 @@ export class NodeAgent {
       return undefined;
     }
     const random = this.#random.fork(`pod/${pod.metadata.uid}`);
-    const plan = drawPodPlan(this.options.podStages, random);
+    const plan = drawPodPlan(this.#stagesFor(pod), random);
     const ns = pod.metadata.namespace!, name = pod.metadata.name!;
+    const status = pod.status as { phase?: string; startTime?: string } | undefined;
     const runtime = new PodRuntime(pod, plan, {
       clock: this.#clock, random: random.fork('containers'), hostIP: this.options.internalIP, podIP: this.#allocateIP(),
       write: async (status) => void (await this.#client.patch(PODS, ns, name, { status }, 'merge', 'status')),
       remove: () => this.#remove(pod),
       onError: (e) => this.#report(e),
+      ...(status?.phase === 'Running' && status.startTime ? { resumed: { startTime: status.startTime } } : {}),
     });
     this.#pods.set(key, runtime);
     runtime.start();
     return runtime;
+  }
+
+  /**
+   * The stage table of one pod: the agent's own, or a batch table when the pod carries the
+   * annotations `orchsim.io/run-duration` (a Go duration) and optionally
+   * `orchsim.io/failure-probability` (0..1), as fake-node tools select stages by annotation.
+   */
+  #stagesFor(pod: KObject): PodStageTable {
+    const a = pod.metadata.annotations;
+    const run = a?.[RUN_DURATION];
+    if (run === undefined) return this.options.podStages;
+    const failure = a?.[FAILURE_PROBABILITY] ?? '0';
+    const id = `${run}|${failure}`;
+    let table = this.#batchTables.get(id);
+    if (!table) {
+      try {
+        const p = Number(failure);
+        if (!(p >= 0 && p <= 1)) throw new RangeError(`${FAILURE_PROBABILITY} must be a number from 0 to 1, got ${JSON.stringify(failure)}`);
+        table = validateStages(withStages(this.options.podStages, batchPodStages(parseDuration(run), 0, p)), podExits, 'pod');
+      } catch (e) {
+        this.#report(new Error(`pod ${cacheKey(pod)}: ${(e as Error).message}; running it as a long-running pod`));
+        table = this.options.podStages;
+      }
+      this.#batchTables.set(id, table);
+    }
+    return table;
   }
 
   /** Deletes a pod whose containers are gone: grace 0, and only the pod this agent ran (uid precondition). */

@@ -26,6 +26,11 @@ export interface PodRuntimeDeps {
   remove(): Promise<void>;
   /** Told of a failed write or delete (the pod may be gone already). */
   onError(error: unknown): void;
+  /**
+   * Set when a restarted agent takes over a pod that was already running here: its containers are
+   * started again (restartCount 1) but the pod never goes back to Pending, as with a real agent.
+   */
+  resumed?: { startTime: string };
 }
 
 interface Container {
@@ -117,6 +122,10 @@ export class PodRuntime {
     const now = this.#deps.clock.now();
     switch (phase) {
       case 'ContainerCreating':
+        if (this.#deps.resumed) {
+          this.#startMs = Date.parse(this.#deps.resumed.startTime);
+          return;
+        }
         this.#startMs = now;
         return this.#enqueue(() => this.#deps.write(this.#pendingStatus(now)));
       case 'Running':
@@ -177,7 +186,7 @@ export class PodRuntime {
       }),
       containerStatuses: this.#containers.map((c) => ({
         name: c.name, image: c.image, imageID: `${c.image.split(':')[0]}@sha256:${digest(c.image)}`, containerID: c.id,
-        ready: true, restartCount: 0, started: true, state: { running: { startedAt: timestamp(now) } },
+        ready: true, restartCount: this.#deps.resumed ? 1 : 0, started: true, state: { running: { startedAt: timestamp(now) } },
       })),
     };
   }
