@@ -1,11 +1,13 @@
 // The orchsim command line: one subcommand per file; errors say what was wrong and exit non-zero.
 import { benchHelp, runBench } from './bench.ts';
 import { UsageError } from './flags.ts';
+import { runCommand, runHelp } from './run.ts';
 import { serveHelp, startServer } from './serve.ts';
 
 const USAGE = `usage: orchsim <command> [flags]
 
 commands:
+  run         a scenario in virtual time: 'orchsim run sim/scenarios/quickstart.yaml'; a summary and a report with charts
   serve       a cluster's API server on HTTPS for kubectl and controllers, with a kubeconfig written for you
   apiserver   the API server alone, with the component's flags
   bench       benchmarks of your machine and NATS: 'orchsim bench fanout' (watch fan-out)
@@ -29,6 +31,13 @@ async function main(argv: string[]): Promise<number> {
       process.once('SIGTERM', stop);
     });
     return 0;
+  }
+  if (command === 'run') {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      console.log(runHelp());
+      return 0;
+    }
+    return runCommand(rest);
   }
   if (command === 'bench') {
     if (rest.includes('--help') || rest.includes('-h')) {

@@ -1,0 +1,86 @@
+// `orchsim run SCENARIO [--seed N] [--out DIR]`: runs a scenario in virtual time, shows progress on
+// the terminal, prints a summary, and writes report.json and report.html. Exits non-zero when an
+// invariant checker found a violation, so scripts and CI can rely on the run.
+import { resolve } from 'node:path';
+import { loadScenario, ScenarioError } from '../scenario/load.ts';
+import { runScenario, type LiveRun } from '../run.ts';
+import { renderSummary } from '../report/summary.ts';
+import { writeReport } from '../report/write.ts';
+import { flagHelp, parseFlags, UsageError, type FlagSpec } from './flags.ts';
+import { formatDuration } from '../../actors/api/duration.ts';
+
+interface RunDraft {
+  seed?: number;
+  out: string;
+  progress: boolean;
+}
+
+const RUN_FLAGS: FlagSpec<RunDraft>[] = [
+  { name: 'seed', type: 'int', help: "the run's seed (default: the scenario's seed:, else 1); the same scenario and seed give the same report", set: (o, v) => (o.seed = v as number) },
+  { name: 'out', type: 'string', help: 'directory for report.json and report.html (default ./orchsim-report)', set: (o, v) => (o.out = v as string) },
+  { name: 'progress', type: 'bool', help: 'show progress while running (default true on a terminal)', set: (o, v) => (o.progress = v as boolean) },
+];
+
+export function runHelp(): string {
+  return `usage: orchsim run SCENARIO [flags]
+
+Runs the scenario file (YAML; see sim/scenarios/README.md) in virtual time: its nodes, workloads
+and faults, with the API server, scheduler and node agents in this process. Prints a summary and
+writes report.json (the metrics, deterministic for a scenario and seed) and report.html (charts).
+
+${flagHelp(RUN_FLAGS as FlagSpec<unknown>[])}`;
+}
+
+/** One line of progress: virtual time reached, its share of the run, speed, pods. */
+function progressLine(live: LiveRun, durationMs: number, wallStart: number, lastEvents: { n: number; t: number }): string {
+  const now = performance.now();
+  const v = live.virtualMs();
+  const events = live.metrics.counts.events;
+  const rate = ((events - lastEvents.n) * 1000) / Math.max(1, now - lastEvents.t);
+  lastEvents.n = events;
+  lastEvents.t = now;
+  const wall = (now - wallStart) / 1000;
+  const p = live.metrics.phaseCounts;
+  return `  ${formatDuration(Math.round(v / 1000) * 1000).padStart(8)} of ${formatDuration(durationMs)} (${Math.floor((v * 100) / durationMs)}%)` +
+    `  ${(v / 1000 / Math.max(wall, 0.001)).toFixed(0)}× real time  ${Math.round(rate)} events/s` +
+    `  pods: ${p.Pending} pending, ${p.Running} running, ${p.Succeeded + p.Failed} done`;
+}
+
+/** Runs `orchsim run`; returns the exit code. */
+export async function runCommand(argv: string[], log: (line: string) => void = console.log): Promise<number> {
+  const draft: RunDraft = { out: 'orchsim-report', progress: process.stderr.isTTY === true };
+  const [file, ...extra] = parseFlags(argv, RUN_FLAGS, draft);
+  if (file === undefined) throw new UsageError(`which scenario? give a scenario file, e.g. sim/scenarios/quickstart.yaml\n\n${runHelp()}`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}: one scenario per run`);
+  let scenario;
+  try {
+    scenario = await loadScenario(file);
+  } catch (e) {
+    if (e instanceof ScenarioError) throw new UsageError(e.message);
+    throw e;
+  }
+  const seed = draft.seed ?? scenario.seed;
+  log(`running ${scenario.name}: ${scenario.nodePools.reduce((n, p) => n + p.count, 0)} nodes, ` +
+    `${scenario.workloads.reduce((n, w) => n + w.count, 0)} pods, ${formatDuration(scenario.durationMs)} of virtual time, seed ${seed}`);
+  const wallStart = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await runScenario(scenario, {
+    seed,
+    onStarted: (live) => {
+      const last = { n: 0, t: wallStart };
+      const show = () => process.stderr.write(draft.progress ? `\r\x1b[K${progressLine(live, scenario.durationMs, wallStart, last)}` : `${progressLine(live, scenario.durationMs, wallStart, last)}\n`);
+      timer = setInterval(show, draft.progress ? 250 : 5_000);
+    },
+  }).finally(() => {
+    clearInterval(timer);
+    if (draft.progress) process.stderr.write('\r\x1b[K');
+  });
+  const dir = resolve(draft.out);
+  const paths = await writeReport(dir, outcome.report);
+  log(renderSummary(outcome.report, { wallMs: outcome.wallMs, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
+  const failed = outcome.checks.filter((c) => c.violations > 0);
+  for (const c of outcome.checks) log(`check ${c.violations === 0 ? 'ok  ' : 'FAIL'} ${c.name}${c.violations ? `: ${c.violations} violations, e.g. ${c.examples[0]}` : ''}`);
+  for (const e of outcome.errors) log(`error: ${e}`);
+  log(`report: ${paths.html}\n        ${paths.json}`);
+  return failed.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,137 @@
+// A simulated cluster in one process: the virtual clock and its kernel, the in-process bus, the
+// API server, one node agent per node of the scenario's pools, and the scheduler. Every component
+// gets its own named stream of the run's seed, so adding one never shifts another's draws.
+import type { Random } from '../actors/api/env.ts';
+import { apiServerOptions, type ApiServerOptions } from '../actors/apiserver/options.ts';
+import { ApiServer } from '../actors/apiserver/server.ts';
+import { NodeConditionTaints } from '../actors/controller-manager/node-condition-taints.ts';
+import { NodeAgent } from '../actors/nodeagent/nodeagent.ts';
+import type { NodeAgentOptions } from '../actors/nodeagent/options.ts';
+import type { SchedulerOptions } from '../actors/scheduler/options.ts';
+import { Scheduler, type Decision } from '../actors/scheduler/scheduler.ts';
+import { MemoryBus } from '../transport/memory-bus.ts';
+import { Kernel } from './kernel.ts';
+import { seededRandom } from './random.ts';
+import { nodeNames } from './scenario/load.ts';
+import type { NodePool, Scenario } from './scenario/types.ts';
+import { virtualClock, type VirtualClock } from './virtual-clock.ts';
+
+/** Pod ranges are 10.A.B.0/24 per node: 65,536 nodes at most. */
+const MAX_NODES = 65_536;
+/** The label every simulated node carries with its pool's name. */
+export const POOL_LABEL = 'orchsim.io/pool';
+
+export interface SimNode {
+  name: string;
+  pool: string;
+  zone: string;
+  options: Partial<NodeAgentOptions>;
+}
+
+export interface ClusterHooks {
+  onDecision?: (d: Decision) => void;
+  /** Errors of components (failed writes other than expected conflicts); the run counts and reports them. */
+  onError?: (component: string, error: unknown) => void;
+}
+
+export class SimCluster {
+  readonly clock: VirtualClock;
+  readonly kernel: Kernel;
+  readonly bus: MemoryBus;
+  readonly random: Random;
+  readonly server: ApiServer;
+  readonly scheduler: Scheduler;
+  /** The one controller-manager loop this cluster runs so far: NoSchedule taints from node conditions. */
+  readonly taints: NodeConditionTaints;
+  readonly nodes: SimNode[];
+  readonly agents = new Map<string, NodeAgent>();
+  readonly #hooks: ClusterHooks;
+
+  constructor(readonly scenario: Scenario, readonly seed: number, hooks: ClusterHooks = {}) {
+    this.#hooks = hooks;
+    this.clock = virtualClock();
+    this.kernel = new Kernel({ clock: this.clock, maxSteps: Number.MAX_SAFE_INTEGER });
+    this.bus = new MemoryBus({ clock: this.clock, onError: (e) => this.#error('bus', e) });
+    this.random = seededRandom(seed);
+    this.server = new ApiServer(apiServerOptions(scenario.options.apiserver as Partial<ApiServerOptions>),
+      { clock: this.clock, random: this.random.fork('apiserver'), bus: this.bus });
+    this.scheduler = new Scheduler({
+      bus: this.bus, clock: this.clock, random: this.random.fork('scheduler'),
+      options: scenario.options.scheduler as Partial<SchedulerOptions>,
+      ...(hooks.onDecision ? { onDecision: hooks.onDecision } : {}),
+      onError: (e) => this.#error('scheduler', e),
+    });
+    this.taints = new NodeConditionTaints({ bus: this.bus, clock: this.clock, onError: (e) => this.#error('node-lifecycle-controller', e) });
+    this.nodes = planNodes(scenario);
+  }
+
+  /** Starts the API server, registers every node, then starts the scheduler. */
+  async start(): Promise<void> {
+    await this.server.start();
+    await this.taints.start();
+    for (const node of this.nodes) await this.startNode(node.name);
+    await this.scheduler.start();
+  }
+
+  node(name: string): SimNode | undefined {
+    return this.nodes.find((n) => n.name === name);
+  }
+
+  /** Starts (or restarts, after a crash) the agent of `name`. */
+  async startNode(name: string): Promise<void> {
+    const node = this.node(name);
+    if (!node) throw new Error(`no node ${name} in this cluster`);
+    if (this.agents.has(name)) return;
+    const agent = new NodeAgent({ bus: this.bus, clock: this.clock, random: this.random.fork(`nodeagent/${name}`), nodeName: name,
+      options: node.options, onError: (e) => this.#error(`nodeagent/${name}`, e) });
+    this.agents.set(name, agent);
+    await agent.start();
+  }
+
+  /** The node crashes: its agent stops at once (no more lease renewals, status or pod updates). */
+  crashNode(name: string): void {
+    const agent = this.agents.get(name);
+    if (!agent) return;
+    agent.stop();
+    this.agents.delete(name);
+  }
+
+  stop(): void {
+    this.scheduler.stop();
+    this.taints.stop();
+    for (const a of this.agents.values()) a.stop();
+    this.agents.clear();
+    this.server.stop();
+  }
+
+  #error(component: string, e: unknown): void {
+    if (this.#hooks.onError) this.#hooks.onError(component, e);
+    else console.error(`${component}:`, e);
+  }
+}
+
+function planNodes(scenario: Scenario): SimNode[] {
+  const nodes: SimNode[] = [];
+  const agentDefaults = scenario.options.nodeagent as Partial<NodeAgentOptions>;
+  for (const pool of scenario.nodePools) {
+    nodeNames(pool).forEach((name, i) => {
+      const index = nodes.length;
+      if (index >= MAX_NODES) throw new RangeError(`the scenario has more than ${MAX_NODES} nodes; orchsim gives each node a /24 of 10.0.0.0/8`);
+      const zone = pool.zones[i % pool.zones.length] ?? '';
+      nodes.push({ name, pool: pool.name, zone, options: { ...agentDefaults, ...poolOptions(pool, zone, index) } });
+    });
+  }
+  return nodes;
+}
+
+function poolOptions(pool: NodePool, zone: string, index: number): Partial<NodeAgentOptions> {
+  const c = pool.capacity;
+  return {
+    cpu: c.cpu, memory: c.memory, ephemeralStorage: c.ephemeralStorage, maxPods: c.pods,
+    region: pool.region, zone,
+    nodeLabels: { ...pool.labels, [POOL_LABEL]: pool.name },
+    registerWithTaints: pool.taints,
+    podCIDR: `10.${index >> 8}.${index & 255}.0/24`,
+    internalIP: `172.${16 + ((index + 1) >> 16)}.${((index + 1) >> 8) & 255}.${(index + 1) & 255}`,
+  };
+}

@@ -1,0 +1,273 @@
+// What a run measures, read from the store's committed changes (the same stream watchers get):
+// each pod's creation, binding, start and end; each node's allocatable, what is bound to it, and
+// its lease renewals; and, every sample interval, the time series of the report. All times are
+// the virtual clock's, so the figures are a function of the scenario and the seed.
+import { createHash, type Hash } from 'node:crypto';
+import type { Clock } from '../actors/api/env.ts';
+import { milliCPU, wholeUnits } from '../actors/api/quantity.ts';
+import type { KObject } from '../actors/api/types.ts';
+import type { ChangeRecord } from '../actors/apiserver/storage/store.ts';
+import { podInfo } from '../actors/scheduler/pod-info.ts';
+import type { Decision } from '../actors/scheduler/scheduler.ts';
+import type { Histogram, Percentiles, Series } from './report/types.ts';
+
+export type Phase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
+
+export interface PodRecord {
+  createdMs: number;
+  boundMs?: number;
+  runningMs?: number;
+  phase: Phase;
+  node?: string;
+  milliCPU: number;
+  memory: number;
+  /** Every phase the pod was seen in, in order, first letters (`PRS`): what the phase checker reads. */
+  path: string;
+}
+
+export interface NodeRecord {
+  zone: string;
+  allocatable: { milliCPU: number; memory: number; pods: number };
+  requested: { milliCPU: number; memory: number; pods: number };
+  readyCondition: boolean;
+  /** When its Lease was last written (virtual ms). */
+  leaseMs: number;
+  podsRunning: number;
+}
+
+const HISTOGRAM_BOUNDS_MS = [10, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000];
+/** A node whose Lease is older than this is not Ready (the controller manager's --node-monitor-grace-period). */
+const NODE_GRACE_MS = 40_000;
+
+const PODS_PREFIX = '/core/pods/';
+const NODES_PREFIX = '/core/nodes/';
+const LEASES_PREFIX = '/coordination.k8s.io/leases/orch-node-lease/';
+
+export interface ChangeListener {
+  (change: ChangeRecord, before: PodRecord | undefined, after: PodRecord | undefined): void;
+}
+
+export class RunMetrics {
+  readonly pods = new Map<string, PodRecord>();
+  readonly nodes = new Map<string, NodeRecord>();
+  readonly counts = { created: 0, scheduled: 0, deleted: 0, events: 0, preemptions: 0, attempts: 0, unschedulableAttempts: 0 };
+  readonly phaseCounts: Record<Phase, number> = { Pending: 0, Running: 0, Succeeded: 0, Failed: 0 };
+  readonly schedulingLatencies: number[] = [];
+  readonly startupLatencies: number[] = [];
+  /** Each pod's reason of its last failed attempt (pods that failed at least once). */
+  readonly lastFailure = new Map<string, string>();
+  readonly series: Series;
+  firstCreateMs: number | undefined;
+  lastBindMs: number | undefined;
+  readonly #trace: Hash = createHash('sha256');
+  readonly #listeners: ChangeListener[] = [];
+  #sampleEvents = 0;
+  #sampleBinds = 0;
+  #sampleRequests = 0;
+
+  constructor(
+    readonly clock: Clock,
+    readonly keyPrefix: string,
+    readonly zones: string[],
+    readonly t0: number,
+    intervalMs: number,
+  ) {
+    this.series = {
+      intervalMs, tMs: [], podsPending: [], podsRunning: [], podsSucceeded: [], podsFailed: [], nodesReady: [], eventsPerSec: [],
+      apiRequestsPerSec: [], scheduledPerSec: [], cpuUtilisation: [], memoryUtilisation: [],
+      perZone: Object.fromEntries(zones.map((z) => [z, { nodesReady: [], podsRunning: [], cpuUtilisation: [] }])),
+    };
+  }
+
+  /** Called for every change with the pod record before and after it (pods only): the checkers' hook. */
+  onPodChange(listener: ChangeListener): void {
+    this.#listeners.push(listener);
+  }
+
+  get traceHash(): string {
+    return this.#trace.copy().digest('hex');
+  }
+
+  observe(c: ChangeRecord): void {
+    this.counts.events++;
+    this.#sampleEvents++;
+    const key = c.key.slice(this.keyPrefix.length);
+    this.#trace.update(`${c.revision} ${c.type} ${key}\n`);
+    if (key.startsWith(PODS_PREFIX)) this.#pod(key.slice(PODS_PREFIX.length), c);
+    else if (key.startsWith(NODES_PREFIX)) this.#node(key.slice(NODES_PREFIX.length), c);
+    else if (key.startsWith(LEASES_PREFIX) && c.type !== 'DELETED') {
+      const node = this.nodes.get(key.slice(LEASES_PREFIX.length));
+      if (node) node.leaseMs = this.clock.now();
+    }
+  }
+
+  decision(d: Decision): void {
+    this.counts.attempts++;
+    if (d.result === 'scheduled') return;
+    this.counts.unschedulableAttempts++;
+    if (d.preemption) this.counts.preemptions++;
+    this.lastFailure.set(d.pod, mainReason(d));
+  }
+
+  #pod(key: string, c: ChangeRecord): void {
+    const now = this.clock.now();
+    const before = this.pods.get(key);
+    if (c.type === 'DELETED') {
+      if (before) {
+        this.#unbind(before);
+        this.phaseCounts[before.phase]--;
+        this.pods.delete(key);
+        this.counts.deleted++;
+      }
+      for (const l of this.#listeners) l(c, before, undefined);
+      return;
+    }
+    const spec = c.object.spec as { nodeName?: string };
+    const phase = ((c.object.status as { phase?: string } | undefined)?.phase ?? 'Pending') as Phase;
+    let rec = before;
+    const snapshot = before && { ...before };
+    if (!rec) {
+      const r = podInfo(c.object).requests;
+      rec = { createdMs: now, phase, milliCPU: r.milliCPU, memory: r.memory, path: phase[0]! };
+      this.pods.set(key, rec);
+      this.phaseCounts[phase]++;
+      this.counts.created++;
+      this.firstCreateMs ??= now;
+    }
+    if (spec.nodeName && !rec.node) {
+      rec.node = spec.nodeName;
+      rec.boundMs = now;
+      this.counts.scheduled++;
+      this.#sampleBinds++;
+      this.lastBindMs = now;
+      this.schedulingLatencies.push(now - rec.createdMs);
+      if (!isTerminal(phase)) this.#bind(rec, 1);
+    }
+    if (before && phase !== rec.phase) {
+      this.phaseCounts[rec.phase]--;
+      this.phaseCounts[phase]++;
+      if (rec.node && !isTerminal(rec.phase) && isTerminal(phase)) this.#bind(rec, -1);
+      const node = rec.node ? this.nodes.get(rec.node) : undefined;
+      if (node && rec.phase === 'Running') node.podsRunning--;
+      if (node && phase === 'Running') node.podsRunning++;
+      rec.phase = phase;
+      rec.path += phase[0];
+    }
+    if (phase === 'Running' && rec.runningMs === undefined) {
+      rec.runningMs = now;
+      this.startupLatencies.push(now - rec.createdMs);
+    }
+    for (const l of this.#listeners) l(c, snapshot, rec);
+  }
+
+  #bind(rec: PodRecord, sign: 1 | -1): void {
+    const node = rec.node ? this.nodes.get(rec.node) : undefined;
+    if (!node) return;
+    node.requested.milliCPU += sign * rec.milliCPU;
+    node.requested.memory += sign * rec.memory;
+    node.requested.pods += sign;
+  }
+
+  #unbind(rec: PodRecord): void {
+    if (rec.node && !isTerminal(rec.phase)) this.#bind(rec, -1);
+    const node = rec.node ? this.nodes.get(rec.node) : undefined;
+    if (node && rec.phase === 'Running') node.podsRunning--;
+  }
+
+  #node(name: string, c: ChangeRecord): void {
+    if (c.type === 'DELETED') {
+      this.nodes.delete(name);
+      return;
+    }
+    const o = c.object;
+    const status = (o.status ?? {}) as { allocatable?: Record<string, string>; capacity?: Record<string, string>; conditions?: { type: string; status: string }[] };
+    const alloc = status.allocatable ?? status.capacity ?? {};
+    const existing = this.nodes.get(name);
+    const rec: NodeRecord = existing ?? {
+      zone: zoneOf(o), allocatable: { milliCPU: 0, memory: 0, pods: 0 }, requested: { milliCPU: 0, memory: 0, pods: 0 },
+      readyCondition: false, leaseMs: -Infinity, podsRunning: 0,
+    };
+    rec.allocatable = { milliCPU: milliCPU(alloc.cpu ?? '0'), memory: wholeUnits(alloc.memory ?? '0'), pods: Number(alloc.pods ?? 0) };
+    rec.readyCondition = status.conditions?.find((x) => x.type === 'Ready')?.status === 'True';
+    if (!existing) this.nodes.set(name, rec);
+  }
+
+  /** A node is Ready when it says so and its Lease was renewed within the grace period. */
+  isReady(n: NodeRecord, now: number): boolean {
+    return n.readyCondition && now - n.leaseMs <= NODE_GRACE_MS;
+  }
+
+  /** Appends one sample of every series; `requests` is the API server's request count so far. */
+  sample(requests: number): void {
+    const now = this.clock.now();
+    const s = this.series;
+    const seconds = s.intervalMs / 1000;
+    s.tMs.push(now - this.t0);
+    s.podsPending.push(this.phaseCounts.Pending);
+    s.podsRunning.push(this.phaseCounts.Running);
+    s.podsSucceeded.push(this.phaseCounts.Succeeded);
+    s.podsFailed.push(this.phaseCounts.Failed);
+    s.eventsPerSec.push(round(this.#sampleEvents / seconds));
+    s.apiRequestsPerSec.push(round((requests - this.#sampleRequests) / seconds));
+    s.scheduledPerSec.push(round(this.#sampleBinds / seconds));
+    this.#sampleEvents = this.#sampleBinds = 0;
+    this.#sampleRequests = requests;
+    const total = { ready: 0, cpuReq: 0, cpuAlloc: 0, memReq: 0, memAlloc: 0 };
+    const zones = new Map(this.zones.map((z) => [z, { ready: 0, running: 0, cpuReq: 0, cpuAlloc: 0 }]));
+    for (const n of this.nodes.values()) {
+      const z = zones.get(n.zone);
+      if (z) z.running += n.podsRunning;
+      if (!this.isReady(n, now)) continue;
+      total.ready++;
+      total.cpuReq += n.requested.milliCPU;
+      total.cpuAlloc += n.allocatable.milliCPU;
+      total.memReq += n.requested.memory;
+      total.memAlloc += n.allocatable.memory;
+      if (z) {
+        z.ready++;
+        z.cpuReq += n.requested.milliCPU;
+        z.cpuAlloc += n.allocatable.milliCPU;
+      }
+    }
+    s.nodesReady.push(total.ready);
+    s.cpuUtilisation.push(ratio(total.cpuReq, total.cpuAlloc));
+    s.memoryUtilisation.push(ratio(total.memReq, total.memAlloc));
+    for (const [zone, z] of zones) {
+      const pz = s.perZone[zone]!;
+      pz.nodesReady.push(z.ready);
+      pz.podsRunning.push(z.running);
+      pz.cpuUtilisation.push(ratio(z.cpuReq, z.cpuAlloc));
+    }
+  }
+}
+
+const isTerminal = (p: Phase) => p === 'Succeeded' || p === 'Failed';
+const round = (x: number) => Math.round(x * 1000) / 1000;
+const ratio = (a: number, b: number) => (b > 0 ? round(a / b) : 0);
+const zoneOf = (o: KObject) => o.metadata.labels?.['topology.kubernetes.io/zone'] ?? '';
+
+/** The reason that ruled out the most nodes in a failed attempt (ties: alphabetical). */
+function mainReason(d: Decision): string {
+  let best = '';
+  let most = -1;
+  for (const byReason of Object.values(d.filtered))
+    for (const [reason, n] of Object.entries(byReason)) if (n > most || (n === most && reason < best)) [best, most] = [reason, n];
+  return best || (d.nodes === 0 ? 'no nodes in the cluster' : 'unknown');
+}
+
+export function percentiles(values: number[]): Percentiles {
+  if (values.length === 0) return { p50: 0, p90: 0, p99: 0, max: 0, count: 0 };
+  const sorted = Float64Array.from(values).sort();
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: sorted[sorted.length - 1]!, count: sorted.length };
+}
+
+export function histogram(values: number[]): Histogram {
+  const counts = new Array<number>(HISTOGRAM_BOUNDS_MS.length + 1).fill(0);
+  for (const v of values) {
+    let i = 0;
+    while (i < HISTOGRAM_BOUNDS_MS.length && v > HISTOGRAM_BOUNDS_MS[i]!) i++;
+    counts[i]!++;
+  }
+  return { boundsMs: [...HISTOGRAM_BOUNDS_MS], counts };
+}

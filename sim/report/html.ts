@@ -1,0 +1,256 @@
+// report.html: one self-contained page drawn from a Report. Inline CSS and inline SVG only (no
+// scripts, fonts, stylesheets or images to fetch), so it opens offline and can be mailed around.
+// A pure function of the report: no dates, no randomness, so the same report gives the same bytes.
+// All text from the report is escaped; hover details are SVG <title> tooltips.
+import { barChart, lineChart, type LineSeries, type TimeMarker } from './charts.ts';
+import { escapeHtml } from './escape.ts';
+import { formatClock, formatCount, formatInteger, formatList, formatMs, formatPercent } from './format.ts';
+import type { FaultRecord, Histogram, Percentiles, Report } from './types.ts';
+
+const MAX_REASON_ROWS = 100;
+const MAX_FAULT_ROWS = 500;
+const TARGETS_SHOWN = 5;
+const TARGETS_IN_TOOLTIP = 100;
+const COLOURS = { pending: '#f28e2b', running: '#4e79a7', succeeded: '#59a14f', failed: '#e15759', memory: '#b07aa1' };
+
+const CSS = `
+:root{color-scheme:light}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#1f2328;background:#f6f7f9;margin:0;padding:24px}
+main{max-width:1320px;margin:0 auto}
+h1{font-size:22px;margin:0 0 4px;overflow-wrap:anywhere}
+h2{font-size:17px;margin:28px 0 10px;border-bottom:1px solid #d8dde3;padding-bottom:4px}
+h3{font-size:14px;margin:0 0 6px}
+.desc{white-space:pre-line;color:#444;margin:0 0 10px;overflow-wrap:anywhere}
+.meta{display:flex;flex-wrap:wrap;gap:4px 24px;margin:0;color:#444}
+.meta dt{display:inline;font-weight:600}.meta dd{display:inline;margin:0 0 0 6px}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;overflow-wrap:anywhere}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(480px,1fr));gap:14px}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(250px,1fr));gap:14px}
+figure,.card{background:#fff;border:1px solid #d8dde3;border-radius:6px;margin:0;padding:10px 12px}
+figcaption{font-weight:600;margin-bottom:2px}
+figcaption small{font-weight:400;color:#666;margin-left:8px}
+svg.chart{display:block;width:100%;height:auto;font-family:inherit}
+svg .hover:hover{fill:rgba(0,0,0,.06)}
+table{border-collapse:collapse;width:100%;background:#fff}
+th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eceff2;vertical-align:top;overflow-wrap:anywhere}
+.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.card th{font-weight:400;color:#555}
+.muted{color:#777}
+footer{margin-top:32px;color:#888;font-size:12px}
+`;
+
+type Cell = { text: string; numeric?: boolean; title?: string };
+
+function cell(c: Cell | string, tag: 'td' | 'th' = 'td'): string {
+  const { text, numeric, title } = typeof c === 'string' ? { text: c } : c;
+  const attrs = `${numeric ? ' class="num"' : ''}${title !== undefined ? ` title="${escapeHtml(title)}"` : ''}`;
+  return `<${tag}${attrs}>${escapeHtml(text)}</${tag}>`;
+}
+
+function table(head: readonly (Cell | string)[], rows: readonly (readonly (Cell | string)[])[]): string {
+  const body = rows.map((r) => `<tr>${r.map((c) => cell(c)).join('')}</tr>`).join('\n');
+  return `<table><thead><tr>${head.map((c) => cell(c, 'th')).join('')}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+/** A titled two-column table of figures. */
+function card(title: string, rows: readonly [label: string, value: string][]): string {
+  const body = rows.map(([label, value]) => `<tr>${cell(label, 'th')}${cell({ text: value, numeric: true })}</tr>`).join('');
+  return `<div class="card"><h3>${escapeHtml(title)}</h3><table><tbody>${body}</tbody></table></div>`;
+}
+
+function figure(caption: string, svg: string, note = ''): string {
+  const small = note ? `<small>${escapeHtml(note)}</small>` : '';
+  return `<figure><figcaption>${escapeHtml(caption)}${small}</figcaption>${svg}</figure>`;
+}
+
+function section(id: string, title: string, body: string): string {
+  return `<section id="${id}"><h2>${escapeHtml(title)}</h2>\n${body}\n</section>`;
+}
+
+function perVirtualSecond(count: number, durationMs: number): string {
+  return durationMs > 0 ? `${formatCount(count / (durationMs / 1000))}/s` : '–';
+}
+
+function percentileRows(p: Percentiles): [string, string][] {
+  return [['p50', formatMs(p.p50)], ['p90', formatMs(p.p90)], ['p99', formatMs(p.p99)], ['max', formatMs(p.max)], ['pods measured', formatInteger(p.count)]];
+}
+
+function header(r: Report): string {
+  const meta: [string, string][] = [
+    ['Seed', String(r.seed)],
+    ['Virtual duration', `${formatMs(r.scenario.durationMs)} (${formatClock(r.scenario.durationMs)})`],
+    ['Sample interval', formatMs(r.series.intervalMs)],
+  ];
+  const items = meta.map(([k, v]) => `<div><dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd></div>`).join('');
+  const description = r.scenario.description ? `<p class="desc">${escapeHtml(r.scenario.description)}</p>` : '';
+  return `<header><h1>orchsim run: ${escapeHtml(r.scenario.name)}</h1>${description}` +
+    `<dl class="meta">${items}<div><dt>Trace hash</dt><dd><code>${escapeHtml(r.traceHash)}</code></dd></div></dl></header>`;
+}
+
+function summarySection(r: Report): string {
+  const s = r.summary;
+  const durationMs = r.scenario.durationMs;
+  return section('summary', 'Summary', `<div class="cards">${[
+    card('Cluster', [
+      ['Nodes', formatInteger(s.nodes)],
+      ['Zones', formatInteger(r.zones.length)],
+      ['Events', formatInteger(s.events)],
+      ['Events per virtual second', perVirtualSecond(s.events, durationMs)],
+      ['API requests', formatInteger(s.apiRequests)],
+      ['API requests per virtual second', perVirtualSecond(s.apiRequests, durationMs)],
+    ]),
+    card('Pods', [
+      ['Created', formatInteger(s.pods.created)],
+      ['Scheduled', formatInteger(s.pods.scheduled)],
+      ['Running', formatInteger(s.pods.running)],
+      ['Succeeded', formatInteger(s.pods.succeeded)],
+      ['Failed', formatInteger(s.pods.failed)],
+      ['Pending', formatInteger(s.pods.pending)],
+      ['Deleted', formatInteger(s.pods.deleted)],
+    ]),
+    card('Scheduling', [
+      ['Throughput', `${formatCount(s.schedulingThroughputPerSec)} pods/s`],
+      ['Attempts', formatInteger(s.schedulingAttempts)],
+      ['Unschedulable attempts', formatInteger(s.unschedulableAttempts)],
+      ['Preemptions', formatInteger(s.preemptions)],
+      ...percentileRows(s.schedulingLatencyMs).map(([k, v]): [string, string] => [`Latency ${k}`, v]),
+    ]),
+    card('Pod startup (creation to Running)', percentileRows(s.podStartupMs)),
+  ].join('\n')}</div>`);
+}
+
+function faultMarkers(faults: readonly FaultRecord[]): TimeMarker[] {
+  return faults.map((f) => ({
+    atMs: f.atMs,
+    ...(f.recoveredAtMs !== undefined ? { untilMs: f.recoveredAtMs } : {}),
+    label: `${f.kind} at ${formatClock(f.atMs)}: ${formatList(f.targets, TARGETS_SHOWN) || 'no targets'}` +
+      (f.recoveredAtMs !== undefined ? `, recovered at ${formatClock(f.recoveredAtMs)}` : ''),
+  }));
+}
+
+const percentValues = (ratios: readonly number[]) => ratios.map((v) => v * 100);
+const percentAxis = { yMax: 100, yFormat: (v: number) => (Number.isFinite(v) ? `${formatCount(v)}%` : '–') };
+
+function timeSection(r: Report, markers: readonly TimeMarker[]): string {
+  const s = r.series;
+  const chart = (title: string, series: LineSeries[], extra: { yMax?: number; yFormat?: (v: number) => string } = {}) =>
+    figure(title, lineChart({ title, tMs: s.tMs, series, markers, ...extra }));
+  const note = markers.length > 0 ? '<p class="muted">Dashed red lines mark faults; the shading lasts until recovery.</p>' : '';
+  return section('time', 'Over virtual time', `${note}<div class="charts">${[
+    chart('Pods by phase', [
+      { label: 'pending', values: s.podsPending, color: COLOURS.pending },
+      { label: 'running', values: s.podsRunning, color: COLOURS.running },
+      { label: 'succeeded', values: s.podsSucceeded, color: COLOURS.succeeded },
+      { label: 'failed', values: s.podsFailed, color: COLOURS.failed },
+    ]),
+    chart('Nodes ready', [{ label: 'nodes ready', values: s.nodesReady, color: COLOURS.succeeded }]),
+    chart('Pods scheduled per second', [{ label: 'bindings/s', values: s.scheduledPerSec, color: COLOURS.running }]),
+    chart('Events and API requests per second', [
+      { label: 'events/s', values: s.eventsPerSec },
+      { label: 'API requests/s', values: s.apiRequestsPerSec },
+    ]),
+    chart('CPU and memory requested / allocatable', [
+      { label: 'CPU', values: percentValues(s.cpuUtilisation), color: COLOURS.running },
+      { label: 'memory', values: percentValues(s.memoryUtilisation), color: COLOURS.memory },
+    ], percentAxis),
+  ].join('\n')}</div>`);
+}
+
+function bucketLabels(h: Histogram): string[] {
+  const lastBound = h.boundsMs[h.boundsMs.length - 1];
+  return h.counts.map((_, i) => {
+    const bound = h.boundsMs[i];
+    if (bound !== undefined) return `≤${formatMs(bound)}`;
+    return lastBound === undefined ? 'all' : `>${formatMs(lastBound)}`;
+  });
+}
+
+function histogramSection(r: Report): string {
+  const chart = (title: string, h: Histogram, p: Percentiles) => {
+    const note = p.count > 0 ? `p50 ${formatMs(p.p50)} · p90 ${formatMs(p.p90)} · p99 ${formatMs(p.p99)} · ${formatInteger(p.count)} pods` : '';
+    return figure(title, barChart({ title, labels: bucketLabels(h), values: h.counts }), note);
+  };
+  return section('latency', 'Latency distributions', `<div class="charts">${[
+    chart('Scheduling latency (creation to binding)', r.histograms.schedulingLatencyMs, r.summary.schedulingLatencyMs),
+    chart('Pod startup (creation to Running)', r.histograms.podStartupMs, r.summary.podStartupMs),
+  ].join('\n')}</div>`);
+}
+
+/** The report's zones in its order, then any zone only the series know about, sorted. */
+function zoneNames(r: Report): string[] {
+  const extra = Object.keys(r.series.perZone).filter((z) => !r.zones.includes(z)).sort();
+  return [...r.zones, ...extra];
+}
+
+function zoneSection(r: Report, markers: readonly TimeMarker[]): string {
+  const zones = zoneNames(r);
+  if (zones.length === 0) return section('zones', 'By zone', '<p class="muted">No zones.</p>');
+  const perZone = (pick: (z: Report['series']['perZone'][string]) => readonly number[], scale = 1): LineSeries[] =>
+    zones.map((z) => {
+      const data = Object.hasOwn(r.series.perZone, z) ? pick(r.series.perZone[z]!) : [];
+      return { label: z === '' ? '(no zone)' : z, values: scale === 1 ? data : data.map((v) => v * scale) };
+    });
+  const chart = (title: string, series: LineSeries[], extra: { yMax?: number; yFormat?: (v: number) => string } = {}) =>
+    figure(title, lineChart({ title, tMs: r.series.tMs, series, markers, ...extra }));
+  return section('zones', 'By zone', `<div class="charts">${[
+    chart('Nodes ready by zone', perZone((z) => z.nodesReady)),
+    chart('Pods running by zone', perZone((z) => z.podsRunning)),
+    chart('CPU requested / allocatable by zone', perZone((z) => z.cpuUtilisation, 100), percentAxis),
+  ].join('\n')}</div>`);
+}
+
+function unschedulableSection(r: Report): string {
+  const entries = Object.entries(r.unschedulable).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+  if (entries.length === 0) return section('unschedulable', 'Unschedulable reasons', '<p class="muted">Every pod was scheduled at its first attempt.</p>');
+  const total = entries.reduce((sum, [, n]) => sum + n, 0);
+  const rows = entries.slice(0, MAX_REASON_ROWS).map(([reason, n]) => [
+    reason,
+    { text: formatInteger(n), numeric: true },
+    { text: total > 0 ? formatPercent(n / total) : '–', numeric: true },
+  ]);
+  const more = entries.length > MAX_REASON_ROWS ? `<p class="muted">${entries.length - MAX_REASON_ROWS} more reasons not shown.</p>` : '';
+  return section('unschedulable', 'Unschedulable reasons',
+    '<p class="muted">Pods that failed at least one scheduling attempt, by the first reason of their last failure.</p>' +
+      table(['Reason', { text: 'Pods', numeric: true }, { text: 'Share', numeric: true }], rows) + more);
+}
+
+function faultSection(r: Report): string {
+  if (r.faults.length === 0) return section('faults', 'Faults', '<p class="muted">No faults.</p>');
+  const faults = r.faults.map((f, i) => ({ f, i })).sort((a, b) => a.f.atMs - b.f.atMs || a.i - b.i).map(({ f }) => f);
+  const rows = faults.slice(0, MAX_FAULT_ROWS).map((f) => [
+    f.kind,
+    { text: formatClock(f.atMs), numeric: true },
+    { text: formatList(f.targets, TARGETS_SHOWN) || '–', title: formatList(f.targets, TARGETS_IN_TOOLTIP) },
+    { text: f.recoveredAtMs !== undefined ? formatClock(f.recoveredAtMs) : '–', numeric: true },
+    { text: f.recoveredAtMs !== undefined ? formatMs(f.recoveredAtMs - f.atMs) : '–', numeric: true },
+  ]);
+  const more = faults.length > MAX_FAULT_ROWS ? `<p class="muted">${faults.length - MAX_FAULT_ROWS} more faults not shown.</p>` : '';
+  const head = ['Kind', { text: 'At', numeric: true }, 'Targets', { text: 'Recovered at', numeric: true }, { text: 'Lasted', numeric: true }];
+  return section('faults', 'Faults', table(head, rows) + more);
+}
+
+export function renderReportHtml(report: Report): string {
+  const markers = faultMarkers(report.faults);
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>orchsim: ${escapeHtml(report.scenario.name)}</title>`,
+    `<style>${CSS}</style>`,
+    '</head>',
+    '<body><main>',
+    header(report),
+    summarySection(report),
+    timeSection(report, markers),
+    histogramSection(report),
+    zoneSection(report, markers),
+    unschedulableSection(report),
+    faultSection(report),
+    `<footer>orchsim report, format version ${escapeHtml(String(report.version))}. Times are virtual, from the start of the run.</footer>`,
+    '</main></body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

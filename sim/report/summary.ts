@@ -1,0 +1,94 @@
+// The block `orchsim run` prints on stdout when a run ends: the report's key figures as aligned
+// plain text (no colours; the caller decides about terminals). Wall-clock figures are not in the
+// report, which must not depend on the machine, so the caller passes them in here.
+import { formatBytes, formatClock, formatCount, formatInteger, formatList, formatMs } from './format.ts';
+import type { Percentiles, Report } from './types.ts';
+
+const LABEL_WIDTH = 16;
+const TOP_REASONS = 5;
+const FAULTS_SHOWN = 5;
+const TARGETS_SHOWN = 3;
+
+export interface WallFigures {
+  wallMs: number;
+  peakRssBytes: number;
+}
+
+/** Control characters (newlines, terminal escapes) from a scenario file would break the block or the terminal. */
+function plain(text: string): string {
+  return String(text).replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
+}
+
+/** A labelled line; further lines of the same entry are indented under the value. */
+function entry(label: string, ...values: string[]): string[] {
+  const pad = ' '.repeat(LABEL_WIDTH);
+  return values.map((v, i) => (i === 0 ? label.padEnd(LABEL_WIDTH) : pad) + v);
+}
+
+function percentiles(p: Percentiles): string {
+  if (p.count === 0) return 'none measured';
+  return `p50 ${formatMs(p.p50)}  p90 ${formatMs(p.p90)}  p99 ${formatMs(p.p99)}  max ${formatMs(p.max)}  (${formatInteger(p.count)} pods)`;
+}
+
+function perVirtualSecond(count: number, durationMs: number): string {
+  return durationMs > 0 ? ` (${formatCount(count / (durationMs / 1000))} per virtual second)` : '';
+}
+
+function reasons(unschedulable: Record<string, number>): string[] {
+  const sorted = Object.entries(unschedulable).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+  if (sorted.length === 0) return ['none'];
+  const top = sorted.slice(0, TOP_REASONS);
+  const width = Math.max(...top.map(([, n]) => formatInteger(n).length));
+  const lines = top.map(([reason, n]) => `${formatInteger(n).padStart(width)}  ${plain(reason)}`);
+  const rest = sorted.slice(TOP_REASONS);
+  if (rest.length > 0) {
+    const pods = rest.reduce((sum, [, n]) => sum + n, 0);
+    lines.push(`+${rest.length} more reason${rest.length === 1 ? '' : 's'} (${formatInteger(pods)} pods)`);
+  }
+  return lines;
+}
+
+function faults(report: Report): string[] {
+  if (report.faults.length === 0) return ['none'];
+  const ordered = report.faults.map((f, i) => ({ f, i })).sort((a, b) => a.f.atMs - b.f.atMs || a.i - b.i).map(({ f }) => f);
+  const lines = ordered.slice(0, FAULTS_SHOWN).map((f) => {
+    const targets = f.targets.length > 0 ? ` on ${plain(formatList(f.targets, TARGETS_SHOWN))}` : '';
+    const recovered = f.recoveredAtMs !== undefined ? `, recovered at ${formatClock(f.recoveredAtMs)}` : ', not recovered';
+    return `${formatClock(f.atMs)}  ${plain(f.kind)}${targets}${recovered}`;
+  });
+  if (ordered.length > FAULTS_SHOWN) lines.push(`+${ordered.length - FAULTS_SHOWN} more`);
+  return lines;
+}
+
+function wallLines(durationMs: number, wall: WallFigures): string[] {
+  const speed = wall.wallMs > 0 ? ` (${formatCount(durationMs / wall.wallMs)} virtual s per wall s)` : '';
+  return [...entry('wall time', `${formatMs(wall.wallMs)}${speed}`), ...entry('peak memory', `${formatBytes(wall.peakRssBytes)} RSS`)];
+}
+
+/** The block as lines joined by newlines, without a trailing newline (the caller prints it as one line). */
+export function renderSummary(report: Report, wall?: WallFigures): string {
+  const s = report.summary;
+  const durationMs = report.scenario.durationMs;
+  const pods = s.pods;
+  const description = plain(report.scenario.description).trim();
+  const lines = [
+    ...entry('scenario', plain(report.scenario.name) + (description ? ` (${description})` : '')),
+    ...entry('seed', String(report.seed)),
+    ...entry('trace hash', plain(report.traceHash)),
+    ...entry('virtual time', `${formatMs(durationMs)} (${formatClock(durationMs)})`),
+    ...entry('nodes', formatInteger(s.nodes)),
+    ...entry('pods', `${formatInteger(pods.created)} created, ${formatInteger(pods.scheduled)} scheduled`,
+      `${formatInteger(pods.running)} running, ${formatInteger(pods.succeeded)} succeeded, ${formatInteger(pods.failed)} failed`,
+      `${formatInteger(pods.pending)} pending, ${formatInteger(pods.deleted)} deleted`),
+    ...entry('scheduling', `${formatCount(s.schedulingThroughputPerSec)} pods/s`,
+      `latency ${percentiles(s.schedulingLatencyMs)}`,
+      `${formatInteger(s.schedulingAttempts)} attempts, ${formatInteger(s.unschedulableAttempts)} unschedulable, ${formatInteger(s.preemptions)} preemptions`),
+    ...entry('pod startup', percentiles(s.podStartupMs)),
+    ...entry('unschedulable', ...reasons(report.unschedulable)),
+    ...entry('faults', ...faults(report)),
+    ...entry('events', formatInteger(s.events) + perVirtualSecond(s.events, durationMs)),
+    ...entry('api requests', formatInteger(s.apiRequests) + perVirtualSecond(s.apiRequests, durationMs)),
+    ...(wall ? wallLines(durationMs, wall) : []),
+  ];
+  return lines.join('\n');
+}

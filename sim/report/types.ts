@@ -1,0 +1,78 @@
+// What a run reports: `report.json` is this object, serialised with sorted keys; `report.html`
+// draws it. Everything here is a function of the scenario and the seed (the same pair gives the
+// same bytes): wall-clock figures are kept out and printed with the summary instead.
+
+export interface Report {
+  /** Report format version. */
+  version: 1;
+  scenario: { name: string; description: string; durationMs: number };
+  seed: number;
+  /** sha256 (hex) of the run's event trace: every committed change's revision, type and key, in order. */
+  traceHash: string;
+  summary: Summary;
+  series: Series;
+  histograms: { schedulingLatencyMs: Histogram; podStartupMs: Histogram };
+  /** Pods that failed at least one scheduling attempt, by the first reason of their last failure. */
+  unschedulable: Record<string, number>;
+  faults: FaultRecord[];
+  zones: string[];
+}
+
+export interface Percentiles {
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  count: number;
+}
+
+export interface Summary {
+  nodes: number;
+  pods: { created: number; scheduled: number; running: number; succeeded: number; failed: number; pending: number; deleted: number };
+  /** Bindings per virtual second over the span from the first creation to the last binding. */
+  schedulingThroughputPerSec: number;
+  /** Creation to binding, in virtual ms. */
+  schedulingLatencyMs: Percentiles;
+  /** Creation to Running, in virtual ms. */
+  podStartupMs: Percentiles;
+  schedulingAttempts: number;
+  unschedulableAttempts: number;
+  preemptions: number;
+  /** Committed changes (watch events published) and API requests served, in the whole run. */
+  events: number;
+  apiRequests: number;
+}
+
+/** Samples every `intervalMs` of virtual time; every array has one entry per `tMs`. */
+export interface Series {
+  intervalMs: number;
+  tMs: number[];
+  podsPending: number[];
+  podsRunning: number[];
+  podsSucceeded: number[];
+  podsFailed: number[];
+  nodesReady: number[];
+  /** Committed changes and API requests per virtual second over the interval ending at the sample. */
+  eventsPerSec: number[];
+  apiRequestsPerSec: number[];
+  /** Bindings per virtual second over the interval. */
+  scheduledPerSec: number[];
+  /** Requested / allocatable over Ready nodes, 0..1. */
+  cpuUtilisation: number[];
+  memoryUtilisation: number[];
+  perZone: Record<string, { nodesReady: number[]; podsRunning: number[]; cpuUtilisation: number[] }>;
+}
+
+/** Counts per bucket: `counts[i]` observations ≤ `boundsMs[i]` (and above the previous bound); the last count is above every bound. */
+export interface Histogram {
+  boundsMs: number[];
+  counts: number[];
+}
+
+export interface FaultRecord {
+  kind: string;
+  atMs: number;
+  /** What it hit (node names). */
+  targets: string[];
+  recoveredAtMs?: number;
+}

@@ -1,0 +1,122 @@
+// One run of a scenario: assemble the cluster, start the workloads, faults and the sampler on the
+// virtual clock, let the kernel run to the scenario's end, settle, check the invariants and build
+// the report. A pure function of the scenario and the seed, apart from the wall-clock figures
+// returned beside the report.
+import type { KObject } from '../actors/api/types.ts';
+import { SimCluster } from './cluster.ts';
+import { Checkers, type CheckResult } from './checkers.ts';
+import { drainMicrotasks } from './kernel.ts';
+import { histogram, percentiles, RunMetrics } from './metrics.ts';
+import { scheduleFaults } from './faults.ts';
+import type { Report } from './report/types.ts';
+import type { Scenario } from './scenario/types.ts';
+import { startWorkloads } from './workload.ts';
+
+export interface LiveRun {
+  /** Virtual ms since the run's start. */
+  virtualMs(): number;
+  metrics: RunMetrics;
+  cluster: SimCluster;
+}
+
+export interface RunOptions {
+  seed?: number;
+  /** Called once the cluster is up, before virtual time moves: progress displays read the run through it. */
+  onStarted?: (live: LiveRun) => void;
+}
+
+export interface RunOutcome {
+  report: Report;
+  checks: CheckResult[];
+  /** Component errors and failed creates, first few (a healthy run has none). */
+  errors: string[];
+  wallMs: number;
+  steps: number;
+}
+
+const MAX_ERRORS = 20;
+
+export async function runScenario(scenario: Scenario, options: RunOptions = {}): Promise<RunOutcome> {
+  const wallStart = performance.now();
+  const seed = options.seed ?? scenario.seed;
+  const errors: string[] = [];
+  const noteError = (where: string, e: unknown) => {
+    if (errors.length < MAX_ERRORS) errors.push(`${where}: ${e instanceof Error ? e.message : String(e)}`);
+  };
+  let metrics: RunMetrics | undefined;
+  const cluster = new SimCluster(scenario, seed, { onDecision: (d) => metrics?.decision(d), onError: noteError });
+  const { clock, server } = cluster;
+  const t0 = clock.now();
+  const zones = [...new Set(cluster.nodes.map((n) => n.zone))].sort();
+  metrics = new RunMetrics(clock, server.options.etcdPrefix, zones, t0, scenario.sampleIntervalMs);
+  const m = metrics;
+  const checkers = new Checkers(m);
+  const unobserve = server.store.onChange((c) => m.observe(c));
+  try {
+    await cluster.start();
+    const endMs = scenario.durationMs;
+    const workloads = await startWorkloads(cluster.bus, clock, cluster.random.fork('workloads'), scenario.workloads, t0, endMs);
+    const faults = scheduleFaults(cluster, clock, cluster.random.fork('faults'), scenario.faults, t0, (e) => noteError('faults', e));
+    const sample = () => {
+      m.sample(server.requests);
+      if (clock.now() - t0 < endMs) clock.setTimeout(sample, Math.min(scenario.sampleIntervalMs, t0 + endMs - clock.now()));
+    };
+    clock.setTimeout(sample, Math.min(scenario.sampleIntervalMs, endMs));
+    options.onStarted?.({ virtualMs: () => clock.now() - t0, metrics: m, cluster });
+    const { steps } = await cluster.kernel.run({ until: t0 + endMs });
+    workloads.stop();
+    await drainMicrotasks();
+    await checkers.compareCaches(server.store, cacheChecks(cluster));
+    for (const e of workloads.errors) noteError('workloads', e);
+    const report = buildReport(scenario, seed, m, cluster, faults);
+    return { report, checks: checkers.results(), errors, wallMs: performance.now() - wallStart, steps };
+  } finally {
+    unobserve();
+    cluster.stop();
+  }
+}
+
+function cacheChecks(cluster: SimCluster) {
+  const prefix = cluster.server.options.etcdPrefix;
+  const [nodes, pods] = cluster.scheduler.informers;
+  return [
+    { name: 'scheduler nodes', informer: nodes!, prefix: `${prefix}/core/nodes/` },
+    { name: 'scheduler pods', informer: pods!, prefix: `${prefix}/core/pods/` },
+    ...[...cluster.agents].map(([name, agent]) => ({
+      name: `nodeagent ${name}`, informer: agent.podInformer, prefix: `${prefix}/core/pods/`,
+      filter: (o: KObject) => (o.spec as { nodeName?: string } | undefined)?.nodeName === name,
+    })),
+  ];
+}
+
+function buildReport(scenario: Scenario, seed: number, m: RunMetrics, cluster: SimCluster, faults: Report['faults']): Report {
+  const span = m.firstCreateMs !== undefined && m.lastBindMs !== undefined ? m.lastBindMs - m.firstCreateMs : 0;
+  const unschedulable: Record<string, number> = {};
+  for (const reason of m.lastFailure.values()) unschedulable[reason] = (unschedulable[reason] ?? 0) + 1;
+  return {
+    version: 1,
+    scenario: { name: scenario.name, description: scenario.description, durationMs: scenario.durationMs },
+    seed,
+    traceHash: m.traceHash,
+    summary: {
+      nodes: cluster.nodes.length,
+      pods: {
+        created: m.counts.created, scheduled: m.counts.scheduled, running: m.phaseCounts.Running, succeeded: m.phaseCounts.Succeeded,
+        failed: m.phaseCounts.Failed, pending: m.phaseCounts.Pending, deleted: m.counts.deleted,
+      },
+      schedulingThroughputPerSec: span > 0 ? Math.round((m.counts.scheduled * 1000 * 1000) / span) / 1000 : 0,
+      schedulingLatencyMs: percentiles(m.schedulingLatencies),
+      podStartupMs: percentiles(m.startupLatencies),
+      schedulingAttempts: m.counts.attempts,
+      unschedulableAttempts: m.counts.unschedulableAttempts,
+      preemptions: m.counts.preemptions,
+      events: m.counts.events,
+      apiRequests: cluster.server.requests,
+    },
+    series: m.series,
+    histograms: { schedulingLatencyMs: histogram(m.schedulingLatencies), podStartupMs: histogram(m.startupLatencies) },
+    unschedulable,
+    faults: [...faults].sort((a, b) => a.atMs - b.atMs),
+    zones: m.zones,
+  };
+}

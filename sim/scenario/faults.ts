@@ -1,0 +1,65 @@
+// Faults injected at a virtual time. Checked against the expanded pools: named nodes must exist,
+// and a count drawn at random must not exceed the nodes its pool and zone filters leave.
+import { formatDuration } from '../../actors/api/duration.ts';
+import type { Fault, NodePool } from './types.ts';
+import { listed, type Field } from './field.ts';
+import { locateNode, nodesInZone } from './pools.ts';
+import { dnsLabel, durationMs, nonEmptyString, oneOf, optional, positiveInteger } from './schema.ts';
+
+const FAULT_FIELDS = ['kind', 'at', 'recoverAfter', 'nodes', 'count', 'pool', 'zone'];
+const FAULT_NODES_MAX = 100_000;
+
+/** One entry of `faults:`; `runMs` is the scenario's duration, `pools` every pool by name. */
+export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePool>): Fault {
+  f.mapping(FAULT_FIELDS);
+  oneOf(f.child('kind'), ['nodeCrash'] as const);
+  const atMs = durationMs(f.child('at'));
+  if (atMs < 0) f.child('at').fail('must not be negative');
+  if (atMs >= runMs) f.child('at').fail(`must be before the end of the run (duration ${formatDuration(runMs)})`);
+  const out: Fault = { kind: 'nodeCrash', atMs, count: 1 };
+  if (f.child('recoverAfter').present) {
+    out.recoverAfterMs = durationMs(f.child('recoverAfter'));
+    if (!(out.recoverAfterMs > 0)) f.child('recoverAfter').fail('must be greater than 0');
+  }
+  if (f.child('nodes').present) {
+    for (const filter of ['count', 'pool', 'zone'])
+      if (f.child(filter).present) f.child(filter).error('cannot be given with nodes: name the nodes, or give count with optional pool and zone filters');
+    out.nodes = namedNodes(f.child('nodes'), pools);
+    out.count = out.nodes.length;
+    return out;
+  }
+  const pool = optional(f.child('pool'), dnsLabel, undefined);
+  const zone = optional(f.child('zone'), nonEmptyString, undefined);
+  const candidates = pool === undefined ? [...pools.values()] : [pools.get(pool) ?? f.child('pool').fail(`must name a node pool (${listed([...pools.keys()])})`)];
+  if (pool !== undefined) out.pool = pool;
+  if (zone !== undefined) {
+    out.zone = zone;
+    const zones = new Set(candidates.flatMap((p) => p.zones));
+    if (!zones.has(zone)) f.child('zone').fail(`must be a zone of ${pool === undefined ? 'some pool' : `pool ${pool}`} (${listed([...zones].map((z) => JSON.stringify(z)))})`);
+  }
+  const matching = candidates.reduce((n, p) => n + (zone === undefined ? p.count : nodesInZone(p, zone)), 0);
+  if (f.child('count').present) out.count = positiveInteger(f.child('count'), FAULT_NODES_MAX);
+  if (out.count > matching) f.child('count').fail(`must be at most the number of nodes it draws from (${matching}${describeFilter(pool, zone)})`);
+  return out;
+}
+
+function namedNodes(f: Field, pools: ReadonlyMap<string, NodePool>): string[] {
+  const seen = new Set<string>();
+  return f.list('node names', { nonEmpty: true, max: FAULT_NODES_MAX }).map((n) => {
+    const name = nonEmptyString(n);
+    if (!locateNode(pools, name)) n.fail(`must name a node of a pool: <pool>-<index> with the index zero-padded to the width of count - 1 (e.g. ${exampleNode(pools)})`);
+    if (seen.has(name)) n.fail('is listed twice');
+    seen.add(name);
+    return name;
+  });
+}
+
+function exampleNode(pools: ReadonlyMap<string, NodePool>): string {
+  const pool = pools.values().next().value as NodePool;
+  return `${pool.name}-${'0'.repeat(String(pool.count - 1).length)}`;
+}
+
+function describeFilter(pool: string | undefined, zone: string | undefined): string {
+  const parts = [pool === undefined ? '' : `pool ${pool}`, zone === undefined ? '' : `zone ${zone}`].filter((s) => s !== '');
+  return parts.length ? ` in ${parts.join(', ')}` : ' in all pools';
+}

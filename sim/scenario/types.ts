@@ -1,0 +1,81 @@
+// A scenario, as `orchsim run` executes it once loaded and checked (load.ts): the cluster's node
+// pools, the workloads that arrive, the faults, the components' options, and how long it runs.
+// Times are virtual milliseconds from the start of the run; quantities are already parsed.
+import type { KObject } from '../../actors/api/types.ts';
+import type { Taint } from '../../actors/scheduler/framework.ts';
+
+export interface Scenario {
+  /** `name:` in the file, else the file's base name without extension. */
+  name: string;
+  description: string;
+  /** The seed used when `--seed` is not given. */
+  seed: number;
+  /** `duration:` — how long the run lasts in virtual time. */
+  durationMs: number;
+  /** `sampleInterval:` (default 10s) — how often the time series of the report take a sample. */
+  sampleIntervalMs: number;
+  nodePools: NodePool[];
+  workloads: Workload[];
+  faults: Fault[];
+  /** `options:` per component, passed through (each component validates its own). */
+  options: ComponentOptions;
+}
+
+export interface ComponentOptions {
+  apiserver: Record<string, unknown>;
+  scheduler: Record<string, unknown>;
+  nodeagent: Record<string, unknown>;
+  controllerManager: Record<string, unknown>;
+}
+
+export interface NodePool {
+  /** Nodes are named `<name>-<index>` with index zero-padded to the width of `count - 1` (at least 1 digit). */
+  name: string;
+  count: number;
+  region: string;
+  /** Nodes are spread over the zones round-robin, node i in zones[i % zones.length]; [''] when none given. */
+  zones: string[];
+  /** Capacity (= allocatable): CPU as a quantity string ("8"), memory ("32Gi"), ephemeral storage, pods (maxPods). */
+  capacity: { cpu: string; memory: string; ephemeralStorage: string; pods: number };
+  labels: Record<string, string>;
+  taints: Taint[];
+  /** When the pool came from a Node manifest (`node:`): that manifest, for labels/taints/capacity it carries. */
+  manifest?: KObject;
+}
+
+/** When the pods of a workload are created. */
+export type Arrival =
+  /** All `count` pods at `start`. */
+  | { kind: 'burst' }
+  /** One pod every `intervalMs` from `start`, `count` in all. */
+  | { kind: 'uniform'; intervalMs: number }
+  /** A Poisson process of `ratePerSecond` from `start`, `count` in all (gaps drawn from the workload's seeded stream). */
+  | { kind: 'poisson'; ratePerSecond: number };
+
+export interface Workload {
+  name: string;
+  /** Namespace the pods are created in (`default` when not given); created if missing. */
+  namespace: string;
+  count: number;
+  startMs: number;
+  arrival: Arrival;
+  /**
+   * The pod to create, as a Pod manifest (`metadata` may carry labels/annotations; `name` and
+   * `generateName` are replaced by `<workload>-<index>`), from `pod:`, from `template:` (a
+   * PodTemplate manifest or a bare `{metadata, spec}` template), or built from the short form
+   * (`requests`, `priority`, `labels`, `image`).
+   */
+  pod: KObject;
+  /** `runDuration:` — a batch pod succeeds this long after it starts running; undefined: runs until the end. */
+  runDurationMs?: number;
+  /** `failureProbability:` of a batch pod ending Failed instead of Succeeded, 0..1 (default 0). */
+  failureProbability: number;
+}
+
+export type Fault =
+  /**
+   * Nodes crash at `atMs` (their agents stop: no lease renewals, no status), and come back
+   * `recoverAfterMs` later when given. `nodes` are names; when absent, `count` nodes (default 1)
+   * are drawn from the run's seeded `faults` stream, optionally only from `pool` and/or `zone`.
+   */
+  { kind: 'nodeCrash'; atMs: number; recoverAfterMs?: number; nodes?: string[]; count: number; pool?: string; zone?: string };

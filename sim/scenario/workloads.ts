@@ -1,0 +1,86 @@
+// Workloads: `count` pods of one kind, arriving from `start` in a burst, at a fixed interval or
+// as a Poisson process; batch pods end after `runDuration`, some of them failing.
+import { formatDuration } from '../../actors/api/duration.ts';
+import type { Arrival, Workload } from './types.ts';
+import type { Field } from './field.ts';
+import { manifestPod, SHORT_FORM_FIELDS, shortFormPod, templatePod, type BuiltPod } from './pods.ts';
+import { dnsLabel, durationMs, number, oneOf, optional, positiveInteger } from './schema.ts';
+
+const POD_FORMS = ['requests', 'pod', 'template'] as const;
+const WORKLOAD_FIELDS = ['name', 'namespace', 'count', 'start', 'arrival', ...SHORT_FORM_FIELDS, 'pod', 'template', 'runDuration', 'failureProbability'];
+const WORKLOAD_PODS_MAX = 10_000_000;
+const POISSON_RATE_MAX_PER_SECOND = 1_000_000;
+const DEFAULT_NAMESPACE = 'default';
+
+/** One entry of `workloads:`; `runMs` is the scenario's duration, which `start` must precede. */
+export function workload(f: Field, runMs: number): Workload {
+  f.mapping(WORKLOAD_FIELDS);
+  const name = dnsLabel(f.child('name'));
+  const count = positiveInteger(f.child('count'), WORKLOAD_PODS_MAX);
+  const startMs = optional(f.child('start'), durationMs, 0);
+  if (startMs < 0) f.child('start').fail('must not be negative');
+  if (startMs >= runMs) f.child('start').fail(`must be before the end of the run (duration ${formatDuration(runMs)})`);
+  const arrival = optional(f.child('arrival'), arrivalOf, { kind: 'burst' });
+  const built = pod(f, name);
+  const given = optional(f.child('namespace'), dnsLabel, undefined);
+  if (given !== undefined && built.namespace !== undefined && built.namespace !== given)
+    f.child('namespace').fail(`must match the namespace of the workload's manifest (${built.namespace}), or be left out`);
+  const out: Workload = { name, namespace: given ?? built.namespace ?? DEFAULT_NAMESPACE, count, startMs, arrival, pod: built.pod, failureProbability: 0 };
+  if (f.child('runDuration').present) {
+    out.runDurationMs = durationMs(f.child('runDuration'));
+    if (!(out.runDurationMs > 0)) f.child('runDuration').fail('must be greater than 0');
+  }
+  if (f.child('failureProbability').present) {
+    if (out.runDurationMs === undefined) f.child('failureProbability').error('applies to batch pods only: give runDuration too');
+    out.failureProbability = number(f.child('failureProbability'), 0, 1, 'a probability from 0 to 1');
+  }
+  return out;
+}
+
+/** A Pod of a manifests file: one pod at the start, in a workload named after it. */
+export function workloadFromPod(f: Field): Workload {
+  const name = dnsLabel(f.child('metadata').child('name'));
+  return fromManifest(name, manifestPod(f, name));
+}
+
+/** A PodTemplate of a manifests file: one pod from the template at the start, in a workload named after it. */
+export function workloadFromTemplate(f: Field): Workload {
+  const name = dnsLabel(f.child('metadata').child('name'));
+  return fromManifest(name, templatePod(f, name));
+}
+
+function fromManifest(name: string, built: BuiltPod): Workload {
+  return { name, namespace: built.namespace ?? DEFAULT_NAMESPACE, count: 1, startMs: 0, arrival: { kind: 'burst' }, pod: built.pod, failureProbability: 0 };
+}
+
+/** Exactly one of the forms; the short form's fields beside `requests` belong to it alone. */
+function pod(f: Field, name: string): BuiltPod {
+  const forms = POD_FORMS.filter((k) => f.child(k).present);
+  if (forms.length === 0)
+    f.error(`workload ${name} has no pod: give one of requests (the short form), pod (a Pod manifest) or template (a pod template)`);
+  const [form, second] = forms as [(typeof POD_FORMS)[number], ...string[]];
+  if (second !== undefined) f.child(second).error(`cannot be given with ${form}: give exactly one of requests, pod or template`);
+  if (form === 'requests') return { pod: shortFormPod(f, name) };
+  for (const field of SHORT_FORM_FIELDS)
+    if (f.child(field).present) f.child(field).error(`belongs to the short form (with requests); with ${form}, write it in the manifest`);
+  return form === 'pod' ? manifestPod(f.child('pod'), name) : templatePod(f.child('template'), name);
+}
+
+function arrivalOf(f: Field): Arrival {
+  f.mapping(['kind', 'interval', 'ratePerSecond'], 'a mapping such as { kind: poisson, ratePerSecond: 5 }');
+  const kind = oneOf(f.child('kind'), ['burst', 'uniform', 'poisson'] as const);
+  if (kind === 'burst') {
+    f.mapping(['kind']);
+    return { kind };
+  }
+  if (kind === 'uniform') {
+    f.mapping(['kind', 'interval']);
+    const intervalMs = durationMs(f.child('interval'));
+    if (!(intervalMs > 0)) f.child('interval').fail('must be greater than 0');
+    return { kind, intervalMs };
+  }
+  f.mapping(['kind', 'ratePerSecond']);
+  const ratePerSecond = number(f.child('ratePerSecond'), 0, POISSON_RATE_MAX_PER_SECOND, `a number of pods per second, greater than 0 and at most ${POISSON_RATE_MAX_PER_SECOND}`);
+  if (ratePerSecond === 0) f.child('ratePerSecond').fail('must be greater than 0');
+  return { kind, ratePerSecond };
+}

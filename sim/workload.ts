@@ -1,0 +1,102 @@
+// Workloads: each creates its pods on the virtual clock as its arrival process says (all at once,
+// one every interval, or Poisson arrivals drawn from the workload's own seeded stream), through
+// the API like any client would. Creates go out a bounded number at a time so a burst of a
+// hundred thousand pods does not put a hundred thousand requests in flight.
+import type { Clock, Random } from '../actors/api/env.ts';
+import { lookupResource } from '../actors/api/resources.ts';
+import { StatusError } from '../actors/api/status.ts';
+import type { KObject } from '../actors/api/types.ts';
+import { ApiClient } from '../actors/client/client.ts';
+import { FAILURE_PROBABILITY, RUN_DURATION } from '../actors/nodeagent/nodeagent.ts';
+import { formatDuration } from '../actors/api/duration.ts';
+import type { Bus } from '../transport/bus.ts';
+import type { Workload } from './scenario/types.ts';
+
+const PODS = lookupResource('', 'v1', 'pods')!;
+const NAMESPACES = lookupResource('', 'v1', 'namespaces')!;
+/** Creates in flight at once, over all workloads. */
+const IN_FLIGHT = 256;
+
+/** Arrival offsets (ms from the run's start) of a workload's pods that fall before `endMs`. */
+export function arrivals(w: Workload, random: Random, endMs: number): number[] {
+  const times: number[] = [];
+  let t = w.startMs;
+  for (let i = 0; i < w.count; i++) {
+    if (w.arrival.kind === 'uniform' && i > 0) t += w.arrival.intervalMs;
+    else if (w.arrival.kind === 'poisson') t += (-Math.log(1 - random.next()) / w.arrival.ratePerSecond) * 1000;
+    const at = Math.round(t);
+    if (at >= endMs) break;
+    times.push(at);
+  }
+  return times;
+}
+
+/** The pod of workload `w` numbered `i`: its template with a name, the workload label, and batch annotations. */
+export function workloadPod(w: Workload, i: number): KObject {
+  const t = w.pod;
+  const annotations = { ...t.metadata.annotations };
+  if (w.runDurationMs !== undefined) {
+    annotations[RUN_DURATION] = formatDuration(w.runDurationMs);
+    if (w.failureProbability > 0) annotations[FAILURE_PROBABILITY] = String(w.failureProbability);
+  }
+  const { generateName: _g, ...metadata } = t.metadata;
+  return {
+    ...t, apiVersion: 'v1', kind: 'Pod',
+    metadata: { ...metadata, name: `${w.name}-${i}`, namespace: w.namespace, ...(Object.keys(annotations).length ? { annotations } : {}) },
+  };
+}
+
+export interface WorkloadDriver {
+  /** Pods whose create failed (other than already existing), with the first errors. */
+  failures: number;
+  errors: string[];
+  stop(): void;
+}
+
+export async function startWorkloads(bus: Bus, clock: Clock, random: Random, workloads: Workload[], t0: number, endMs: number): Promise<WorkloadDriver> {
+  const client = new ApiClient(bus, 'orchsim-workloads');
+  const driver: WorkloadDriver = { failures: 0, errors: [], stop: () => (stopped = true) };
+  let stopped = false;
+  for (const ns of new Set(workloads.map((w) => w.namespace))) {
+    try {
+      await client.create(NAMESPACES, { metadata: { name: ns } } as KObject);
+    } catch (e) {
+      if (!(e instanceof StatusError && e.code === 409)) throw e;
+    }
+  }
+  // One merged timeline: (time, workload, index), in time order, then workload order, then index.
+  const timeline: [number, number, number][] = [];
+  workloads.forEach((w, wi) => arrivals(w, random.fork(`workload/${w.name}`), endMs).forEach((t, i) => timeline.push([t, wi, i])));
+  timeline.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+  const backlog: KObject[] = [];
+  let inFlight = 0;
+  const pump = () => {
+    while (!stopped && inFlight < IN_FLIGHT && backlog.length) {
+      const pod = backlog.shift()!;
+      inFlight++;
+      client.create(PODS, pod).catch((e) => {
+        if (e instanceof StatusError && e.code === 409) return;
+        driver.failures++;
+        if (driver.errors.length < 10) driver.errors.push(`${pod.metadata.namespace}/${pod.metadata.name}: ${(e as Error).message}`);
+      }).finally(() => {
+        inFlight--;
+        pump();
+      });
+    }
+  };
+  let next = 0;
+  const arm = () => {
+    if (stopped || next >= timeline.length) return;
+    clock.setTimeout(() => {
+      const now = clock.now() - t0;
+      while (next < timeline.length && timeline[next]![0] <= now) {
+        const [, wi, i] = timeline[next++]!;
+        backlog.push(workloadPod(workloads[wi]!, i));
+      }
+      pump();
+      arm();
+    }, Math.max(0, t0 + timeline[next]![0] - clock.now()));
+  };
+  arm();
+  return driver;
+}

@@ -1,0 +1,116 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { renderReportHtml } from '../../../sim/report/html.ts';
+import { emptyReport, sampleReport } from './sample-report.ts';
+
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+test('the page is self-contained: no external scripts, stylesheets, fonts or images', () => {
+  const html = renderReportHtml(sampleReport());
+  assert.ok(html.startsWith('<!doctype html>'));
+  assert.not.match(html, /<script[^>]*\ssrc\s*=/i);
+  assert.not.match(html, /<link\b/i);
+  assert.not.match(html, /\b(src|href)\s*=\s*["']?\s*(https?:)?\/\//i);
+  assert.not.match(html, /@import|url\(/i);
+  assert.ok(html.includes('<style>'));
+});
+
+test('every chart is an inline svg: five over time, two histograms, three by zone', () => {
+  const html = renderReportHtml(sampleReport());
+  assert.is(count(html, '<svg'), 10);
+  assert.is(count(html, '</svg>'), 10);
+  for (const title of ['Pods by phase', 'Nodes ready', 'Pods scheduled per second', 'Events and API requests per second',
+    'CPU and memory requested / allocatable', 'Scheduling latency (creation to binding)', 'Nodes ready by zone',
+    'Pods running by zone', 'CPU requested / allocatable by zone']) {
+    assert.ok(html.includes(`aria-label="${title}"`), title);
+  }
+  // Both zones appear in the zone charts' legends.
+  assert.is(count(html, '>zone-a</text>'), 3);
+  assert.is(count(html, '>zone-b</text>'), 3);
+});
+
+test('the header and summary carry the run identity and key figures', () => {
+  const html = renderReportHtml(sampleReport());
+  assert.ok(html.includes('orchsim run: two-zones'));
+  assert.ok(html.includes('Two zones, one node crash at 0:20.'));
+  assert.ok(html.includes('>4242<'));
+  assert.ok(html.includes('a'.repeat(64)));
+  assert.ok(html.includes('1m (1:00)'));
+  assert.ok(html.includes('5,678,901'));
+  assert.ok(html.includes('2.75 pods/s'));
+  assert.ok(html.includes('>2.5s<')); // scheduling latency p99
+  assert.ok(html.includes('>9.1s<')); // pod startup p99
+});
+
+test('a hostile scenario name and reason are escaped everywhere', () => {
+  const r = sampleReport();
+  r.scenario.name = '<script>alert(1)</script>';
+  r.scenario.description = '"><img src=x onerror=alert(2)>';
+  r.unschedulable = { '<b>bold</b> & co': 3 };
+  r.faults[0]!.targets = ['"quoted" node'];
+  r.faults[0]!.kind = '<i>crash</i>';
+  const html = renderReportHtml(r);
+  assert.not.ok(html.includes('<script'));
+  assert.not.ok(html.includes('<img'));
+  assert.not.ok(html.includes('<b>bold'));
+  assert.not.ok(html.includes('<i>crash'));
+  assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
+  assert.ok(html.includes('&quot;&gt;&lt;img src=x onerror=alert(2)&gt;'));
+  assert.ok(html.includes('&lt;b&gt;bold&lt;/b&gt; &amp; co'));
+  assert.ok(html.includes('&quot;quoted&quot; node'));
+});
+
+test('empty series, empty histograms and no zones render without NaN or Infinity', () => {
+  const r = emptyReport();
+  const html = renderReportHtml(r);
+  assert.not.match(html, /NaN|Infinity|undefined/);
+  assert.ok(html.includes('No samples'));
+  assert.ok(html.includes('No data'));
+  assert.ok(html.includes('No faults.'));
+  r.zones = [];
+  r.series.perZone = {};
+  const noZones = renderReportHtml(r);
+  assert.ok(noZones.includes('No zones.'));
+  assert.not.match(noZones, /NaN|Infinity|undefined/);
+});
+
+test('a single sample, all-zero data and huge values render with finite coordinates', () => {
+  const r = sampleReport();
+  const one = <T>(xs: T[]) => xs.slice(0, 1);
+  const s = r.series;
+  r.series = { ...s, tMs: one(s.tMs), podsPending: [0], podsRunning: [0], podsSucceeded: [0], podsFailed: [0], nodesReady: [0],
+    eventsPerSec: [9.9e12], apiRequestsPerSec: [3.4e6], scheduledPerSec: [0], cpuUtilisation: [0], memoryUtilisation: [0],
+    perZone: { 'zone-a': { nodesReady: [0], podsRunning: [0], cpuUtilisation: [0] } } };
+  const html = renderReportHtml(r);
+  assert.not.match(html, /NaN|Infinity|undefined/);
+  assert.ok(html.includes('>10T</text>'));
+  assert.not.ok(html.includes('9900000000000'));
+});
+
+test('faults appear in a table and as markers on each time chart', () => {
+  const r = sampleReport();
+  r.faults.push({ kind: 'zone-outage', atMs: 30_000, targets: Array.from({ length: 12 }, (_, i) => `zone-b-node-${i}`) });
+  const html = renderReportHtml(r);
+  assert.match(html, /<td>node-crash<\/td><td class="num">0:20<\/td><td title="zone-a-node-1">zone-a-node-1<\/td><td class="num">0:45<\/td><td class="num">25s<\/td>/);
+  assert.ok(html.includes('zone-b-node-0, zone-b-node-1, zone-b-node-2, zone-b-node-3, zone-b-node-4 +7 more'));
+  // Two faults on each of the eight time charts.
+  assert.is(count(html, 'class="marker"'), 16);
+  assert.ok(html.includes('<title>node-crash at 0:20: zone-a-node-1, recovered at 0:45</title>'));
+});
+
+test('unschedulable reasons are listed by count, largest first', () => {
+  const html = renderReportHtml(sampleReport());
+  const cpu = html.indexOf('<td>Insufficient cpu</td>');
+  const taint = html.indexOf('<td>node(s) had untolerated taint</td>');
+  assert.ok(cpu > 0 && taint > cpu);
+  assert.ok(html.includes('<td class="num">81.0%</td>'));
+});
+
+test('the same report renders to the same string', () => {
+  assert.is(renderReportHtml(sampleReport()), renderReportHtml(sampleReport()));
+  const changed = sampleReport();
+  changed.seed = 1;
+  assert.is.not(renderReportHtml(changed), renderReportHtml(sampleReport()));
+});
+
+test.run();
