@@ -4,12 +4,14 @@
 import { apiSuite } from './api.ts';
 import { fanoutSuite } from './fanout.ts';
 import { tabulate, writeResult, type SuiteOutput } from './report.ts';
+import { schedulerSuite } from './scheduler.ts';
 import { storeSuite } from './store.ts';
 
 const SUITES: Record<string, (seed: number) => Promise<SuiteOutput>> = {
   api: async (seed) => tabulate(await apiSuite(seed)),
   store: async (seed) => tabulate(await storeSuite(seed)),
   fanout: () => fanoutSuite(),
+  scheduler: async (seed) => tabulate(await schedulerSuite(seed)),
 };
 const SEED = 20260101;
 const RESULTS_DIR = new URL('./results/', import.meta.url);

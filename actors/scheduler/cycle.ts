@@ -105,34 +105,42 @@ function decide(r: CycleResult, state: CycleState, input: CycleInput, feasible: 
     r.node = feasible[0];
     return r;
   }
-  const totals = new Array<number>(feasible.length).fill(0);
-  const byPlugin: Record<string, number[]> = {};
+  const n = feasible.length;
+  const totals = new Float64Array(n);
+  const byPlugin: [string, number[]][] = [];
   for (const p of input.scores) {
     p.preScore?.(state, input.pod, feasible, input.snapshot);
-    const scores = feasible.map((n) => p.score(state, input.pod, n, input.snapshot));
+    const scores = new Array<number>(n);
+    for (let k = 0; k < n; k++) scores[k] = p.score(state, input.pod, feasible[k]!, input.snapshot);
     p.normalize?.(state, input.pod, scores);
-    for (let k = 0; k < scores.length; k++) {
+    for (let k = 0; k < n; k++) {
       const s = Math.max(0, Math.min(MAX_NODE_SCORE, scores[k]!)) * p.weight;
       scores[k] = s;
-      totals[k]! += s;
+      totals[k] += s;
     }
-    byPlugin[p.name] = scores;
+    byPlugin.push([p.name, scores]);
   }
   // The highest total; among equals, each is chosen with equal chance (reservoir sampling).
   let best = 0;
   let ties = 1;
-  for (let k = 1; k < totals.length; k++) {
+  for (let k = 1; k < n; k++) {
     if (totals[k]! > totals[best]!) {
       best = k;
       ties = 1;
     } else if (totals[k] === totals[best] && input.random.next() * ++ties < 1) best = k;
   }
   r.node = feasible[best];
-  const order = totals.map((_, k) => k).sort((a, b) => totals[b]! - totals[a]! || (a === best ? -1 : b === best ? 1 : a - b));
-  r.top = order.slice(0, 3).map((k) => ({
+  // The explanation: the chosen node, then the two best others (a linear pass, not a sort).
+  const top = [best];
+  for (let round = 0; round < 2; round++) {
+    let pick = -1;
+    for (let k = 0; k < n; k++) if (!top.includes(k) && (pick < 0 || totals[k]! > totals[pick]!)) pick = k;
+    if (pick >= 0) top.push(pick);
+  }
+  r.top = top.map((k) => ({
     node: feasible[k]!.name,
     total: totals[k]!,
-    byPlugin: Object.fromEntries(Object.entries(byPlugin).map(([name, s]) => [name, s[k]!])),
+    byPlugin: Object.fromEntries(byPlugin.map(([name, s]) => [name, s[k]!])),
   }));
   return r;
 }
