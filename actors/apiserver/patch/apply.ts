@@ -5,7 +5,7 @@ import { badRequest, StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { mergeApplied, removePaths } from './apply-merge.ts';
 import { FieldSet, pathString, type Path } from './field-set.ts';
-import { copyJson, isObject, jsonEqual, type JsonObject } from './json-value.ts';
+import { isObject, jsonEqual, type JsonObject } from './json-value.ts';
 import {
   decodeManagers,
   describeManager,
@@ -165,11 +165,18 @@ function withoutFields(managers: [string, Manager][], ...sets: FieldSet[]): Mana
   return next;
 }
 
-/** A private copy of the object without managedFields ({} for an absent object). */
+/**
+ * The object without managedFields ({} for an absent object): a new top level and metadata, the
+ * rest shared with `obj`. Nothing below writes into it except `metadata.managedFields`, and stored
+ * objects are never modified, so versions may share unchanged subtrees.
+ */
 function bodyOf(obj: KObject | undefined): JsonObject {
   if (!obj) return {};
-  const body = copyJson(obj as unknown as JsonObject);
-  if (isObject(body.metadata)) delete body.metadata.managedFields;
+  const body = { ...(obj as unknown as JsonObject) };
+  if (isObject(body.metadata)) {
+    const { managedFields: _, ...metadata } = body.metadata;
+    body.metadata = metadata;
+  }
   return body;
 }
 
