@@ -26,6 +26,12 @@ export interface Bus {
   subscribe(subject: string, handler: (msg: Message) => void, opts?: SubscribeOptions): Subscription;
   /** Sends a request and resolves with the first reply; rejects with BusTimeoutError or NoRespondersError. */
   request(subject: string, data: Uint8Array, timeoutMs: number): Promise<Message>;
+  /**
+   * Whether a message published on `subject` now would reach a subscriber, when the bus can tell
+   * (in process it can; over NATS only the server knows, so the method is absent). Publishers of
+   * costly messages skip encoding ones nobody would receive.
+   */
+  hasSubscribers?(subject: string): boolean;
   /** Resolves when everything published so far has reached the server (NATS) or its subscribers (in process). */
   flush(): Promise<void>;
   /** Stops taking new messages, delivers those in flight, then closes. */

@@ -56,6 +56,10 @@ export class MemoryBus implements Bus {
     }
   }
 
+  hasSubscribers(subject: string): boolean {
+    return this.#index.match(subject).size > 0;
+  }
+
   subscribe(subject: string, handler: (msg: Message) => void, opts: SubscribeOptions = {}): Subscription {
     if (this.#state === 'closed') throw new BusClosedError();
     checkSubject(subject, true);

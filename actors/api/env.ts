@@ -39,5 +39,14 @@ export function nameSuffix(random: Random): string {
 
 /** RFC 3339 with second precision, as object timestamps are written. */
 export function timestamp(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // Many writes share a second of virtual time: the last one formatted is reused.
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastStamp = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+  return lastStamp;
 }
+
+let lastSecond = NaN;
+let lastStamp = '';

@@ -59,6 +59,7 @@ export class NodeAgent {
   readonly #usedIPs = new Set<number>();
   readonly #leaseJitter: Random;
   readonly #batchTables = new Map<string, PodStageTable>();
+  #info: Record<string, string> | undefined;
   #lease: KObject | undefined;
   #startedMs: number | undefined;
   #timers: unknown[] = [];
@@ -127,7 +128,6 @@ export class NodeAgent {
   #nodeStatus(nowMs: number) {
     const o = this.options;
     const resources = { cpu: o.cpu, memory: o.memory, 'ephemeral-storage': o.ephemeralStorage, pods: String(o.maxPods) };
-    const info = this.#random.fork('node-info');
     const condition = (type: string, status: string, reason: string, message: string) =>
       ({ type, status, lastHeartbeatTime: timestamp(nowMs), lastTransitionTime: timestamp(this.#startedMs ?? nowMs), reason, message });
     return {
@@ -141,12 +141,21 @@ export class NodeAgent {
       ],
       addresses: [{ type: 'InternalIP', address: o.internalIP }, { type: 'Hostname', address: this.nodeName }],
       daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
-      nodeInfo: {
+      nodeInfo: this.#nodeInfo(),
+    };
+  }
+
+  /** The node's system info: drawn once from the agent's `node-info` stream, the same in every report. */
+  #nodeInfo() {
+    if (!this.#info) {
+      const info = this.#random.fork('node-info');
+      this.#info = {
         machineID: uuid(info).replace(/-/g, ''), systemUUID: uuid(info), bootID: uuid(info),
         kernelVersion: '6.1.0-orchsim', osImage: 'orchsim simulated node', containerRuntimeVersion: 'containerd://1.7.0',
         kubeletVersion: AGENT_VERSION, kubeProxyVersion: AGENT_VERSION, operatingSystem: 'linux', architecture: 'amd64',
-      },
-    };
+      };
+    }
+    return this.#info;
   }
 
   async #register(): Promise<void> {

@@ -29,8 +29,15 @@ export class Fanout {
     this.#unsubscribe = store.onChange((change) => {
       const type = typeOfKey(change.key, keyPrefix, types);
       if (!type) return;
-      const data = encodeChange(change, type, this.chains.link(type, change.object, change.prev, change.revision));
-      for (const subject of eventSubjects(type, change.object, change.prev)) bus.publish(subject, data);
+      const chain = this.chains.link(type, change.object, change.prev, change.revision);
+      let subjects = eventSubjects(type, change.object, change.prev);
+      // In process the bus knows its subscribers: an event nobody receives (a node's lease renewal
+      // in a simulation without lease watchers) is not encoded at all.
+      if (bus.hasSubscribers) subjects = subjects.filter((s) => bus.hasSubscribers!(s));
+      if (subjects.length > 0) {
+        const data = encodeChange(change, type, chain);
+        for (const subject of subjects) bus.publish(subject, data);
+      }
       // One progress message per burst of commits, after them in publish order.
       if (!progressQueued) {
         progressQueued = true;
