@@ -77,20 +77,24 @@ function serialize(value: unknown, out: Output, status: number, headers: Record<
 // list items are written) is computed once and reused by every get and list that returns it.
 const encoded = new WeakMap<KObject, string>();
 
-function itemJson(obj: KObject): string {
+function itemJson(obj: KObject, keep = true): string {
   let json = encoded.get(obj);
   if (json === undefined) {
     const { apiVersion: _a, kind: _k, ...rest } = obj;
     json = JSON.stringify(rest);
-    encoded.set(obj, json);
+    if (keep) encoded.set(obj, json);
   }
   return json;
 }
 
-/** An object's JSON with its kind and apiVersion first, from the per-object cache when it has both. */
-export function objectJson(obj: KObject): string {
+/**
+ * An object's JSON with its kind and apiVersion first, from the per-object cache when it has both.
+ * `keep` false (the answer to a write) does not add to the cache: a version written and never read
+ * would otherwise hold its JSON for as long as the store keeps the version.
+ */
+export function objectJson(obj: KObject, keep = true): string {
   if (!obj.kind || !obj.apiVersion) return JSON.stringify(obj);
-  const rest = itemJson(obj);
+  const rest = itemJson(obj, keep);
   return `{"kind":${JSON.stringify(obj.kind)},"apiVersion":${JSON.stringify(obj.apiVersion)}${rest === '{}' ? '' : `,${rest.slice(1, -1)}`}}`;
 }
 
@@ -101,7 +105,7 @@ function jsonBody(status: number, headers: Record<string, string | string[]>, bo
 export function encodeObject(ctx: EncodeContext, obj: KObject, status = 200, headers: Record<string, string | string[]> = {}): ApiResponse {
   const out = outputFor(ctx, String(obj.kind ?? ctx.type.kind));
   if (out.format === 'table') return serialize(table(ctx, [obj], { resourceVersion: obj.metadata.resourceVersion }, out.version), out, status, headers);
-  if (out.format === 'json' && !out.pretty && obj.kind && obj.apiVersion) return jsonBody(status, headers, objectJson(obj));
+  if (out.format === 'json' && !out.pretty && obj.kind && obj.apiVersion) return jsonBody(status, headers, objectJson(obj, ctx.read));
   return serialize(obj, out, status, headers);
 }
 
@@ -112,7 +116,7 @@ export function encodeList(ctx: EncodeContext, items: KObject[], meta: ListMeta,
   if (out.format === 'table') return serialize(table(ctx, items, meta, out.version), out, status, headers);
   if (out.format === 'json' && !out.pretty) {
     const head = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersionOf(ctx.type))},"metadata":${JSON.stringify(meta)},"items":[`;
-    return jsonBody(status, headers, `${head}${items.map(itemJson).join(',')}]}`);
+    return jsonBody(status, headers, `${head}${items.map((o) => itemJson(o)).join(',')}]}`);
   }
   const stripped = items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
   return serialize({ kind, apiVersion: apiVersionOf(ctx.type), metadata: meta, items: stripped }, out, status, headers);
