@@ -1,6 +1,7 @@
 // Faults on the virtual clock. A node crash stops the node's agent (no lease renewals, no status,
 // its pods' containers forgotten); recovery starts a fresh agent for the same node, which finds
-// its node registered and its pods bound, and runs them again. Targets not named in the scenario
+// its node registered and its pods bound, and runs them again. Memory pressure loads the nodes'
+// memory beyond their pods' use until it ends; their agents evict pods as the real agent would. Targets not named in the scenario
 // are drawn from the run's `faults` stream, so the same seed crashes the same nodes.
 import type { Clock, Random } from '../actors/api/env.ts';
 import type { SimCluster } from './cluster.ts';
@@ -27,11 +28,18 @@ export function scheduleFaults(cluster: SimCluster, clock: Clock, random: Random
       const targets = f.nodes ?? drawTargets(candidates, f.count, stream);
       const record: FaultRecord = { kind: f.kind, atMs: clock.now() - t0, targets };
       records.push(record);
-      for (const name of targets) cluster.crashNode(name);
+      const memory = f.kind === 'memoryPressure';
+      for (const name of targets) {
+        if (memory) cluster.agents.get(name)?.setExtraMemoryUsage(f.memoryBytes ?? 0);
+        else cluster.crashNode(name);
+      }
       if (f.recoverAfterMs === undefined) return;
       clock.setTimeout(() => {
         record.recoveredAtMs = clock.now() - t0;
-        for (const name of targets) void cluster.startNode(name).catch(onError);
+        for (const name of targets) {
+          if (memory) cluster.agents.get(name)?.setExtraMemoryUsage(0);
+          else void cluster.startNode(name).catch(onError);
+        }
       }, f.recoverAfterMs);
     }, Math.max(0, t0 + f.atMs - clock.now()));
   });

@@ -50,7 +50,7 @@ export interface ChangeListener {
 export class RunMetrics {
   readonly pods = new Map<string, PodRecord>();
   readonly nodes = new Map<string, NodeRecord>();
-  readonly counts = { created: 0, scheduled: 0, deleted: 0, events: 0, preemptions: 0, attempts: 0, unschedulableAttempts: 0 };
+  readonly counts = { created: 0, scheduled: 0, deleted: 0, evicted: 0, events: 0, preemptions: 0, attempts: 0, unschedulableAttempts: 0 };
   readonly phaseCounts: Record<Phase, number> = { Pending: 0, Running: 0, Succeeded: 0, Failed: 0 };
   readonly schedulingLatencies: number[] = [];
   readonly startupLatencies: number[] = [];
@@ -152,6 +152,7 @@ export class RunMetrics {
       if (node && phase === 'Running') node.podsRunning++;
       rec.phase = phase;
       rec.path += phase[0];
+      if (phase === 'Failed' && (c.object.status as { reason?: string } | undefined)?.reason === 'Evicted') this.counts.evicted++;
     }
     if (phase === 'Running' && rec.runningMs === undefined) {
       rec.runningMs = now;

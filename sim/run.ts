@@ -102,7 +102,7 @@ function buildReport(scenario: Scenario, seed: number, m: RunMetrics, cluster: S
       nodes: cluster.nodes.length,
       pods: {
         created: m.counts.created, scheduled: m.counts.scheduled, running: m.phaseCounts.Running, succeeded: m.phaseCounts.Succeeded,
-        failed: m.phaseCounts.Failed, pending: m.phaseCounts.Pending, deleted: m.counts.deleted,
+        failed: m.phaseCounts.Failed, pending: m.phaseCounts.Pending, deleted: m.counts.deleted, evicted: m.counts.evicted,
       },
       schedulingThroughputPerSec: span > 0 ? Math.round((m.counts.scheduled * 1000 * 1000) / span) / 1000 : 0,
       schedulingLatencyMs: percentiles(m.schedulingLatencies),

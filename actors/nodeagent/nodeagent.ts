@@ -16,7 +16,9 @@ import { Informer } from '../client/informer.ts';
 import type { Bus } from '../../transport/bus.ts';
 import { batchPodStages, drawPodPlan, podExits, validateStages, withStages, type PodStageTable } from '../../machines/stages.ts';
 import { parseDuration } from '../api/duration.ts';
-import { nodeAgentOptions, type NodeAgentOptions } from './options.ts';
+import { nodeAgentOptions, podLimit, type NodeAgentOptions } from './options.ts';
+import { evictionMessage, evictionVictim, memoryThreshold, type MemoryThreshold, type PodUsage } from './pressure-eviction.ts';
+import { parseQuantity, wholeUnits } from '../api/quantity.ts';
 import { PodRuntime } from './pod-runtime.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
@@ -41,6 +43,26 @@ export interface NodeAgentInit {
   onError?: (error: unknown) => void;
 }
 
+/** Annotation giving the memory a pod uses (a quantity); without it a pod uses what it requests. */
+export const MEMORY_USAGE = 'orchsim.io/memory-usage';
+
+/** A pod's memory request (summed over containers), its use, its priority, and the container named in eviction messages. */
+function podMemory(pod: KObject): Omit<PodUsage, 'key'> & { container: string } {
+  const containers = ((pod.spec as { containers?: { name: string; resources?: { requests?: { memory?: string } } }[] }).containers ?? []);
+  let request = 0;
+  for (const c of containers) if (c.resources?.requests?.memory !== undefined) request += wholeUnits(c.resources.requests.memory);
+  const annotated = pod.metadata.annotations?.[MEMORY_USAGE];
+  let usage = request;
+  if (annotated !== undefined) {
+    try {
+      usage = parseQuantity(annotated);
+    } catch {
+      usage = request; // a bad annotation: the pod uses what it asked for
+    }
+  }
+  return { priority: (pod.spec as { priority?: number }).priority ?? 0, request, usage, container: containers[0]?.name ?? '' };
+}
+
 /** metav1.MicroTime: RFC 3339 with six fraction digits (the clock has millisecond resolution). */
 export function microTime(ms: number): string {
   return timestamp(ms).replace(/Z$/, `.${String(((ms % 1000) + 1000) % 1000).padStart(3, '0')}000Z`);
@@ -60,6 +82,12 @@ export class NodeAgent {
   readonly #leaseJitter: Random;
   readonly #batchTables = new Map<string, PodStageTable>();
   #info: Record<string, string> | undefined;
+  readonly #threshold: MemoryThreshold | undefined;
+  /** Each admitted pod's memory: its request, its use, its priority (what eviction ranks by). */
+  readonly #usage = new Map<string, PodUsage & { container: string }>();
+  #extraMemory = 0;
+  #pressureSinceMs: number | undefined;
+  #lastPressureMs = 0;
   #lease: KObject | undefined;
   #startedMs: number | undefined;
   #timers: unknown[] = [];
@@ -74,6 +102,7 @@ export class NodeAgent {
     this.#random = init.random;
     this.#ipStream = init.random.fork('pod-ips');
     this.#leaseJitter = init.random.fork('lease-jitter');
+    this.#threshold = memoryThreshold(this.options.evictionHard);
     this.#client = new ApiClient(init.bus, `nodeagent/${init.nodeName}`);
     this.#onError = init.onError ?? ((e) => console.error(`nodeagent ${init.nodeName}:`, e));
     this.#informer = new Informer({ client: this.#client, hub: new WatchHub(init.bus), clock: init.clock, type: PODS,
@@ -88,7 +117,47 @@ export class NodeAgent {
     await this.#renewLease();
     await this.#informer.start();
     this.#every('lease', () => this.#renewLease());
-    this.#every('status', () => this.#updateStatus());
+    // Memory is checked against evictionHard on the status loop's beat (both 10 s by default).
+    this.#every('status', () => (this.#checkMemory(), this.#updateStatus()));
+  }
+
+  /** Memory used on top of the pods' own (a scenario's memory-pressure fault); 0 removes it. */
+  setExtraMemoryUsage(bytes: number): void {
+    this.#extraMemory = Math.max(0, bytes);
+  }
+
+  /** Bytes of memory in use: every active pod's use plus the extra load. */
+  get memoryUsage(): number {
+    let used = this.#extraMemory;
+    for (const [key, runtime] of this.#pods) if (runtime.active) used += this.#usage.get(key)?.usage ?? 0;
+    return used;
+  }
+
+  #memoryPressure(nowMs: number): boolean {
+    return this.#pressureSinceMs !== undefined && nowMs - this.#lastPressureMs < this.options.evictionPressureTransitionPeriodMs;
+  }
+
+  /** Below the memory.available threshold: note the pressure and evict one pod (the real agent's one per pass). */
+  #checkMemory(): void {
+    const threshold = this.#threshold;
+    if (!threshold) return;
+    const now = this.#clock.now();
+    const capacity = wholeUnits(this.options.memory);
+    const available = capacity - this.memoryUsage;
+    if (available >= threshold.bytes(capacity)) {
+      if (this.#pressureSinceMs !== undefined && !this.#memoryPressure(now)) this.#pressureSinceMs = undefined;
+      return;
+    }
+    this.#pressureSinceMs ??= now;
+    this.#lastPressureMs = now;
+    const candidates: PodUsage[] = [];
+    for (const [key, runtime] of this.#pods) {
+      const u = this.#usage.get(key);
+      if (runtime.active && u) candidates.push(u);
+    }
+    const victim = evictionVictim(candidates);
+    if (!victim) return;
+    this.#pods.get(victim.key)!.evict(evictionMessage(threshold, available, victim, this.#usage.get(victim.key)!.container));
   }
 
   /** The informer of this node's pods (the checkers compare its cache with the store). */
@@ -127,14 +196,16 @@ export class NodeAgent {
 
   #nodeStatus(nowMs: number) {
     const o = this.options;
-    const resources = { cpu: o.cpu, memory: o.memory, 'ephemeral-storage': o.ephemeralStorage, pods: String(o.maxPods) };
+    const resources = { cpu: o.cpu, memory: o.memory, 'ephemeral-storage': o.ephemeralStorage, pods: String(podLimit(o)) };
     const condition = (type: string, status: string, reason: string, message: string) =>
       ({ type, status, lastHeartbeatTime: timestamp(nowMs), lastTransitionTime: timestamp(this.#startedMs ?? nowMs), reason, message });
     return {
       capacity: resources,
       allocatable: resources,
       conditions: [
-        condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+        this.#memoryPressure(nowMs)
+          ? condition('MemoryPressure', 'True', 'KubeletHasInsufficientMemory', 'kubelet has insufficient memory available')
+          : condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
         condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
         condition('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
         condition('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
@@ -244,8 +315,9 @@ export class NodeAgent {
   #admit(key: string, pod: KObject): PodRuntime | undefined {
     let used = 0;
     for (const p of this.#pods.values()) if (p.active) used++;
-    if (used >= this.options.maxPods) {
-      const message = `Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: ${used}, capacity: ${this.options.maxPods}`;
+    const limit = podLimit(this.options);
+    if (used >= limit) {
+      const message = `Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: ${used}, capacity: ${limit}`;
       void this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, { status: { phase: 'Failed', reason: 'OutOfpods', message } },
         'merge', 'status').catch((e) => this.#report(e));
       return undefined;
@@ -262,6 +334,7 @@ export class NodeAgent {
       ...(status?.phase === 'Running' && status.startTime ? { resumed: { startTime: status.startTime } } : {}),
     });
     this.#pods.set(key, runtime);
+    this.#usage.set(key, { key, ...podMemory(pod) });
     runtime.start();
     return runtime;
   }
@@ -301,6 +374,7 @@ export class NodeAgent {
   #drop(key: string, runtime: PodRuntime): void {
     runtime.stop();
     this.#pods.delete(key);
+    this.#usage.delete(key);
     this.#usedIPs.delete(Number(runtime.podIP.split('.')[3]));
   }
 

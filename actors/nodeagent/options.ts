@@ -2,6 +2,8 @@
 // "Node agent: configuration file"), with the real defaults, merged once and checked here.
 // Durations carry their unit in the name; the file's `10s` forms are parsed before they get here.
 import { podStages, type PodStageTable } from '../../machines/stages.ts';
+import { memoryThreshold } from './pressure-eviction.ts';
+import { parseQuantity } from '../api/quantity.ts';
 
 export interface Taint {
   key: string;
@@ -20,6 +22,13 @@ export interface NodeAgentOptions {
   nodeStatusReportFrequencyMs: number;
   /** `maxPods`: pods beyond this many (not yet finished) are rejected with reason OutOfpods. */
   maxPods: number;
+  /** `podsPerCore`: when above 0, the node takes at most this many pods per CPU core (and never more than maxPods). */
+  podsPerCore: number;
+  /** `evictionHard`: signal → threshold; `memory.available` (quantity or percentage) is simulated. */
+  evictionHard: Record<string, string>;
+  /** `evictionPressureTransitionPeriod`: how long a pressure condition stays True after the pressure ends. */
+  evictionPressureTransitionPeriodMs: number;
+
   /** `registerWithTaints`: taints the Node is created with. */
   registerWithTaints: Taint[];
   /** Extra `--node-labels`. */
@@ -45,6 +54,9 @@ export const defaultNodeAgentOptions: Readonly<NodeAgentOptions> = {
   nodeStatusUpdateFrequencyMs: 10_000,
   nodeStatusReportFrequencyMs: 5 * 60_000, // 5m0s
   maxPods: 110,
+  podsPerCore: 0,
+  evictionHard: { 'memory.available': '100Mi', 'nodefs.available': '10%', 'imagefs.available': '15%', 'nodefs.inodesFree': '5%' },
+  evictionPressureTransitionPeriodMs: 5 * 60_000,
   registerWithTaints: [],
   nodeLabels: {},
   region: '',
@@ -57,6 +69,11 @@ export const defaultNodeAgentOptions: Readonly<NodeAgentOptions> = {
   podStages: podStages(),
 };
 
+/** The pods a node takes: maxPods, lowered by podsPerCore × cores when podsPerCore is set. */
+export function podLimit(o: Pick<NodeAgentOptions, 'maxPods' | 'podsPerCore' | 'cpu'>): number {
+  return o.podsPerCore > 0 ? Math.min(o.maxPods, o.podsPerCore * Math.floor(parseQuantity(o.cpu))) : o.maxPods;
+}
+
 /** Merges `options` over the defaults and validates the result; throws a RangeError naming the bad field. */
 export function nodeAgentOptions(options: Partial<NodeAgentOptions> = {}): NodeAgentOptions {
   const o: NodeAgentOptions = { ...defaultNodeAgentOptions, ...options };
@@ -67,6 +84,10 @@ export function nodeAgentOptions(options: Partial<NodeAgentOptions> = {}): NodeA
   positive('nodeStatusUpdateFrequencyMs', o.nodeStatusUpdateFrequencyMs);
   positive('nodeStatusReportFrequencyMs', o.nodeStatusReportFrequencyMs);
   if (!(Number.isInteger(o.maxPods) && o.maxPods > 0)) throw new RangeError(`nodeagent option maxPods must be a positive integer, got ${o.maxPods}`);
+  if (!(Number.isInteger(o.podsPerCore) && o.podsPerCore >= 0)) throw new RangeError(`nodeagent option podsPerCore must be an integer of at least 0, got ${o.podsPerCore}`);
+  if (o.podsPerCore > o.maxPods) throw new RangeError(`nodeagent option podsPerCore (${o.podsPerCore}) must not be above maxPods (${o.maxPods})`);
+  positive('evictionPressureTransitionPeriodMs', o.evictionPressureTransitionPeriodMs);
+  memoryThreshold(o.evictionHard);
   if (!(o.leaseRenewJitterFactor >= 0 && o.leaseRenewJitterFactor < 1))
     throw new RangeError(`nodeagent option leaseRenewJitterFactor must be in [0, 1), got ${o.leaseRenewJitterFactor}`);
   if (!/^\d+\.\d+\.\d+\.0\/24$/.test(o.podCIDR)) throw new RangeError(`nodeagent option podCIDR must be an IPv4 /24 such as 10.244.0.0/24, got ${o.podCIDR}`);

@@ -77,6 +77,7 @@ export class PodRuntime {
   #startMs = 0;
   #runningMs = 0;
   #terminating = false;
+  #evicted: string | undefined;
   #queue: Promise<void> = Promise.resolve();
 
   constructor(pod: KObject, plan: PodPlan, deps: PodRuntimeDeps) {
@@ -110,6 +111,13 @@ export class PodRuntime {
     if (this.#terminating) return;
     this.#terminating = true;
     this.#actor.send({ type: 'DELETE', ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}) });
+  }
+
+  /** Node-pressure eviction: the containers are killed and the pod ends Failed with reason Evicted. */
+  evict(message: string): void {
+    if (!this.active || this.#terminating || this.#evicted !== undefined) return;
+    this.#evicted = message;
+    this.#actor.send({ type: 'EVICTED' });
   }
 
   stop(): void {
@@ -193,17 +201,19 @@ export class PodRuntime {
 
   #finishedStatus(phase: 'Succeeded' | 'Failed', now: number) {
     const ok = phase === 'Succeeded';
+    const evicted = this.#evicted;
     const reason = ok ? 'PodCompleted' : 'PodFailed';
     const ran = this.#runningMs > 0;
     return {
       phase, ...this.#base(now), ...(ran ? { podIP: this.podIP, podIPs: [{ ip: this.podIP }] } : {}),
+      ...(evicted !== undefined ? { reason: 'Evicted', message: evicted } : {}),
       conditions: this.#setConditions(now, {
         PodReadyToStartContainers: ['False'], Initialized: ['True'], Ready: ['False', reason], ContainersReady: ['False', reason], PodScheduled: ['True'],
       }),
       containerStatuses: this.#containers.map((c) => ({
         name: c.name, image: c.image, imageID: ran ? `${c.image.split(':')[0]}@sha256:${digest(c.image)}` : '', containerID: c.id,
         ready: false, restartCount: 0, started: false,
-        state: { terminated: { exitCode: ok ? 0 : 1, reason: ok ? 'Completed' : 'Error', containerID: c.id,
+        state: { terminated: { exitCode: ok ? 0 : evicted !== undefined ? 137 : 1, reason: ok ? 'Completed' : 'Error', containerID: c.id,
           startedAt: timestamp(this.#runningMs || now), finishedAt: timestamp(now) } },
       })),
     };

@@ -107,6 +107,7 @@ function summarySection(r: Report): string {
       ['Failed', formatInteger(s.pods.failed)],
       ['Pending', formatInteger(s.pods.pending)],
       ['Deleted', formatInteger(s.pods.deleted)],
+      ['Evicted', formatInteger(s.pods.evicted)],
     ]),
     card('Scheduling', [
       ['Throughput', `${formatCount(s.schedulingThroughputPerSec)} pods/s`],

@@ -79,7 +79,7 @@ export function renderSummary(report: Report, wall?: WallFigures): string {
     ...entry('nodes', formatInteger(s.nodes)),
     ...entry('pods', `${formatInteger(pods.created)} created, ${formatInteger(pods.scheduled)} scheduled`,
       `${formatInteger(pods.running)} running, ${formatInteger(pods.succeeded)} succeeded, ${formatInteger(pods.failed)} failed`,
-      `${formatInteger(pods.pending)} pending, ${formatInteger(pods.deleted)} deleted`),
+      `${formatInteger(pods.pending)} pending, ${formatInteger(pods.deleted)} deleted, ${formatInteger(pods.evicted)} evicted`),
     ...entry('scheduling', `${formatCount(s.schedulingThroughputPerSec)} pods/s`,
       `latency ${percentiles(s.schedulingLatencyMs)}`,
       `${formatInteger(s.schedulingAttempts)} attempts, ${formatInteger(s.unschedulableAttempts)} unschedulable, ${formatInteger(s.preemptions)} preemptions`),

@@ -28,7 +28,9 @@ export interface Percentiles {
 
 export interface Summary {
   nodes: number;
-  pods: { created: number; scheduled: number; running: number; succeeded: number; failed: number; pending: number; deleted: number };
+  pods: { created: number; scheduled: number; running: number; succeeded: number; failed: number; pending: number; deleted: number;
+    /** Pods that ended Failed with reason Evicted (node-pressure eviction). */
+    evicted: number };
   /** Bindings per virtual second over the span from the first creation to the last binding. */
   schedulingThroughputPerSec: number;
   /** Creation to binding, in virtual ms. */

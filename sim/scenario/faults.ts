@@ -1,22 +1,27 @@
 // Faults injected at a virtual time. Checked against the expanded pools: named nodes must exist,
 // and a count drawn at random must not exceed the nodes its pool and zone filters leave.
 import { formatDuration } from '../../actors/api/duration.ts';
+import { wholeUnits } from '../../actors/api/quantity.ts';
 import type { Fault, NodePool } from './types.ts';
 import { listed, type Field } from './field.ts';
 import { locateNode, nodesInZone } from './pools.ts';
-import { dnsLabel, durationMs, nonEmptyString, oneOf, optional, positiveInteger } from './schema.ts';
+import { dnsLabel, durationMs, nonEmptyString, oneOf, optional, positiveInteger, quantity } from './schema.ts';
 
-const FAULT_FIELDS = ['kind', 'at', 'recoverAfter', 'nodes', 'count', 'pool', 'zone'];
+const FAULT_FIELDS = ['kind', 'at', 'recoverAfter', 'nodes', 'count', 'pool', 'zone', 'memory'];
 const FAULT_NODES_MAX = 100_000;
 
 /** One entry of `faults:`; `runMs` is the scenario's duration, `pools` every pool by name. */
 export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePool>): Fault {
   f.mapping(FAULT_FIELDS);
-  oneOf(f.child('kind'), ['nodeCrash'] as const);
+  const kind = oneOf(f.child('kind'), ['nodeCrash', 'memoryPressure'] as const);
   const atMs = durationMs(f.child('at'));
   if (atMs < 0) f.child('at').fail('must not be negative');
   if (atMs >= runMs) f.child('at').fail(`must be before the end of the run (duration ${formatDuration(runMs)})`);
-  const out: Fault = { kind: 'nodeCrash', atMs, count: 1 };
+  const out: Fault = { kind, atMs, count: 1 };
+  if (kind === 'memoryPressure') {
+    if (!f.child('memory').present) f.child('memory').error('is required for a memoryPressure fault: the extra memory each node uses, e.g. 30Gi');
+    out.memoryBytes = wholeUnits(quantity(f.child('memory'), { positive: true }));
+  } else if (f.child('memory').present) f.child('memory').error('belongs to memoryPressure faults only');
   if (f.child('recoverAfter').present) {
     out.recoverAfterMs = durationMs(f.child('recoverAfter'));
     if (!(out.recoverAfterMs > 0)) f.child('recoverAfter').fail('must be greater than 0');

@@ -72,10 +72,21 @@ export interface Workload {
   failureProbability: number;
 }
 
-export type Fault =
-  /**
-   * Nodes crash at `atMs` (their agents stop: no lease renewals, no status), and come back
-   * `recoverAfterMs` later when given. `nodes` are names; when absent, `count` nodes (default 1)
-   * are drawn from the run's seeded `faults` stream, optionally only from `pool` and/or `zone`.
-   */
-  { kind: 'nodeCrash'; atMs: number; recoverAfterMs?: number; nodes?: string[]; count: number; pool?: string; zone?: string };
+/**
+ * At `atMs`, on its target nodes: `nodeCrash` stops their agents (no lease renewals, no status);
+ * `memoryPressure` adds `memoryBytes` of memory use beyond their pods' (the node agents evict
+ * pods once memory.available falls under evictionHard). Both end `recoverAfterMs` later when
+ * given. Targets: `nodes` by name, or `count` nodes (default 1) drawn from the run's seeded
+ * `faults` stream, optionally only from `pool` and/or `zone`.
+ */
+export interface Fault {
+  kind: 'nodeCrash' | 'memoryPressure';
+  atMs: number;
+  recoverAfterMs?: number;
+  nodes?: string[];
+  count: number;
+  pool?: string;
+  zone?: string;
+  /** memoryPressure: the extra memory used on each target node, in bytes. */
+  memoryBytes?: number;
+}

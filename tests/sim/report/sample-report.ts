@@ -10,7 +10,7 @@ export function sampleReport(): Report {
     traceHash: 'a'.repeat(64),
     summary: {
       nodes: 6,
-      pods: { created: 120, scheduled: 110, running: 97, succeeded: 8, failed: 3, pending: 10, deleted: 2 },
+      pods: { created: 120, scheduled: 110, running: 97, succeeded: 8, failed: 3, pending: 10, deleted: 2, evicted: 1 },
       schedulingThroughputPerSec: 2.75,
       schedulingLatencyMs: { p50: 35, p90: 420, p99: 2500, max: 7300, count: 110 },
       podStartupMs: { p50: 1800, p90: 3200, p99: 9100, max: 12_000, count: 97 },

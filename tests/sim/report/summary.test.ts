@@ -12,7 +12,7 @@ test('the summary names the run and its key figures, one labelled line each', ()
   assert.match(line('nodes'), /\b6\b/);
   assert.match(line('pods'), /120 created, 110 scheduled/);
   assert.ok(text.includes('97 running, 8 succeeded, 3 failed'));
-  assert.ok(text.includes('10 pending, 2 deleted'));
+  assert.ok(text.includes('10 pending, 2 deleted, 1 evicted'));
   assert.match(line('scheduling'), /2\.75 pods\/s/);
   assert.ok(text.includes('latency p50 35ms  p90 420ms  p99 2.5s  max 7.3s  (110 pods)'));
   assert.ok(text.includes('131 attempts, 21 unschedulable, 4 preemptions'));

@@ -353,7 +353,14 @@ test('a fault naming a node no pool has is rejected', () => {
   rejects('faults: [{ kind: nodeCrash, at: 1m, nodes: [general-01], count: 1 }]', 'faults[0].count', 'cannot be given with nodes: name the nodes, or give count with optional pool and zone filters');
   rejects('faults: [{ kind: nodeCrash, at: 1m, pool: gpu }]', 'faults[0].pool', 'must name a node pool (general), got "gpu"');
   rejects('faults: [{ kind: nodeCrash, at: 1m, zone: zone-c }]', 'faults[0].zone', 'must be a zone of some pool ("zone-a", "zone-b"), got "zone-c"');
-  rejects('faults: [{ kind: nodeSlow, at: 1m }]', 'faults[0].kind', 'must be one of nodeCrash, got "nodeSlow"');
+  rejects('faults: [{ kind: nodeSlow, at: 1m }]', 'faults[0].kind', 'must be one of nodeCrash, memoryPressure, got "nodeSlow"');
+});
+
+test('a memoryPressure fault carries its extra memory in bytes; memory belongs to it alone', () => {
+  const f = parse(`${BASE}faults: [{ kind: memoryPressure, at: 2m, memory: 3Gi, count: 2, recoverAfter: 1m }]`).faults[0]!;
+  assert.equal(f, { kind: 'memoryPressure', atMs: 120_000, count: 2, memoryBytes: 3 * 2 ** 30, recoverAfterMs: 60_000 });
+  rejects('faults: [{ kind: memoryPressure, at: 1m }]', 'faults[0].memory', 'is required for a memoryPressure fault: the extra memory each node uses, e.g. 30Gi');
+  rejects('faults: [{ kind: nodeCrash, at: 1m, memory: 1Gi }]', 'faults[0].memory', 'belongs to memoryPressure faults only');
 });
 
 test('a fault cannot crash more nodes than its filters leave', () => {
