@@ -20,3 +20,5 @@ export {
   withStages,
 } from './stages.ts';
 export type { NodePlan, NodeTimings, PodPlan, PodStageTable, PodTarget, Stage, StageTable, Step, TimedPodState } from './stages.ts';
+export { componentMachine, componentState } from './component.ts';
+export type { ComponentEvent } from './component.ts';

@@ -20,6 +20,8 @@ import { nodeAgentOptions, podLimit, type NodeAgentOptions } from './options.ts'
 import { evictionMessage, evictionVictim, memoryThreshold, type MemoryThreshold, type PodUsage } from './pressure-eviction.ts';
 import { parseQuantity, wholeUnits } from '../api/quantity.ts';
 import { PodRuntime } from './pod-runtime.ts';
+import { createActor, type Actor } from 'xstate';
+import { componentMachine, componentState } from '../../machines/component.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
@@ -82,6 +84,7 @@ export class NodeAgent {
   readonly #leaseJitter: Random;
   readonly #batchTables = new Map<string, PodStageTable>();
   #info: Record<string, string> | undefined;
+  readonly #lifecycle: Actor<typeof componentMachine>;
   readonly #threshold: MemoryThreshold | undefined;
   /** Each admitted pod's memory: its request, its use, its priority (what eviction ranks by). */
   readonly #usage = new Map<string, PodUsage & { container: string }>();
@@ -103,6 +106,7 @@ export class NodeAgent {
     this.#ipStream = init.random.fork('pod-ips');
     this.#leaseJitter = init.random.fork('lease-jitter');
     this.#threshold = memoryThreshold(this.options.evictionHard);
+    this.#lifecycle = createActor(componentMachine, { clock: init.clock, id: `nodeagent/${init.nodeName}` }).start();
     this.#client = new ApiClient(init.bus, `nodeagent/${init.nodeName}`);
     this.#onError = init.onError ?? ((e) => console.error(`nodeagent ${init.nodeName}:`, e));
     this.#informer = new Informer({ client: this.#client, hub: new WatchHub(init.bus), clock: init.clock, type: PODS,
@@ -113,9 +117,15 @@ export class NodeAgent {
 
   /** Registers the Node, creates the Lease, starts watching pods and the periodic work. */
   async start(): Promise<void> {
-    await this.#register();
-    await this.#renewLease();
-    await this.#informer.start();
+    try {
+      await this.#register();
+      await this.#renewLease();
+      await this.#informer.start();
+    } catch (e) {
+      this.#lifecycle.send({ type: 'FAILED', error: (e as Error).message });
+      throw e;
+    }
+    this.#lifecycle.send({ type: 'STARTED' });
     this.#every('lease', () => this.#renewLease());
     // Memory is checked against evictionHard on the status loop's beat (both 10 s by default).
     this.#every('status', () => (this.#checkMemory(), this.#updateStatus()));
@@ -166,12 +176,19 @@ export class NodeAgent {
   }
 
   stop(): void {
+    this.#lifecycle.send({ type: 'STOP' });
     this.#stopped = true;
     this.#informer.stop();
     for (const t of this.#timers) this.#clock.clearTimeout(t);
     this.#timers = [];
     for (const p of this.#pods.values()) p.stop();
     this.#pods.clear();
+    this.#lifecycle.send({ type: 'STOPPED' });
+  }
+
+  /** The lifecycle machine's state: `Starting`, `Running/Idle`, `Stopped` or `Failed`. */
+  get state(): string {
+    return componentState(this.#lifecycle.getSnapshot().value);
   }
 
   /** Runs `work` periodically on the clock: one timer per loop, re-armed after the work finishes. */

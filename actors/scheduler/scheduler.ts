@@ -15,6 +15,8 @@ import { ApiClient } from '../client/client.ts';
 import { Informer } from '../client/informer.ts';
 import { RateLimiter } from '../client/rate-limiter.ts';
 import type { Bus } from '../../transport/bus.ts';
+import { createActor, type Actor } from 'xstate';
+import { componentMachine, componentState } from '../../machines/component.ts';
 import { SchedulerCache } from './cache.ts';
 import { fitErrorMessage, runCycle, type CycleResult, type ScoredNode } from './cycle.ts';
 import type { FilterPlugin, PodInfo, ScorePlugin } from './framework.ts';
@@ -81,6 +83,7 @@ export class Scheduler {
   readonly #scores: ScorePlugin[];
   readonly #decisions = new Map<string, Decision>();
   readonly #init: SchedulerInit;
+  readonly #lifecycle: Actor<typeof componentMachine>;
   #nextStart = 0;
   #loopArmed = false;
   #flushTimer: unknown;
@@ -89,6 +92,7 @@ export class Scheduler {
   constructor(init: SchedulerInit) {
     this.#init = init;
     this.options = schedulerOptions(init.options);
+    this.#lifecycle = createActor(componentMachine, { clock: init.clock, id: `scheduler/${this.options.schedulerName}` }).start();
     const o = this.options;
     this.#clock = init.clock;
     this.#tieBreaks = init.random.fork('ties');
@@ -109,17 +113,35 @@ export class Scheduler {
   }
 
   async start(): Promise<void> {
-    await this.#nodes.start();
-    await this.#pods.start();
+    try {
+      await this.#nodes.start();
+      await this.#pods.start();
+    } catch (e) {
+      this.#lifecycle.send({ type: 'FAILED', error: (e as Error).message });
+      throw e;
+    }
+    this.#lifecycle.send({ type: 'STARTED' });
     this.#armFlush();
     this.#kick();
   }
 
   stop(): void {
+    this.#lifecycle.send({ type: 'STOP' });
     this.#stopped = true;
     this.#nodes.stop();
     this.#pods.stop();
     this.#clock.clearTimeout(this.#flushTimer);
+    this.#lifecycle.send({ type: 'STOPPED' });
+  }
+
+  /** The lifecycle actor (an inspector subscribes to it). */
+  get lifecycle(): Actor<typeof componentMachine> {
+    return this.#lifecycle;
+  }
+
+  /** The lifecycle machine's state: `Starting`, `Running/Idle`, `Running/Busy` (the queue loop at work), `Stopped`. */
+  get state(): string {
+    return componentState(this.#lifecycle.getSnapshot().value);
   }
 
   /** The node and pod informers (the checkers compare their caches with the store). */
@@ -199,9 +221,13 @@ export class Scheduler {
     this.#loopArmed = true;
     this.#clock.setTimeout(() => {
       this.#loopArmed = false;
+      this.#lifecycle.send({ type: 'WORK' });
       for (let i = 0; i < BATCH && !this.#stopped; i++) {
         const next = this.queue.pop();
-        if (!next) return;
+        if (!next) {
+          this.#lifecycle.send({ type: 'IDLE' });
+          return;
+        }
         this.#scheduleOne(next.key, next.attempts);
       }
       this.#kick();

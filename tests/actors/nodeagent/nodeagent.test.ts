@@ -220,4 +220,11 @@ test('two runs with the same seed write identical pod status histories', async (
   assert.not.equal(await scenario(12), first, 'another seed gives another history');
 });
 
+test('the agent runs its lifecycle machine: Running once registered, Stopped after stop', async () => {
+  const w = await world(1);
+  assert.is(w.agent.state, 'Running/Idle');
+  w.close();
+  assert.is(w.agent.state, 'Stopped');
+});
+
 test.run();

@@ -102,6 +102,25 @@ test('a pod that fits nowhere gets the FitError text in its PodScheduled conditi
   w.stop();
 });
 
+test("the scheduler's lifecycle machine follows its start, its queue loop and its stop", async () => {
+  const w = await world();
+  await w.node('n1', '4');
+  const seen: string[] = [];
+  w.scheduler.lifecycle.subscribe(() => {
+    if (seen.at(-1) !== w.scheduler.state) seen.push(w.scheduler.state);
+  });
+  seen.push(w.scheduler.state);
+  await w.scheduler.start();
+  for (let i = 0; i < 3; i++) await w.pod(`p${i}`, '100m');
+  await w.run(2_000);
+  w.stop();
+  // The loop runs whenever it is kicked (pods arrive, the queue's flush every second): Busy and Idle alternate.
+  assert.equal(seen.slice(0, 3), ['Starting', 'Running/Idle', 'Running/Busy']);
+  assert.equal(seen.slice(-3), ['Running/Idle', 'Stopping', 'Stopped']);
+  const middle = seen.slice(2, -2);
+  assert.ok(middle.every((s, i) => s === (i % 2 === 0 ? 'Running/Busy' : 'Running/Idle')), middle.join(' '));
+});
+
 test('a pod for another scheduler is left alone', async () => {
   const w = await world();
   await w.node('n1', '4');
