@@ -21,7 +21,11 @@ export async function handleUpdate(req: ApiRequest, r: ResourceRequest, registry
     fieldManager: fieldManager(r.query, req.headers['user-agent'], 'UpdateOptions'),
     ...(r.subresource ? { subresource: r.subresource } : {}),
   };
-  const { object, warnings } = checkObject(parseBody(req.body, req.headers['content-type']), expectOf(r.type), mode);
-  const result = await registry.update(r.type, r.namespace, r.name!, () => object, opts);
+  const decode = () => checkObject(parseBody(req.body, req.headers['content-type']), expectOf(r.type), mode);
+  const { object, warnings } = decode();
+  // The decoded body is this request's own: the first attempt takes it as it is; a retry after a
+  // write race decodes it again rather than reuse what the first attempt changed.
+  let attempts = 0;
+  const result = await registry.update(r.type, r.namespace, r.name!, () => (attempts++ === 0 ? object : decode().object), { ...opts, ownResult: true });
   return encodeObject(ctx, result.object, result.created ? 201 : 200, warningHeaders(warnings));
 }

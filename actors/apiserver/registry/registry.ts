@@ -34,6 +34,8 @@ export interface WriteOptions {
   bypassPodImmutability?: boolean;
   /** The server's own bootstrap writes (the system namespaces) are not subject to admission. */
   skipAdmission?: boolean;
+  /** An update's tryUpdate returns an object nobody else holds (a decoded body): no private copy is needed. */
+  ownResult?: boolean;
 }
 
 export interface DeleteOptions {
@@ -131,7 +133,8 @@ export class Registry {
       }
       if (!current) throw notFound(target(type, name));
       // A private copy: patch results share unchanged subtrees with the stored object.
-      const next = structuredClone(await tryUpdate(current));
+      const result = await tryUpdate(current);
+      const next = opts.ownResult ? result : structuredClone(result);
       const userVersion = next.metadata.resourceVersion;
       if (userVersion && userVersion !== current.metadata.resourceVersion) throw conflict(target(type, name));
       const prepared = await this.#prepareUpdate(type, namespace, name, next, current, opts);
