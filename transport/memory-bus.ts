@@ -14,6 +14,9 @@ export interface MemoryBusOptions {
   latencyMs?: number;
 }
 
+/** Where replies to this bus's requests go: `_INBOX.mux.<n>`. */
+const REPLY_PREFIX = '_INBOX.mux.';
+
 interface Sub {
   subject: string;
   handler: (msg: Message) => void;
@@ -30,6 +33,8 @@ export class MemoryBus implements Bus {
   #scheduled = false;
   #state: 'open' | 'draining' | 'closed' = 'open';
   #inbox = 0;
+  readonly #replies = new Map<string, (msg: Message) => void>();
+  #replySub: Subscription | undefined;
   /** Round-robin position per queue group, so a group's members share the load evenly and deterministically. */
   readonly #turns = new Map<string, number>();
   readonly #inFlight = new Set<{ reject(e: Error): void }>();
@@ -78,16 +83,19 @@ export class MemoryBus implements Bus {
     if (this.#state !== 'open') return Promise.reject(new BusClosedError());
     checkSubject(subject, false);
     if (this.#index.match(subject).size === 0) return Promise.reject(new NoRespondersError(subject));
-    const inbox = `_INBOX.${++this.#inbox}`;
+    // One wildcard subscription receives every reply (as the NATS client multiplexes its inboxes):
+    // a subscription per request cost more than the rest of an in-process request's routing.
+    this.#replySub ??= this.subscribe(`${REPLY_PREFIX}*`, (msg) => this.#replies.get(msg.subject)?.(msg));
+    const inbox = `${REPLY_PREFIX}${++this.#inbox}`;
     return new Promise((resolve, reject) => {
       const entry = { reject: (e: Error) => finish(() => reject(e)) };
       const finish = (then: () => void) => {
-        sub.unsubscribe();
+        this.#replies.delete(inbox);
         this.#clock.clearTimeout(timer);
         this.#inFlight.delete(entry);
         then();
       };
-      const sub = this.subscribe(inbox, (msg) => finish(() => resolve(msg)));
+      this.#replies.set(inbox, (msg) => finish(() => resolve(msg)));
       const timer = this.#clock.setTimeout(() => finish(() => reject(new BusTimeoutError(subject, timeoutMs))), timeoutMs);
       this.#inFlight.add(entry);
       this.publish(subject, data, inbox);
