@@ -8,7 +8,8 @@ import { Checkers, type CheckResult } from './checkers.ts';
 import { drainMicrotasks } from './kernel.ts';
 import { histogram, percentiles, RunMetrics } from './metrics.ts';
 import { scheduleFaults } from './faults.ts';
-import type { Report } from './report/types.ts';
+import type { PendingPod, Report } from './report/types.ts';
+import type { Decision } from '../actors/scheduler/scheduler.ts';
 import type { Scenario } from './scenario/types.ts';
 import { startWorkloads } from './workload.ts';
 
@@ -23,6 +24,8 @@ export interface RunOptions {
   seed?: number;
   /** Called once the cluster is up, before virtual time moves: progress displays read the run through it. */
   onStarted?: (live: LiveRun) => void;
+  /** Pods (`namespace/name`) whose last scheduling decision the outcome should carry. */
+  explain?: string[];
 }
 
 export interface RunOutcome {
@@ -32,6 +35,8 @@ export interface RunOutcome {
   errors: string[];
   wallMs: number;
   steps: number;
+  /** The last scheduling decision of each pod asked for with `explain`, its time from the run's start (undefined: none was made, or it is too old to be kept). */
+  explanations: { pod: string; decision: Decision | undefined }[];
 }
 
 const MAX_ERRORS = 20;
@@ -68,8 +73,12 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     await drainMicrotasks();
     await checkers.compareCaches(server.store, cacheChecks(cluster));
     for (const e of workloads.errors) noteError('workloads', e);
-    const report = buildReport(scenario, seed, m, cluster, faults);
-    return { report, checks: checkers.results(), errors, wallMs: performance.now() - wallStart, steps };
+    const report = buildReport(scenario, seed, m, cluster, faults, t0);
+    const explanations = (options.explain ?? []).map((key) => {
+      const d = cluster.scheduler.explain(key);
+      return { pod: key, decision: d && { ...d, atMs: d.atMs - t0 } };
+    });
+    return { report, checks: checkers.results(), errors, wallMs: performance.now() - wallStart, steps, explanations };
   } finally {
     unobserve();
     cluster.stop();
@@ -89,7 +98,22 @@ function cacheChecks(cluster: SimCluster) {
   ];
 }
 
-function buildReport(scenario: Scenario, seed: number, m: RunMetrics, cluster: SimCluster, faults: Report['faults']): Report {
+const PENDING_SHOWN = 100;
+
+/** The scheduler's last word on each pod still unbound at the end, the first ones by name. */
+function pendingPods(m: RunMetrics, cluster: SimCluster, t0: number): PendingPod[] {
+  const unbound = [...m.pods].filter(([, p]) => p.node === undefined).map(([key]) => key).sort();
+  const out: PendingPod[] = [];
+  for (const key of unbound) {
+    const d = cluster.scheduler.explain(key);
+    if (!d || d.result !== 'unschedulable') continue;
+    out.push({ pod: key, attempts: d.attempt, lastAttemptMs: d.atMs - t0, message: d.message ?? '', filtered: d.filtered });
+    if (out.length === PENDING_SHOWN) break;
+  }
+  return out;
+}
+
+function buildReport(scenario: Scenario, seed: number, m: RunMetrics, cluster: SimCluster, faults: Report['faults'], t0: number): Report {
   const span = m.firstCreateMs !== undefined && m.lastBindMs !== undefined ? m.lastBindMs - m.firstCreateMs : 0;
   const unschedulable: Record<string, number> = {};
   for (const reason of m.lastFailure.values()) unschedulable[reason] = (unschedulable[reason] ?? 0) + 1;
@@ -118,5 +142,6 @@ function buildReport(scenario: Scenario, seed: number, m: RunMetrics, cluster: S
     unschedulable,
     faults: [...faults].sort((a, b) => a.atMs - b.atMs),
     zones: m.zones,
+    pending: pendingPods(m, cluster, t0),
   };
 }

@@ -218,7 +218,7 @@ export class NodeAgent {
       ({ type, status, lastHeartbeatTime: timestamp(nowMs), lastTransitionTime: timestamp(this.#startedMs ?? nowMs), reason, message });
     return {
       capacity: resources,
-      allocatable: resources,
+      allocatable: this.#allocatable(resources),
       conditions: [
         this.#memoryPressure(nowMs)
           ? condition('MemoryPressure', 'True', 'KubeletHasInsufficientMemory', 'kubelet has insufficient memory available')
@@ -231,6 +231,17 @@ export class NodeAgent {
       daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
       nodeInfo: this.#nodeInfo(),
     };
+  }
+
+  /**
+   * Allocatable as the real agent computes it with nothing reserved: capacity less the hard
+   * eviction threshold for memory, so pods filling the node never by themselves push it under.
+   */
+  #allocatable(capacity: Record<string, string>): Record<string, string> {
+    if (!this.#threshold) return capacity;
+    const bytes = wholeUnits(this.options.memory);
+    const allocatable = Math.max(0, bytes - Math.ceil(this.#threshold.bytes(bytes)));
+    return { ...capacity, memory: `${Math.floor(allocatable / 1024)}Ki` };
   }
 
   /** The node's system info: drawn once from the agent's `node-info` stream, the same in every report. */

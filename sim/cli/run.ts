@@ -6,10 +6,12 @@ import { loadScenario, ScenarioError } from '../scenario/load.ts';
 import { runScenario, type LiveRun } from '../run.ts';
 import { renderSummary } from '../report/summary.ts';
 import { writeReport } from '../report/write.ts';
+import { formatDecision } from '../report/explain.ts';
 import { flagHelp, parseFlags, UsageError, type FlagSpec } from './flags.ts';
 import { formatDuration } from '../../actors/api/duration.ts';
 
 interface RunDraft {
+  explain: string[];
   seed?: number;
   out: string;
   progress: boolean;
@@ -18,6 +20,8 @@ interface RunDraft {
 const RUN_FLAGS: FlagSpec<RunDraft>[] = [
   { name: 'seed', type: 'int', help: "the run's seed (default: the scenario's seed:, else 1); the same scenario and seed give the same report", set: (o, v) => (o.seed = v as number) },
   { name: 'out', type: 'string', help: 'directory for report.json and report.html (default ./orchsim-report)', set: (o, v) => (o.out = v as string) },
+  { name: 'explain', type: 'strings', help: 'NAMESPACE/POD[,...]: print these pods\' last scheduling decisions (where and why, plugin by plugin)',
+    set: (o, v) => (o.explain = v as string[]) },
   { name: 'progress', type: 'bool', help: 'show progress while running (default true on a terminal)', set: (o, v) => (o.progress = v as boolean) },
 ];
 
@@ -48,8 +52,10 @@ function progressLine(live: LiveRun, durationMs: number, wallStart: number, last
 
 /** Runs `orchsim run`; returns the exit code. */
 export async function runCommand(argv: string[], log: (line: string) => void = console.log): Promise<number> {
-  const draft: RunDraft = { out: 'orchsim-report', progress: process.stderr.isTTY === true };
+  const draft: RunDraft = { explain: [], out: 'orchsim-report', progress: process.stderr.isTTY === true };
   const [file, ...extra] = parseFlags(argv, RUN_FLAGS, draft);
+  for (const pod of draft.explain)
+    if (!/^[^/\s]+\/[^/\s]+$/.test(pod)) throw new UsageError(`invalid argument ${JSON.stringify(pod)} for --explain: name pods as NAMESPACE/NAME, e.g. default/web-3`);
   if (file === undefined) throw new UsageError(`which scenario? give a scenario file, e.g. sim/scenarios/quickstart.yaml\n\n${runHelp()}`);
   if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}: one scenario per run`);
   let scenario;
@@ -66,6 +72,7 @@ export async function runCommand(argv: string[], log: (line: string) => void = c
   let timer: NodeJS.Timeout | undefined;
   const outcome = await runScenario(scenario, {
     seed,
+    explain: draft.explain,
     onStarted: (live) => {
       const last = { n: 0, t: wallStart };
       const show = () => process.stderr.write(draft.progress ? `\r\x1b[K${progressLine(live, scenario.durationMs, wallStart, last)}` : `${progressLine(live, scenario.durationMs, wallStart, last)}\n`);
@@ -81,6 +88,7 @@ export async function runCommand(argv: string[], log: (line: string) => void = c
   const failed = outcome.checks.filter((c) => c.violations > 0);
   for (const c of outcome.checks) log(`check ${c.violations === 0 ? 'ok  ' : 'FAIL'} ${c.name}${c.violations ? `: ${c.violations} violations, e.g. ${c.examples[0]}` : ''}`);
   for (const e of outcome.errors) log(`error: ${e}`);
+  for (const { pod, decision } of outcome.explanations) log(formatDecision(pod, decision));
   log(`report: ${paths.html}\n        ${paths.json}`);
   return failed.length > 0 ? 1 : 0;
 }

@@ -215,6 +215,20 @@ function unschedulableSection(r: Report): string {
       table(['Reason', { text: 'Pods', numeric: true }, { text: 'Share', numeric: true }], rows) + more);
 }
 
+function pendingSection(r: Report): string {
+  if (r.pending.length === 0) return section('pending', 'Pods still pending', '<p class="muted">No pod was waiting for a node at the end of the run.</p>');
+  const rows = r.pending.map((p) => [
+    p.pod,
+    { text: formatInteger(p.attempts), numeric: true },
+    { text: formatClock(p.lastAttemptMs), numeric: true },
+    p.message,
+    Object.entries(p.filtered).map(([plugin, reasons]) => `${plugin}: ${Object.values(reasons).reduce((a, b) => a + b, 0)}`).join(', '),
+  ]);
+  return section('pending', 'Pods still pending',
+    '<p class="muted">The scheduler\'s last decision for each pod still without a node at the end (the first 100 by name): its message, and how many nodes each filter plugin ruled out.</p>' +
+      table(['Pod', { text: 'Attempts', numeric: true }, { text: 'Last attempt', numeric: true }, 'Why', 'Nodes filtered out by'], rows));
+}
+
 function faultSection(r: Report): string {
   if (r.faults.length === 0) return section('faults', 'Faults', '<p class="muted">No faults.</p>');
   const faults = r.faults.map((f, i) => ({ f, i })).sort((a, b) => a.f.atMs - b.f.atMs || a.i - b.i).map(({ f }) => f);
@@ -248,6 +262,7 @@ export function renderReportHtml(report: Report): string {
     histogramSection(report),
     zoneSection(report, markers),
     unschedulableSection(report),
+    pendingSection(report),
     faultSection(report),
     `<footer>orchsim report, format version ${escapeHtml(String(report.version))}. Times are virtual, from the start of the run.</footer>`,
     '</main></body>',

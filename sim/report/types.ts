@@ -16,6 +16,20 @@ export interface Report {
   unschedulable: Record<string, number>;
   faults: FaultRecord[];
   zones: string[];
+  /** Why pods were still unscheduled at the end: the scheduler's last decision for each, the first 100 by name. */
+  pending: PendingPod[];
+}
+
+export interface PendingPod {
+  /** `namespace/name`. */
+  pod: string;
+  /** Scheduling attempts so far, and when the last one ran (virtual ms from the start). */
+  attempts: number;
+  lastAttemptMs: number;
+  /** The FitError text of the last attempt, with its preemption outcome. */
+  message: string;
+  /** Per filter plugin, per reason, the nodes it ruled out in the last attempt. */
+  filtered: Record<string, Record<string, number>>;
 }
 
 export interface Percentiles {

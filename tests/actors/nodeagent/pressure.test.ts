@@ -71,6 +71,10 @@ test('under memory pressure the node says so and evicts one pod per period until
   await w.until(30_000);
   assert.is((await w.status('low')).phase, 'Running');
   assert.is(await w.pressure(), 'False');
+  // Allocatable leaves the hard threshold out: 2Gi - 100Mi.
+  const node = (await w.client.get(NODES, undefined, NODE)).status as Rec;
+  assert.is(node.allocatable.memory, `${(2048 - 100) * 1024}Ki`);
+  assert.is(node.capacity.memory, '2Gi');
   // 1,624Mi used by pods + 400Mi extra leaves 24Mi of 2Gi: under the 100Mi threshold.
   w.agent.setExtraMemoryUsage(400 * 2 ** 20);
   await w.until(40_000);

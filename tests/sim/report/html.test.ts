@@ -106,6 +106,16 @@ test('unschedulable reasons are listed by count, largest first', () => {
   assert.ok(html.includes('<td class="num">81.0%</td>'));
 });
 
+test('pods still pending are listed with the scheduler\'s last message and the plugins that ruled nodes out', () => {
+  const html = renderReportHtml(sampleReport());
+  const at = html.indexOf('<td>default/huge-0</td>');
+  assert.ok(at > 0);
+  const row = html.slice(at, html.indexOf('</tr>', at));
+  assert.ok(row.includes('0/6 nodes are available: 6 Insufficient cpu.'), row);
+  assert.ok(row.includes('NodeResourcesFit: 6'), row);
+  assert.ok(renderReportHtml({ ...sampleReport(), pending: [] }).includes('No pod was waiting for a node at the end of the run.'));
+});
+
 test('the same report renders to the same string', () => {
   assert.is(renderReportHtml(sampleReport()), renderReportHtml(sampleReport()));
   const changed = sampleReport();

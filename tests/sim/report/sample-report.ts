@@ -44,6 +44,8 @@ export function sampleReport(): Report {
     },
     unschedulable: { 'node(s) had untolerated taint': 4, 'Insufficient cpu': 17 },
     faults: [{ kind: 'node-crash', atMs: 20_000, targets: ['zone-a-node-1'], recoveredAtMs: 45_000 }],
+    pending: [{ pod: 'default/huge-0', attempts: 7, lastAttemptMs: 55_000, message: '0/6 nodes are available: 6 Insufficient cpu.',
+      filtered: { NodeResourcesFit: { 'Insufficient cpu': 6 } } }],
     zones: ['zone-a', 'zone-b'],
   };
 }
