@@ -45,11 +45,31 @@ export class Checkers {
     if (r.examples.length < KEEP) r.examples.push(example);
   }
 
-  /** Compares each informer's cache with the store's objects under `prefix` that pass `filter`. */
-  async compareCaches(store: Store, informers: { name: string; informer: Informer; prefix: string; filter?: (o: KObject) => boolean }[]): Promise<void> {
-    for (const { name, informer, prefix, filter } of informers) {
-      const list = await store.list(prefix, filter ? { filter } : {});
-      const want = new Map(list.items.map((o) => [cacheKey(o), o.metadata.resourceVersion]));
+  /**
+   * Compares each informer's cache with the store's objects under `prefix` (those in group `group`
+   * when one is given). Each prefix is listed once and split by `groupOf`: with thousands of node
+   * agents, a list per agent would cost agents × pods.
+   */
+  async compareCaches(store: Store, informers: { name: string; informer: Informer; prefix: string; group?: string }[],
+    groupOf: (o: KObject) => string = () => ''): Promise<void> {
+    const listed = new Map<string, Map<string, Map<string, string | undefined>>>();
+    const wanted = async (prefix: string, group: string | undefined) => {
+      let groups = listed.get(prefix);
+      if (!groups) {
+        groups = new Map([['*', new Map()]]);
+        for (const o of (await store.list(prefix)).items) {
+          const entry: [string, string | undefined] = [cacheKey(o), o.metadata.resourceVersion];
+          groups.get('*')!.set(...entry);
+          const g = groupOf(o);
+          if (!groups.has(g)) groups.set(g, new Map());
+          groups.get(g)!.set(...entry);
+        }
+        listed.set(prefix, groups);
+      }
+      return groups.get(group ?? '*') ?? new Map<string, string | undefined>();
+    };
+    for (const { name, informer, prefix, group } of informers) {
+      const want = await wanted(prefix, group);
       const have = new Map(informer.cache.list().map((o) => [cacheKey(o), o.metadata.resourceVersion]));
       for (const [k, rv] of want)
         if (have.get(k) !== rv) this.#violate('informer caches equal the store', `${name}: ${k} is at ${have.get(k) ?? 'missing'} in the cache, ${rv} in the store`);

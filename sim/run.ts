@@ -2,7 +2,6 @@
 // virtual clock, let the kernel run to the scenario's end, settle, check the invariants and build
 // the report. A pure function of the scenario and the seed, apart from the wall-clock figures
 // returned beside the report.
-import type { KObject } from '../actors/api/types.ts';
 import { SimCluster } from './cluster.ts';
 import { Checkers, type CheckResult } from './checkers.ts';
 import { drainMicrotasks } from './kernel.ts';
@@ -71,7 +70,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     const { steps } = await cluster.kernel.run({ until: t0 + endMs });
     workloads.stop();
     await drainMicrotasks();
-    await checkers.compareCaches(server.store, cacheChecks(cluster));
+    await checkers.compareCaches(server.store, cacheChecks(cluster), (o) => (o.spec as { nodeName?: string } | undefined)?.nodeName ?? '');
     for (const e of workloads.errors) noteError('workloads', e);
     const report = buildReport(scenario, seed, m, cluster, faults, t0);
     const explanations = (options.explain ?? []).map((key) => {
@@ -92,8 +91,7 @@ function cacheChecks(cluster: SimCluster) {
     { name: 'scheduler nodes', informer: nodes!, prefix: `${prefix}/core/nodes/` },
     { name: 'scheduler pods', informer: pods!, prefix: `${prefix}/core/pods/` },
     ...[...cluster.agents].map(([name, agent]) => ({
-      name: `nodeagent ${name}`, informer: agent.podInformer, prefix: `${prefix}/core/pods/`,
-      filter: (o: KObject) => (o.spec as { nodeName?: string } | undefined)?.nodeName === name,
+      name: `nodeagent ${name}`, informer: agent.podInformer, prefix: `${prefix}/core/pods/`, group: name,
     })),
   ];
 }

@@ -46,6 +46,9 @@ interface Condition {
   message?: string;
 }
 
+/** How long containers take to exit after SIGTERM, when the grace period allows it. */
+const STOP_MS = { min: 200, max: 2_000 };
+
 const CONDITION_TYPES = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'] as const;
 const FINISHED: ReadonlySet<PodPhase> = new Set(['Succeeded', 'Failed', 'Removed']);
 
@@ -78,6 +81,7 @@ export class PodRuntime {
   #runningMs = 0;
   #terminating = false;
   #evicted: string | undefined;
+  #stopTimer: unknown;
   #queue: Promise<void> = Promise.resolve();
 
   constructor(pod: KObject, plan: PodPlan, deps: PodRuntimeDeps) {
@@ -106,11 +110,18 @@ export class PodRuntime {
     this.#actor.send({ type: 'BIND' });
   }
 
-  /** The pod got a deletionTimestamp: stop its containers within `gracePeriodSeconds`, once. */
+  /**
+   * The pod got a deletionTimestamp: stop its containers within `gracePeriodSeconds`, once. Most
+   * processes exit soon after SIGTERM: the containers stop after a delay drawn from the pod's
+   * stream (STOP_MS), or at the end of the grace period if that comes first.
+   */
   terminate(gracePeriodSeconds: number | undefined): void {
     if (this.#terminating) return;
     this.#terminating = true;
     this.#actor.send({ type: 'DELETE', ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}) });
+    if (this.#actor.getSnapshot().value !== 'Terminating') return;
+    const stopMs = STOP_MS.min + Math.floor(this.#deps.random.next() * (STOP_MS.max - STOP_MS.min));
+    this.#stopTimer = this.#deps.clock.setTimeout(() => this.#actor.send({ type: 'CONTAINERS_STOPPED' }), stopMs);
   }
 
   /** Node-pressure eviction: the containers are killed and the pod ends Failed with reason Evicted. */
@@ -121,6 +132,7 @@ export class PodRuntime {
   }
 
   stop(): void {
+    if (this.#stopTimer !== undefined) this.#deps.clock.clearTimeout(this.#stopTimer);
     this.#actor.stop();
   }
 

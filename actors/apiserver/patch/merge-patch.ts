@@ -4,7 +4,9 @@ import { copyJson, hasKey, isObject, setKey, type JsonObject } from './json-valu
 
 /**
  * Applies `patch` to `target` per RFC 7386: objects merge key by key, `null` removes a key,
- * anything else (arrays included) replaces. Neither input is mutated.
+ * anything else (arrays included) replaces. Neither input is mutated; the result shares the
+ * subtrees the patch does not touch with `target` (copy on write: a status patch of a pod copies
+ * the path to what it changes, not the whole pod), so callers copy it before changing it in place.
  *
  * The server only ever patches objects: a patch body that is `null` or a scalar is rejected by
  * the caller with 400 "Invalid JSON Patch" (evanphx/json-patch MergePatch), and an array body
@@ -12,7 +14,7 @@ import { copyJson, hasKey, isObject, setKey, type JsonObject } from './json-valu
  */
 export function applyMergePatch(target: Json, patch: Json): Json {
   if (!isObject(patch)) return copyJson(patch);
-  const out: JsonObject = isObject(target) ? copyJson(target) : {};
+  const out: JsonObject = isObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
     else setKey(out, key, applyMergePatch(hasKey(out, key) ? out[key] : null, value));

@@ -94,6 +94,8 @@ export function compareObjects(before: Json | undefined, after: Json | undefined
 }
 
 function diff(a: Json | undefined, b: Json | undefined, shape: Shape, path: Path, out: Changes, member: boolean): void {
+  // Versions share the subtrees an update did not touch: one and the same value has no changes.
+  if (a === b) return;
   const ga = granular(a, shape);
   const gb = granular(b, shape);
   const emptyA = !ga || ga.entries.size === 0;

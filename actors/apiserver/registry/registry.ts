@@ -132,9 +132,11 @@ export class Registry {
         return { object: await this.create(type, namespace, obj, opts), created: true };
       }
       if (!current) throw notFound(target(type, name));
-      // A private copy: patch results share unchanged subtrees with the stored object.
+      // Patch results share unchanged subtrees with the stored object, which nobody may change:
+      // the top level and metadata (which every update writes) are copied, the rest is written
+      // copy-on-write below, so unchanged subtrees stay shared and compare by identity.
       const result = await tryUpdate(current);
-      const next = opts.ownResult ? result : structuredClone(result);
+      const next = opts.ownResult ? result : { ...result, metadata: { ...result.metadata } };
       const userVersion = next.metadata.resourceVersion;
       if (userVersion && userVersion !== current.metadata.resourceVersion) throw conflict(target(type, name));
       const prepared = await this.#prepareUpdate(type, namespace, name, next, current, opts);
@@ -172,11 +174,11 @@ export class Registry {
     if (opts.subresource === 'status') {
       // A status write changes status only (ResetObjectMetaForStatus).
       const status = next.status;
-      Object.assign(next, { ...structuredClone(current), metadata: { ...old, managedFields: meta.managedFields }, status });
+      Object.assign(next, { ...current, metadata: { ...old, managedFields: meta.managedFields }, status });
     } else if (opts.subresource === 'finalize') {
       // finalize changes a namespace's spec.finalizers only.
       const finalizers = (next.spec as { finalizers?: unknown } | undefined)?.finalizers;
-      Object.assign(next, { ...structuredClone(current), metadata: { ...old, managedFields: meta.managedFields } });
+      Object.assign(next, { ...current, metadata: { ...old, managedFields: meta.managedFields } });
       next.spec = { ...(next.spec as object), finalizers: finalizers ?? [] };
     } else if (opts.subresource === 'binding') {
       // binding writes spec.nodeName and the PodScheduled condition, nothing else.

@@ -19,6 +19,19 @@ interface Version {
 
 const compareKeys = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/**
+ * Stored objects are shared with every reader and between versions: nobody may change one. With
+ * ORCHSIM_FREEZE=1 (the test runner sets it) each committed object is deep-frozen, so code that
+ * writes into a stored object fails its tests instead of corrupting history in production.
+ */
+const FREEZE = process.env.ORCHSIM_FREEZE === '1';
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
+}
+
 export class MemoryStore implements Store {
   #revision: number;
   #compacted: number;
@@ -151,6 +164,7 @@ export class MemoryStore implements Store {
   #commit(type: ChangeRecord['type'], key: string, obj: KObject, prev: KObject | undefined): KObject {
     const revision = ++this.#revision;
     obj.metadata.resourceVersion = String(revision);
+    if (FREEZE) deepFreeze(obj);
     const versions = this.#keys.get(key);
     const version: Version = { revision, object: type === 'DELETED' ? null : obj };
     if (versions) versions.push(version);

@@ -1,0 +1,49 @@
+// The cluster behind `orchsim serve --nodes N`: simulated nodes (one node agent each, spread over
+// zones), the scheduler and the node-condition taint loop, on the server's bus and clock, so that
+// kubectl sees Ready nodes and pods that get scheduled and run, as with a fake-node tool.
+import type { Clock, Random } from '../actors/api/env.ts';
+import { NodeConditionTaints } from '../actors/controller-manager/node-condition-taints.ts';
+import { NodeAgent } from '../actors/nodeagent/nodeagent.ts';
+import type { NodeAgentOptions } from '../actors/nodeagent/options.ts';
+import { Scheduler } from '../actors/scheduler/scheduler.ts';
+import type { Bus } from '../transport/bus.ts';
+
+export interface ServeNodesOptions {
+  nodes: number;
+  /** Zones the nodes are spread over, round-robin. */
+  zones: string[];
+  /** Options of every node agent (capacity and the like). */
+  nodeagent?: Partial<NodeAgentOptions>;
+}
+
+export interface ServedNodes {
+  names: string[];
+  stop(): void;
+}
+
+/** Names `node-0`, `node-1`, ... as kind-like tools name theirs. */
+export async function startServedNodes(bus: Bus, clock: Clock, random: Random, o: ServeNodesOptions, onError: (where: string, e: unknown) => void): Promise<ServedNodes> {
+  if (!(Number.isInteger(o.nodes) && o.nodes >= 0 && o.nodes <= 5000)) throw new RangeError(`--nodes must be an integer from 0 to 5000, got ${o.nodes}`);
+  const taints = new NodeConditionTaints({ bus, clock, onError: (e) => onError('node-lifecycle-controller', e) });
+  await taints.start();
+  const agents: NodeAgent[] = [];
+  for (let i = 0; i < o.nodes; i++) {
+    const name = `node-${i}`;
+    const zone = o.zones.length ? o.zones[i % o.zones.length]! : '';
+    const agent = new NodeAgent({ bus, clock, random: random.fork(`nodeagent/${name}`), nodeName: name,
+      options: { region: zone ? 'region-1' : '', zone, podCIDR: `10.${i >> 8}.${i & 255}.0/24`, internalIP: `172.16.${(i + 1) >> 8}.${(i + 1) & 255}`, ...o.nodeagent },
+      onError: (e) => onError(`nodeagent/${name}`, e) });
+    await agent.start();
+    agents.push(agent);
+  }
+  const scheduler = new Scheduler({ bus, clock, random: random.fork('scheduler'), onError: (e) => onError('scheduler', e) });
+  await scheduler.start();
+  return {
+    names: agents.map((a) => a.nodeName),
+    stop() {
+      scheduler.stop();
+      for (const a of agents) a.stop();
+      taints.stop();
+    },
+  };
+}

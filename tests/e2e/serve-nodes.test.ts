@@ -1,0 +1,78 @@
+// `orchsim serve --nodes N` stands in for a cluster: kubectl sees Ready nodes spread over zones,
+// and a pod it creates is scheduled and runs, with no other tool involved.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startServer } from '../../sim/cli/serve.ts';
+
+const freePort = () => new Promise<number>((resolve, reject) => {
+  const s = createServer();
+  s.once('error', reject);
+  s.listen(0, '127.0.0.1', () => {
+    const port = (s.address() as { port: number }).port;
+    s.close(() => resolve(port));
+  });
+});
+
+function kubectl(kubeconfig: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+  });
+}
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > until) throw new Error(`${what} did not happen within ${timeoutMs} ms${last ? `: ${last}` : ''}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+test('kubectl sees Ready simulated nodes, and a pod it runs is scheduled and starts', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'orchsim-serve-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  const port = await freePort();
+  const running = await startServer(['--secure-port', String(port), '--bind-address', '127.0.0.1', '--cert-dir', join(dir, 'certs'),
+    '--kubeconfig-out', kubeconfig, '--seed', '7', '--nodes', '2', '--zones', 'east,west'], 'serve', () => {});
+  try {
+    const nodes = await eventually('both nodes Ready and untainted', async () => {
+      const r = await kubectl(kubeconfig, ['get', 'nodes', '-o', 'json']);
+      const items = JSON.parse(r.stdout).items as { metadata: { name: string; labels: Record<string, string> }; spec: { taints?: unknown[] };
+        status: { conditions: { type: string; status: string }[] } }[];
+      const ready = items.filter((n) => n.status.conditions.some((c) => c.type === 'Ready' && c.status === 'True') && !(n.spec.taints ?? []).length);
+      return ready.length === 2 ? items : undefined;
+    });
+    assert.equal(nodes.map((n) => n.metadata.name).sort(), ['node-0', 'node-1']);
+    assert.equal(nodes.map((n) => n.metadata.labels['topology.kubernetes.io/zone']).sort(), ['east', 'west']);
+    const run = await kubectl(kubeconfig, ['run', 'web', '--image=nginx:1.27', '--restart=Never']);
+    assert.is(run.code, 0, run.stderr);
+    const pod = await eventually('the pod Running', async () => {
+      const r = await kubectl(kubeconfig, ['get', 'pod', 'web', '-o', 'json']);
+      const p = JSON.parse(r.stdout) as { spec: { nodeName?: string }; status: { phase: string; podIP?: string } };
+      return p.status.phase === 'Running' ? p : undefined;
+    });
+    assert.ok(['node-0', 'node-1'].includes(pod.spec.nodeName!), pod.spec.nodeName);
+    assert.match(pod.status.podIP ?? '', /^10\.0\.[01]\.\d+$/);
+    const wide = await kubectl(kubeconfig, ['get', 'pods', '-o', 'wide']);
+    assert.match(wide.stdout, /web\s+1\/1\s+Running/);
+    const deleted = await kubectl(kubeconfig, ['delete', 'pod', 'web', '--wait=true', '--timeout=30s']);
+    assert.is(deleted.code, 0, deleted.stderr);
+  } finally {
+    await running.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
