@@ -56,7 +56,7 @@ export interface UpdateOptions {
 export function applyPatch(live: KObject | undefined, applied: KObject, opts: ApplyOptions): KObject {
   checkApplied(applied, opts);
   const shape = rootShape(opts.model);
-  const managers = live ? decodeManagers(live.metadata?.managedFields) : new Map<string, Manager>();
+  const managers = live ? decodeManagers(live.metadata?.managedFields, true) : new Map<string, Manager>();
   if (!managers) throw unclassifiedPatchError('failed to decode managed fields: invalid managedFields entries');
   const before = bodyOf(live);
   const config = bodyOf(applied);
@@ -125,7 +125,7 @@ function checkApplied(applied: KObject, opts: ApplyOptions): void {
 }
 
 function startingManagers(oldObj: KObject | undefined, newObj: KObject, subresource?: string): Managers {
-  const stored = (): Managers => decodeManagers(oldObj?.metadata?.managedFields) ?? new Map();
+  const stored = (): Managers => decodeManagers(oldObj?.metadata?.managedFields, true) ?? new Map();
   if (subresource) return stored();
   const requested = newObj.metadata?.managedFields;
   if (isResetRequest(requested)) return new Map();

@@ -13,6 +13,8 @@ const MEMBER = '.';
  * set; a node can also have children. FieldsV1 writes a member leaf as `{}` and a member with
  * children with an extra `".": {}`.
  */
+const encoded = new WeakMap<FieldSet, Record<string, unknown>>();
+
 export class FieldSet {
   private member = false;
   private readonly children = new Map<string, FieldSet>();
@@ -24,7 +26,18 @@ export class FieldSet {
   }
 
   /** Reads a FieldsV1 object; element keys are normalised so equal paths compare equal. */
-  static fromFieldsV1(fields: unknown): FieldSet {
+  /**
+   * Reads a FieldsV1 object. `stored`: it comes from a stored object, which this server wrote in
+   * normal form and which never changes, so a set read from it and left unchanged encodes back to
+   * that very object and versions share it (a client's fieldsV1 is normalised by re-encoding).
+   */
+  static fromFieldsV1(fields: unknown, stored = false): FieldSet {
+    const set = FieldSet.#read(fields);
+    if (stored && isObject(fields)) encoded.set(set, fields);
+    return set;
+  }
+
+  static #read(fields: unknown): FieldSet {
     const set = new FieldSet();
     if (!isObject(fields)) return set;
     for (const [key, child] of Object.entries(fields)) {
@@ -32,17 +45,24 @@ export class FieldSet {
         set.member = true;
         continue;
       }
-      const sub = FieldSet.fromFieldsV1(child);
+      const sub = FieldSet.#read(child);
       if (!isObject(child) || Object.keys(child).length === 0) sub.member = true;
       set.children.set(normaliseElement(key), sub);
     }
     return set;
   }
 
+  /** The FieldsV1 object of this set; computed once per set (sets never change), so versions share it. */
   toFieldsV1(): Record<string, unknown> {
+    let out = encoded.get(this);
+    if (!out) encoded.set(this, (out = this.#write()));
+    return out;
+  }
+
+  #write(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     if (this.member && this.children.size > 0) out[MEMBER] = {};
-    for (const key of [...this.children.keys()].sort(compareElements)) out[key] = this.children.get(key)!.toFieldsV1();
+    for (const key of [...this.children.keys()].sort(compareElements)) out[key] = this.children.get(key)!.#write();
     return out;
   }
 
@@ -72,18 +92,22 @@ export class FieldSet {
     return true;
   }
 
-  // The set operations walk both trees together; results share no nodes with their inputs, so
-  // a later insert into a result never changes an operand. Children left without members are
+  // The set operations walk both trees together. A set is never changed once built (`insert` only
+  // fills a set under construction), so results share unchanged nodes with their operands, and an
+  // operation that changes nothing returns its operand itself: a manager untouched by an update
+  // keeps its very FieldSet, and its encoded fieldsV1 with it. Children left without members are
   // pruned, so a result has the same shape as one built path by path.
 
   union(other: FieldSet): FieldSet {
+    if (other.isEmpty()) return this;
+    if (this.isEmpty()) return other;
     const out = new FieldSet();
     out.member = this.member || other.member;
     for (const [key, child] of this.children) {
       const theirs = other.children.get(key);
-      out.adopt(key, theirs ? child.union(theirs) : child.clone());
+      out.adopt(key, theirs ? child.union(theirs) : child);
     }
-    for (const [key, child] of other.children) if (!this.children.has(key)) out.adopt(key, child.clone());
+    for (const [key, child] of other.children) if (!this.children.has(key)) out.adopt(key, child);
     return out;
   }
 
@@ -99,13 +123,18 @@ export class FieldSet {
 
   /** Member-wise difference: paths of this set that are not members of `other`. */
   difference(other: FieldSet): FieldSet {
+    if (other.isEmpty()) return this;
     const out = new FieldSet();
     out.member = this.member && !other.member;
+    let changed = out.member !== this.member;
     for (const [key, child] of this.children) {
       const theirs = other.children.get(key);
-      out.adopt(key, theirs ? child.difference(theirs) : child.clone());
+      const rest = theirs ? child.difference(theirs) : child;
+      if (rest !== child) changed = true;
+      out.adopt(key, rest);
+      if (!out.children.has(key) && !child.isEmpty()) changed = true;
     }
-    return out;
+    return changed ? out : this;
   }
 
   /** This set without anything at or below the given top-level elements. */
@@ -113,14 +142,7 @@ export class FieldSet {
     const drop = new Set(elements);
     const out = new FieldSet();
     out.member = this.member;
-    for (const [key, child] of this.children) if (!drop.has(key)) out.adopt(key, child.clone());
-    return out;
-  }
-
-  private clone(): FieldSet {
-    const out = new FieldSet();
-    out.member = this.member;
-    for (const [key, child] of this.children) out.adopt(key, child.clone());
+    for (const [key, child] of this.children) if (!drop.has(key)) out.adopt(key, child);
     return out;
   }
 

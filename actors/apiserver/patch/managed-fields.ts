@@ -37,8 +37,11 @@ export function isResetRequest(entries: unknown): boolean {
   return entries.length === 0 || (entries.length === 1 && isObject(entries[0]) && Object.keys(entries[0]).length === 0);
 }
 
-/** Decodes stored entries; undefined when any entry is malformed (the server then ignores them). */
-export function decodeManagers(entries: unknown): Managers | undefined {
+/**
+ * Decodes entries; undefined when any entry is malformed (the server then ignores them).
+ * `stored`: the entries of a stored object (see FieldSet.fromFieldsV1).
+ */
+export function decodeManagers(entries: unknown, stored = false): Managers | undefined {
   const managers: Managers = new Map();
   if (entries === undefined || entries === null) return managers;
   if (!Array.isArray(entries)) return undefined;
@@ -47,7 +50,7 @@ export function decodeManagers(entries: unknown): Managers | undefined {
     const { manager, operation, apiVersion, time, fieldsType, fieldsV1, subresource } = e;
     if (operation !== 'Apply' && operation !== 'Update') return undefined;
     if (typeof apiVersion !== 'string' || apiVersion === '' || fieldsType !== 'FieldsV1') return undefined;
-    const m: Manager = { manager: typeof manager === 'string' ? manager : '', operation, apiVersion, fields: FieldSet.fromFieldsV1(fieldsV1) };
+    const m: Manager = { manager: typeof manager === 'string' ? manager : '', operation, apiVersion, fields: FieldSet.fromFieldsV1(fieldsV1, stored) };
     if (typeof time === 'string') m.time = time;
     if (typeof subresource === 'string' && subresource) m.subresource = subresource;
     managers.set(managerIdentity(m), m);
