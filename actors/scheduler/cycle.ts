@@ -109,7 +109,7 @@ function decide(r: CycleResult, state: CycleState, input: CycleInput, feasible: 
   const totals = new Float64Array(n);
   const byPlugin: [string, number[]][] = [];
   for (const p of input.scores) {
-    p.preScore?.(state, input.pod, feasible, input.snapshot);
+    if (p.preScore?.(state, input.pod, feasible, input.snapshot) === 'skip') continue;
     const scores = new Array<number>(n);
     for (let k = 0; k < n; k++) scores[k] = p.score(state, input.pod, feasible[k]!, input.snapshot);
     p.normalize?.(state, input.pod, scores);

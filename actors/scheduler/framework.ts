@@ -102,7 +102,11 @@ export interface ScorePlugin {
   readonly name: string;
   /** The default weight of the plugin in the final sum. */
   readonly weight: number;
-  preScore?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], snapshot: Snapshot): void;
+  /**
+   * Prepares scoring; answering `'skip'` (the real framework's Skip status) leaves the plugin out
+   * of this cycle's Score and NormalizeScore: it has nothing to tell the nodes apart by.
+   */
+  preScore?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], snapshot: Snapshot): 'skip' | void;
   /** A raw score for a feasible node. */
   score(state: CycleState, pod: PodInfo, node: NodeInfo, snapshot: Snapshot): number;
   /** Rescales `scores` (one per node of `nodes`, same order) in place into [0, MAX_NODE_SCORE]. */

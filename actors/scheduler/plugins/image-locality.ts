@@ -51,7 +51,8 @@ export const imageLocality: ScorePlugin = {
   weight: 1,
   preScore(state, pod, _nodes, snapshot) {
     state.delete(PRE_SCORE);
-    spreads(state, pod, snapshot);
+    // No node holds any of the pod's images: every node would score 0.
+    if (spreads(state, pod, snapshot).every((s) => s === 0)) return 'skip';
   },
   score(state, pod, node, snapshot) {
     const spread = spreads(state, pod, snapshot);

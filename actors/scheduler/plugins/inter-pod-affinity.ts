@@ -292,7 +292,10 @@ export function interPodAffinity(options: InterPodAffinityOptions = {}): FilterP
       return affinityReason(s, node) ?? antiAffinityReason(s, node);
     },
     preScore(state, pod, _nodes, snapshot) {
-      state.set(PRE_SCORE, scoreState(pod, snapshot, options));
+      const s = scoreState(pod, snapshot, options);
+      state.set(PRE_SCORE, s);
+      // No preferred terms on the pod or on existing pods that could match: every node scores 0.
+      if (s.keys.length === 0) return 'skip';
     },
     /** The summed weights recorded for the node's domains: positive for affinity, negative for anti-affinity. */
     score(state, pod, node, snapshot) {

@@ -118,7 +118,9 @@ export const nodeAffinity: FilterPlugin & ScorePlugin = {
     return matches(node) ? undefined : "node(s) didn't match Pod's node affinity/selector";
   },
   preScore(state, pod) {
-    state.set(PRE_SCORE, preferredTerms(pod));
+    const terms = preferredTerms(pod);
+    state.set(PRE_SCORE, terms);
+    if (terms.length === 0) return 'skip'; // as the real plugin: no preferred terms, nothing to score
   },
   /** The sum of the weights of the preferred terms the node matches. */
   score(state, pod, node) {

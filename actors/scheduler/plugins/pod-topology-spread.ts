@@ -257,7 +257,9 @@ export function podTopologySpread(options: PodTopologySpreadOptions = {}): Filte
       return undefined;
     },
     preScore(state, pod, nodes, snapshot) {
-      state.set(PRE_SCORE, scoreState(pod, nodes, snapshot, options));
+      const s = scoreState(pod, nodes, snapshot, options);
+      state.set(PRE_SCORE, s);
+      if (s.constraints.length === 0) return 'skip'; // as the real plugin: no soft constraints to score
     },
     /** Matching pods in the node's domains, weighted per constraint, plus maxSkew - 1 (to tolerate small skews). */
     score(state, pod, node, snapshot) {
