@@ -7,6 +7,7 @@ import { runScenario, type LiveRun } from '../run.ts';
 import { renderSummary } from '../report/summary.ts';
 import { writeReport } from '../report/write.ts';
 import { formatDecision } from '../report/explain.ts';
+import { formatInteger } from '../report/format.ts';
 import { flagHelp, parseFlags, UsageError, type FlagSpec } from './flags.ts';
 import { formatDuration } from '../../actors/api/duration.ts';
 
@@ -35,6 +36,9 @@ writes report.json (the metrics, deterministic for a scenario and seed) and repo
 ${flagHelp(RUN_FLAGS as FlagSpec<unknown>[])}`;
 }
 
+/** Virtual seconds per wall second: `0.6×`, `8.1×`, `82×`. */
+const speed = (x: number) => `${x < 10 ? x.toFixed(1) : x.toFixed(0)}×`;
+
 /** One line of progress: virtual time reached, its share of the run, speed, pods. */
 function progressLine(live: LiveRun, durationMs: number, wallStart: number, lastEvents: { n: number; t: number }): string {
   const now = performance.now();
@@ -46,7 +50,7 @@ function progressLine(live: LiveRun, durationMs: number, wallStart: number, last
   const wall = (now - wallStart) / 1000;
   const p = live.metrics.phaseCounts;
   return `  ${formatDuration(Math.round(v / 1000) * 1000).padStart(8)} of ${formatDuration(durationMs)} (${Math.floor((v * 100) / durationMs)}%)` +
-    `  ${(v / 1000 / Math.max(wall, 0.001)).toFixed(0)}× real time  ${Math.round(rate)} events/s` +
+    `  ${speed(v / 1000 / Math.max(wall, 0.001))} real time  ${Math.round(rate)} events/s` +
     `  pods: ${p.Pending} pending, ${p.Running} running, ${p.Succeeded + p.Failed} done`;
 }
 
@@ -66,8 +70,8 @@ export async function runCommand(argv: string[], log: (line: string) => void = c
     throw e;
   }
   const seed = draft.seed ?? scenario.seed;
-  log(`running ${scenario.name}: ${scenario.nodePools.reduce((n, p) => n + p.count, 0)} nodes, ` +
-    `${scenario.workloads.reduce((n, w) => n + w.count, 0)} pods, ${formatDuration(scenario.durationMs)} of virtual time, seed ${seed}`);
+  log(`running ${scenario.name}: ${formatInteger(scenario.nodePools.reduce((n, p) => n + p.count, 0))} nodes, ` +
+    `${formatInteger(scenario.workloads.reduce((n, w) => n + w.count, 0))} pods, ${formatDuration(scenario.durationMs)} of virtual time, seed ${seed}`);
   const wallStart = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const outcome = await runScenario(scenario, {
