@@ -51,10 +51,13 @@ function reasons(unschedulable: Record<string, number>): string[] {
 function faults(report: Report): string[] {
   if (report.faults.length === 0) return ['none'];
   const ordered = report.faults.map((f, i) => ({ f, i })).sort((a, b) => a.f.atMs - b.f.atMs || a.i - b.i).map(({ f }) => f);
-  const lines = ordered.slice(0, FAULTS_SHOWN).map((f) => {
+  const shown = ordered.slice(0, FAULTS_SHOWN);
+  // Times right-aligned, so the kinds line up whatever the number of digits.
+  const width = Math.max(...shown.map((f) => formatClock(f.atMs).length));
+  const lines = shown.map((f) => {
     const targets = f.targets.length > 0 ? ` on ${plain(formatList(f.targets, TARGETS_SHOWN))}` : '';
     const recovered = f.recoveredAtMs !== undefined ? `, recovered at ${formatClock(f.recoveredAtMs)}` : ', not recovered';
-    return `${formatClock(f.atMs)}  ${plain(f.kind)}${targets}${recovered}`;
+    return `${formatClock(f.atMs).padStart(width)}  ${plain(f.kind)}${targets}${recovered}`;
   });
   if (ordered.length > FAULTS_SHOWN) lines.push(`+${ordered.length - FAULTS_SHOWN} more`);
   return lines;
