@@ -46,6 +46,7 @@ export class SimCluster {
   readonly nodes: SimNode[];
   readonly agents = new Map<string, NodeAgent>();
   readonly #hooks: ClusterHooks;
+  readonly #byName: Map<string, SimNode>;
 
   constructor(readonly scenario: Scenario, readonly seed: number, hooks: ClusterHooks = {}) {
     this.#hooks = hooks;
@@ -63,6 +64,7 @@ export class SimCluster {
     });
     this.taints = new NodeConditionTaints({ bus: this.bus, clock: this.clock, onError: (e) => this.#error('node-lifecycle-controller', e) });
     this.nodes = planNodes(scenario);
+    this.#byName = new Map(this.nodes.map((n) => [n.name, n]));
   }
 
   /** Starts the API server, registers every node, then starts the scheduler. */
@@ -74,7 +76,7 @@ export class SimCluster {
   }
 
   node(name: string): SimNode | undefined {
-    return this.nodes.find((n) => n.name === name);
+    return this.#byName.get(name);
   }
 
   /** Starts (or restarts, after a crash) the agent of `name`. */
@@ -116,7 +118,6 @@ function planNodes(scenario: Scenario): SimNode[] {
   for (const pool of scenario.nodePools) {
     nodeNames(pool).forEach((name, i) => {
       const index = nodes.length;
-      if (index >= MAX_NODES) throw new RangeError(`the scenario has more than ${MAX_NODES} nodes; orchsim gives each node a /24 of 10.0.0.0/8`);
       const zone = pool.zones[i % pool.zones.length] ?? '';
       nodes.push({ name, pool: pool.name, zone, options: { ...agentDefaults, ...poolOptions(pool, zone, index) } });
     });
@@ -131,7 +132,13 @@ function poolOptions(pool: NodePool, zone: string, index: number): Partial<NodeA
     region: pool.region, zone,
     nodeLabels: { ...pool.labels, [POOL_LABEL]: pool.name },
     registerWithTaints: pool.taints,
-    podCIDR: `10.${index >> 8}.${index & 255}.0/24`,
-    internalIP: `172.${16 + ((index + 1) >> 16)}.${((index + 1) >> 8) & 255}.${(index + 1) & 255}`,
+    ...nodeAddresses(index),
   };
+}
+
+/** The pod range and address of the cluster's node number `index`: 10.A.B.0/24 and 172.16.0.0/12 in order. */
+export function nodeAddresses(index: number): Pick<NodeAgentOptions, 'podCIDR' | 'internalIP'> {
+  if (!(Number.isInteger(index) && index >= 0 && index < MAX_NODES)) throw new RangeError(`node index ${index}: a cluster has at most ${MAX_NODES} nodes (one /24 of 10.0.0.0/8 each)`);
+  const host = index + 1;
+  return { podCIDR: `10.${index >> 8}.${index & 255}.0/24`, internalIP: `172.${16 + (host >> 16)}.${(host >> 8) & 255}.${host & 255}` };
 }

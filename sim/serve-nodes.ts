@@ -7,6 +7,7 @@ import { NodeAgent } from '../actors/nodeagent/nodeagent.ts';
 import type { NodeAgentOptions } from '../actors/nodeagent/options.ts';
 import { Scheduler } from '../actors/scheduler/scheduler.ts';
 import type { Bus } from '../transport/bus.ts';
+import { nodeAddresses } from './cluster.ts';
 
 export interface ServeNodesOptions {
   nodes: number;
@@ -31,7 +32,7 @@ export async function startServedNodes(bus: Bus, clock: Clock, random: Random, o
     const name = `node-${i}`;
     const zone = o.zones.length ? o.zones[i % o.zones.length]! : '';
     const agent = new NodeAgent({ bus, clock, random: random.fork(`nodeagent/${name}`), nodeName: name,
-      options: { region: zone ? 'region-1' : '', zone, podCIDR: `10.${i >> 8}.${i & 255}.0/24`, internalIP: `172.16.${(i + 1) >> 8}.${(i + 1) & 255}`, ...o.nodeagent },
+      options: { region: zone ? 'region-1' : '', zone, ...nodeAddresses(i), ...o.nodeagent },
       onError: (e) => onError(`nodeagent/${name}`, e) });
     await agent.start();
     agents.push(agent);

@@ -85,6 +85,13 @@ export interface Snapshot {
 /** Per-cycle scratch space: what a plugin's preFilter/preScore computes for its filter/score calls. */
 export type CycleState = Map<string, unknown>;
 
+/** The value a plugin keeps under `key` this cycle, computed on first need (when preFilter/preScore did not run). */
+export function cycleValue<T>(state: CycleState, key: string, compute: () => T): T {
+  let value = state.get(key) as T | undefined;
+  if (value === undefined) state.set(key, (value = compute()));
+  return value;
+}
+
 /** A plugin's verdict on a whole pod before any node is looked at. */
 export interface PreFilterResult {
   /** The pod can never fit this cycle (e.g. a malformed constraint): reason for every node. */

@@ -7,7 +7,7 @@
 // per (topologyKey, value) once per pod in preFilter/preScore. A namespaceSelector other than {}
 // is matched against namespaceLabels (by default only kubernetes.io/metadata.name=<namespace>).
 import { compileLabelSelector, InvalidSelectorError, labelValue, type CompiledSelector, type Labels, type LabelSelector } from '../label-selector.ts';
-import { MAX_NODE_SCORE, type CycleState, type FilterPlugin, type NodeInfo, type PodInfo, type ScorePlugin, type Snapshot } from '../framework.ts';
+import { cycleValue, MAX_NODE_SCORE, type FilterPlugin, type NodeInfo, type PodInfo, type ScorePlugin, type Snapshot } from '../framework.ts';
 import { podsWithAffinity } from '../pod-info.ts';
 import { countPods } from './pod-counts.ts';
 
@@ -272,12 +272,6 @@ function scoreState(pod: PodInfo, snapshot: Snapshot, options: InterPodAffinityO
   return { skip: !matched, keys: [...topology.keys()], values: [...topology.values()] };
 }
 
-function stateOf<T>(state: CycleState, key: string, compute: () => T): T {
-  let value = state.get(key) as T | undefined;
-  if (value === undefined) state.set(key, (value = compute()));
-  return value;
-}
-
 export function interPodAffinity(options: InterPodAffinityOptions = {}): FilterPlugin & ScorePlugin {
   return {
     name: NAME,
@@ -288,7 +282,7 @@ export function interPodAffinity(options: InterPodAffinityOptions = {}): FilterP
       return s.terms.error ? { reject: s.terms.error } : undefined;
     },
     filter(state, pod, node, snapshot) {
-      const s = stateOf(state, PRE_FILTER, () => filterState(pod, snapshot, options));
+      const s = cycleValue(state, PRE_FILTER, () => filterState(pod, snapshot, options));
       return affinityReason(s, node) ?? antiAffinityReason(s, node);
     },
     preScore(state, pod, _nodes, snapshot) {
@@ -299,7 +293,7 @@ export function interPodAffinity(options: InterPodAffinityOptions = {}): FilterP
     },
     /** The summed weights recorded for the node's domains: positive for affinity, negative for anti-affinity. */
     score(state, pod, node, snapshot) {
-      const s = stateOf(state, PRE_SCORE, () => scoreState(pod, snapshot, options));
+      const s = cycleValue(state, PRE_SCORE, () => scoreState(pod, snapshot, options));
       let score = 0;
       for (let i = 0; i < s.keys.length; i++) {
         const value = labelValue(node.labels, s.keys[i]!);

@@ -10,7 +10,7 @@
 import type { Matcher } from '../../api/selectors.ts';
 import type { KObject } from '../../api/types.ts';
 import { compileLabelSelector, InvalidSelectorError, labelValue, type LabelSelector } from '../label-selector.ts';
-import { MAX_NODE_SCORE, type CycleState, type FilterPlugin, type NodeInfo, type PodInfo, type ScorePlugin, type Snapshot } from '../framework.ts';
+import { cycleValue, MAX_NODE_SCORE, type FilterPlugin, type NodeInfo, type PodInfo, type ScorePlugin, type Snapshot } from '../framework.ts';
 import { requiredNodeAffinity } from './node-affinity.ts';
 import { countPods } from './pod-counts.ts';
 import { podTolerations, untoleratedTaint } from './taint-toleration.ts';
@@ -230,12 +230,6 @@ function scoreState(pod: PodInfo, feasible: readonly NodeInfo[], snapshot: Snaps
   return { constraints, ignored, ignoredAt, counts, weights };
 }
 
-function stateOf<T>(state: CycleState, key: string, compute: () => T): T {
-  let value = state.get(key) as T | undefined;
-  if (value === undefined) state.set(key, (value = compute()));
-  return value;
-}
-
 export function podTopologySpread(options: PodTopologySpreadOptions = {}): FilterPlugin & ScorePlugin {
   return {
     name: NAME,
@@ -246,7 +240,7 @@ export function podTopologySpread(options: PodTopologySpreadOptions = {}): Filte
       return s.error ? { reject: s.error } : undefined;
     },
     filter(state, pod, node, snapshot) {
-      const s = stateOf(state, PRE_FILTER, () => filterState(pod, snapshot));
+      const s = cycleValue(state, PRE_FILTER, () => filterState(pod, snapshot));
       for (let i = 0; i < s.constraints.length; i++) {
         const c = s.constraints[i]!;
         const value = labelValue(node.labels, c.topologyKey);
@@ -263,7 +257,7 @@ export function podTopologySpread(options: PodTopologySpreadOptions = {}): Filte
     },
     /** Matching pods in the node's domains, weighted per constraint, plus maxSkew - 1 (to tolerate small skews). */
     score(state, pod, node, snapshot) {
-      const s = stateOf(state, PRE_SCORE, () => scoreState(pod, snapshot.nodes, snapshot, options));
+      const s = cycleValue(state, PRE_SCORE, () => scoreState(pod, snapshot.nodes, snapshot, options));
       if (s.constraints.length === 0 || s.ignored.has(node)) return 0;
       let score = 0;
       for (let i = 0; i < s.constraints.length; i++) {
