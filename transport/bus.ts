@@ -2,14 +2,38 @@
 // token, `>` the rest), queue groups (one member of a group gets each message), request/reply
 // with a timeout, drain and close. Two implementations honour this one contract: in-process
 // (memory-bus.ts) and NATS (nats-bus.ts). Bytes and subjects only: what subjects mean is the
-// business of whoever publishes on them.
+// business of whoever publishes on them. A body may be Deferred: encoded only if it leaves the
+// process, so in-process subscribers skip both encoding and decoding.
 
 export interface Message {
   subject: string;
+  /** The bytes; for a Deferred body, encoded on first read (once, shared by every receiver). */
   data: Uint8Array;
   /** Where a reply goes, for requests. */
   reply?: string;
+  /** The value a Deferred body carries, when the message did not leave the process. Read-only. */
+  value?: unknown;
 }
+
+/**
+ * A body with its value and the way to encode it. The in-process bus hands subscribers the value
+ * and never encodes; the NATS bus (or a subscriber reading `data`) encodes it once.
+ */
+export class Deferred<T = unknown> {
+  #bytes: Uint8Array | undefined;
+  readonly #encode: () => Uint8Array;
+  constructor(readonly value: T, encode: (value: T) => Uint8Array) {
+    this.#encode = () => encode(value);
+  }
+
+  get bytes(): Uint8Array {
+    return (this.#bytes ??= this.#encode());
+  }
+}
+
+export type Body = Uint8Array | Deferred;
+
+export const bytesOf = (body: Body): Uint8Array => (body instanceof Deferred ? body.bytes : body);
 
 export interface Subscription {
   readonly subject: string;
@@ -22,10 +46,10 @@ export interface SubscribeOptions {
 }
 
 export interface Bus {
-  publish(subject: string, data: Uint8Array, reply?: string): void;
+  publish(subject: string, data: Body, reply?: string): void;
   subscribe(subject: string, handler: (msg: Message) => void, opts?: SubscribeOptions): Subscription;
   /** Sends a request and resolves with the first reply; rejects with BusTimeoutError or NoRespondersError. */
-  request(subject: string, data: Uint8Array, timeoutMs: number): Promise<Message>;
+  request(subject: string, data: Body, timeoutMs: number): Promise<Message>;
   /**
    * Whether a message published on `subject` now would reach a subscriber, when the bus can tell
    * (in process it can; over NATS only the server knows, so the method is absent). Publishers of

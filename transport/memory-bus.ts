@@ -1,9 +1,10 @@
 // The in-process bus: the embedded default. Messages are delivered in publish order from a
 // queue drained on the microtask queue (or after `latencyMs` on the given clock), so under the
 // simulator's virtual clock a run is deterministic. Every subscriber receives the same bytes:
-// encode once, never copy; subscribers must not modify what they receive.
+// encode once, never copy; subscribers must not modify what they receive. A Deferred body reaches
+// subscribers as its value, encoded only if one of them reads `data`.
 import type { Clock } from '../actors/api/env.ts';
-import { BusClosedError, BusTimeoutError, checkSubject, NoRespondersError, type Bus, type Message, type SubscribeOptions, type Subscription } from './bus.ts';
+import { BusClosedError, BusTimeoutError, Deferred, checkSubject, NoRespondersError, type Body, type Bus, type Message, type SubscribeOptions, type Subscription } from './bus.ts';
 import { SubjectIndex } from './subject-index.ts';
 
 export interface MemoryBusOptions {
@@ -46,10 +47,10 @@ export class MemoryBus implements Bus {
     this.#onError = o.onError ?? ((e, subject) => console.error(`bus handler for ${subject} failed:`, e));
   }
 
-  publish(subject: string, data: Uint8Array, reply?: string): void {
+  publish(subject: string, data: Body, reply?: string): void {
     if (this.#state !== 'open') throw new BusClosedError();
     checkSubject(subject, false);
-    const msg: Message = reply === undefined ? { subject, data } : { subject, data, reply };
+    const msg: Message = data instanceof Deferred ? new DeferredMessage(subject, data, reply) : reply === undefined ? { subject, data } : { subject, data, reply };
     if (this.#latencyMs > 0) {
       this.#clock.setTimeout(() => this.#deliver(msg), this.#latencyMs);
       return;
@@ -79,7 +80,7 @@ export class MemoryBus implements Bus {
     };
   }
 
-  request(subject: string, data: Uint8Array, timeoutMs: number): Promise<Message> {
+  request(subject: string, data: Body, timeoutMs: number): Promise<Message> {
     if (this.#state !== 'open') return Promise.reject(new BusClosedError());
     checkSubject(subject, false);
     if (this.#index.match(subject).size === 0) return Promise.reject(new NoRespondersError(subject));
@@ -159,5 +160,22 @@ export class MemoryBus implements Bus {
       this.#turns.set(queue, turn + 1);
       this.#call(members[turn % members.length], msg);
     }
+  }
+}
+
+/** A message with a Deferred body: its value for whoever reads it, its bytes made on demand. */
+class DeferredMessage implements Message {
+  constructor(
+    readonly subject: string,
+    readonly body: Deferred,
+    readonly reply: string | undefined,
+  ) {}
+
+  get data(): Uint8Array {
+    return this.body.bytes;
+  }
+
+  get value(): unknown {
+    return this.body.value;
   }
 }

@@ -1,7 +1,7 @@
 // The Bus over a real NATS server: the only file that imports the NATS client. One connection
 // per process; subscribers run callbacks straight from the client's read loop.
 import { connect, errors, type NatsConnection } from '@nats-io/transport-node';
-import { BusClosedError, BusTimeoutError, checkSubject, NoRespondersError, type Bus, type Message, type SubscribeOptions, type Subscription } from './bus.ts';
+import { BusClosedError, bytesOf, BusTimeoutError, checkSubject, NoRespondersError, type Body, type Bus, type Message, type SubscribeOptions, type Subscription } from './bus.ts';
 
 export interface NatsBusOptions {
   /** nats://host:port, or several comma-separated. */
@@ -26,10 +26,10 @@ export class NatsBus implements Bus {
     return new NatsBus(nc, o.onError ?? ((e, subject) => console.error(`bus handler for ${subject} failed:`, e)));
   }
 
-  publish(subject: string, data: Uint8Array, reply?: string): void {
+  publish(subject: string, data: Body, reply?: string): void {
     checkSubject(subject, false);
     try {
-      this.nc.publish(subject, data, reply ? { reply } : undefined);
+      this.nc.publish(subject, bytesOf(data), reply ? { reply } : undefined);
     } catch (e) {
       throw this.#translate(e, subject);
     }
@@ -51,10 +51,10 @@ export class NatsBus implements Bus {
     return { subject, unsubscribe: () => sub.unsubscribe() };
   }
 
-  async request(subject: string, data: Uint8Array, timeoutMs: number): Promise<Message> {
+  async request(subject: string, data: Body, timeoutMs: number): Promise<Message> {
     checkSubject(subject, false);
     try {
-      const m = await this.nc.request(subject, data, { timeout: timeoutMs });
+      const m = await this.nc.request(subject, bytesOf(data), { timeout: timeoutMs });
       return { subject: m.subject, data: m.data };
     } catch (e) {
       throw this.#translate(e, subject, timeoutMs);

@@ -7,7 +7,7 @@ import { nodeNameOf } from '../api/fields.ts';
 import { lookupResource } from '../api/resources.ts';
 import { StatusError, badRequest, type Status } from '../api/status.ts';
 import type { Bus, Subscription } from '../../transport/bus.ts';
-import { decode, encode } from '../../transport/codec.ts';
+import { payload, valueOf } from '../../transport/payload.ts';
 import type { ApiResponse } from './handlers/response.ts';
 import { collectionKey } from './registry/keys.ts';
 import type { ApiRequest } from './request.ts';
@@ -67,25 +67,25 @@ export function serveOnBus(bus: Bus, handle: (req: ApiRequest) => Promise<ApiRes
       const reply = msg.reply;
       let req: ApiRequest;
       try {
-        req = decode<ApiRequest>(msg.data);
+        req = valueOf<ApiRequest>(msg);
       } catch {
-        return bus.publish(reply, encode(toWire({ status: 400, headers: {}, body: JSON.stringify(badRequest('undecodable bus request').status) })));
+        return bus.publish(reply, payload(toWire({ status: 400, headers: {}, body: JSON.stringify(badRequest('undecodable bus request').status) })));
       }
       void handle({ ...req, headers: req.headers ?? {}, body: req.body ?? new Uint8Array() }).then((r) => {
         // Streams (watches) are HTTP's; over the bus a watcher follows the subjects (orch.api.changes).
         const out = r.stream ? { status: 400, headers: {}, body: JSON.stringify(badRequest(`watch over the bus: subscribe to the watch subjects and ask ${CHANGES_SUBJECT} for the backlog`).status) } : r;
-        bus.publish(reply, encode(toWire(out)));
+        bus.publish(reply, payload(toWire(out)));
       });
     }, { queue: QUEUE }),
     bus.subscribe(CHANGES_SUBJECT, (msg) => {
       if (!msg.reply) return;
       let reply: ChangesReply;
       try {
-        reply = changes(decode<ChangesRequest>(msg.data));
+        reply = changes(valueOf<ChangesRequest>(msg));
       } catch (e) {
         reply = { status: (e instanceof StatusError ? e : badRequest(String(e))).status };
       }
-      bus.publish(msg.reply, encode(reply));
+      bus.publish(msg.reply, payload(reply));
     }, { queue: QUEUE }),
   ];
   return () => subs.forEach((s) => s.unsubscribe());

@@ -4,7 +4,7 @@ import { apiVersionOf, type ResourceType } from '../api/resources.ts';
 import { StatusError, type Status } from '../api/status.ts';
 import type { KList, KObject } from '../api/types.ts';
 import type { Bus } from '../../transport/bus.ts';
-import { decode, encode } from '../../transport/codec.ts';
+import { payload, valueOf } from '../../transport/payload.ts';
 import { CHANGES_SUBJECT, REQUEST_SUBJECT, type ChangesReply, type ChangesRequest, type WireResponse } from '../apiserver/bus-endpoint.ts';
 import type { ApiRequest } from '../apiserver/request.ts';
 import type { RateLimiter } from './rate-limiter.ts';
@@ -55,7 +55,7 @@ export class ApiClient {
       headers: { 'user-agent': this.userAgent, accept: 'application/json', ...(body !== undefined ? { 'content-type': contentType } : {}) },
       body: body === undefined ? new Uint8Array() : utf8.encode(JSON.stringify(body)),
     };
-    const reply = decode<WireResponse>((await this.bus.request(REQUEST_SUBJECT, encode(req), this.timeoutMs)).data);
+    const reply = valueOf<WireResponse>(await this.bus.request(REQUEST_SUBJECT, payload(req), this.timeoutMs));
     const parsed = reply.body.length ? JSON.parse(Buffer.from(reply.body).toString('utf8')) : undefined;
     if (reply.status >= 400) {
       const s = parsed as Status;
@@ -94,6 +94,6 @@ export class ApiClient {
 
   /** The changes of a scope after `after`, for a watcher joining the live subjects (bus-endpoint.ts). */
   async changes(q: ChangesRequest): Promise<ChangesReply> {
-    return decode<ChangesReply>((await this.bus.request(CHANGES_SUBJECT, encode(q), this.timeoutMs)).data);
+    return valueOf<ChangesReply>(await this.bus.request(CHANGES_SUBJECT, payload(q), this.timeoutMs));
   }
 }

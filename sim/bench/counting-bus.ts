@@ -1,6 +1,6 @@
 // A Bus that counts the messages its subscribers receive: how the node-agent case shows that the
 // server side filters (one message per pod event reaches the watching process, not one per watcher).
-import type { Bus, Message, SubscribeOptions, Subscription } from '../../transport/bus.ts';
+import type { Body, Bus, Message, SubscribeOptions, Subscription } from '../../transport/bus.ts';
 import { PROGRESS_SUBJECT } from '../../actors/apiserver/watch/subjects.ts';
 
 export class CountingBus implements Bus {
@@ -11,7 +11,7 @@ export class CountingBus implements Bus {
 
   constructor(readonly inner: Bus) {}
 
-  publish(subject: string, data: Uint8Array, reply?: string): void {
+  publish(subject: string, data: Body, reply?: string): void {
     this.inner.publish(subject, data, reply);
   }
 
@@ -23,7 +23,7 @@ export class CountingBus implements Bus {
     }, opts);
   }
 
-  request(subject: string, data: Uint8Array, timeoutMs: number): Promise<Message> {
+  request(subject: string, data: Body, timeoutMs: number): Promise<Message> {
     return this.inner.request(subject, data, timeoutMs);
   }
 

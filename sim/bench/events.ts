@@ -6,6 +6,7 @@ import { lookupResource } from '../../actors/api/resources.ts';
 import { objectKey } from '../../actors/apiserver/registry/keys.ts';
 import { MemoryStore } from '../../actors/apiserver/storage/memory.ts';
 import { Fanout } from '../../actors/apiserver/watch/fanout.ts';
+import { Deferred, type Body } from '../../transport/bus.ts';
 import { MemoryBus } from '../../transport/memory-bus.ts';
 import { wallClock } from '../clock.ts';
 import { podManifest } from './pod.ts';
@@ -55,6 +56,8 @@ export interface CapturedEvents {
   subjects: string[];
   /** The bytes of each event, revisions 1, 2, ... in order. */
   data: Uint8Array[];
+  /** What the Fanout published for each event: the in-process bus hands its value to subscribers. */
+  bodies: Body[];
   /** What makes one event `sizeBytes` long: the node-agent case creates pods of this shape. */
   shape: PodShape;
   /** The revision of the first event; the next ones follow one by one. */
@@ -63,23 +66,26 @@ export interface CapturedEvents {
   sizeBytes: number;
 }
 
-async function capture(count: number, shape: PodShape, initialRevision?: number): Promise<{ subjects: string[]; data: Uint8Array[]; firstRevision: number }> {
+async function capture(count: number, shape: PodShape, initialRevision?: number): Promise<{ subjects: string[]; data: Uint8Array[]; bodies: Body[]; firstRevision: number }> {
   const store = new MemoryStore(initialRevision);
   const bus = new MemoryBus({ clock: wallClock() });
   const fanout = new Fanout(store, bus, KEY_PREFIX);
   const firstRevision = store.revision + 1;
   const subjects: string[] = [];
   const data: Uint8Array[] = [];
+  const bodies: Body[] = [];
   bus.subscribe(OBJECT_SUBJECTS, (m) => {
+    const bytes = m.data;
     subjects.push(m.subject);
-    data.push(m.data);
+    data.push(bytes);
+    bodies.push(m.value === undefined ? bytes : new Deferred(m.value, () => bytes));
   });
   for (let i = 0; i < count; i++) await store.create(podKey(podName(i)), benchPod(podName(i), nodeName(i % 100), shape));
   await bus.flush();
   fanout.close();
   await bus.close();
   if (data.length !== count) throw new Error(`captured ${data.length} of ${count} events: the Fanout's subjects changed?`);
-  return { subjects, data, firstRevision };
+  return { subjects, data, bodies, firstRevision };
 }
 
 const PROBE_REVISION = 10_000;
@@ -97,7 +103,7 @@ async function shapeFor(sizeBytes: number): Promise<PodShape> {
 /** `count` ADDED events of distinct pods in one namespace, each about `sizeBytes` long. */
 export async function captureEvents(count: number, sizeBytes: number): Promise<CapturedEvents> {
   const shape = await shapeFor(sizeBytes);
-  const { subjects, data, firstRevision } = await capture(count, shape);
+  const { subjects, data, bodies, firstRevision } = await capture(count, shape);
   const total = data.reduce((sum, d) => sum + d.length, 0);
-  return { subjects, data, shape, firstRevision, sizeBytes: Math.round(total / count) };
+  return { subjects, data, bodies, shape, firstRevision, sizeBytes: Math.round(total / count) };
 }

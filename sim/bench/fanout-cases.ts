@@ -56,8 +56,10 @@ async function orchsimCase(path: FanoutPath, input: CaseInput, pub: Bus, sub: Bu
   // Watchers start just before the first event, as if they had listed the store then.
   const started = await startWatchers(sub, new MemoryStore(first - 1), { count: input.watchers, scope: () => ({ subject, filter }), bookmarks: false, onEvent, latch });
   try {
-    const { subjects, data } = input.events;
-    return await timed(path, input, clock, latch, (i) => pub.publish(subjects[i], data[i]));
+    // In process the bus carries the event itself; over NATS, the bytes the Fanout encoded once.
+    const { subjects } = input.events;
+    const bodies = path === 'in-process' ? input.events.bodies : input.events.data;
+    return await timed(path, input, clock, latch, (i) => pub.publish(subjects[i], bodies[i]));
   } finally {
     started.stop();
   }

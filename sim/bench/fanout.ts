@@ -5,7 +5,7 @@
 import { MemoryBus } from '../../transport/memory-bus.ts';
 import { NatsBus } from '../../transport/nats-bus.ts';
 import { wallClock } from '../clock.ts';
-import { decodeEvent } from '../../actors/apiserver/watch/events.ts';
+import { eventOf } from '../../actors/apiserver/watch/events.ts';
 import { captureEvents, type CapturedEvents, type PodShape } from './events.ts';
 import { inProcessCase, natsCase, rawNatsCase, type CaseInput } from './fanout-cases.ts';
 import { ratiosOf, type FanoutCase, type FanoutPath, type FanoutReport, type NodeAgentCase } from './fanout-report.ts';
@@ -99,7 +99,7 @@ function decodeMicros(events: CapturedEvents): number {
   let bestMs = Infinity;
   for (let r = 0; r < DECODE_ROUNDS; r++) {
     const startMs = performance.now();
-    for (const c of copies) decodeEvent(c);
+    for (const data of copies) eventOf({ subject: 'orch.w', data });
     bestMs = Math.min(bestMs, performance.now() - startMs);
   }
   return (bestMs * 1000) / copies.length;

@@ -2,7 +2,7 @@
 // nats-server. Waits are latches with timeouts, never sleeps.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BusTimeoutError, InvalidSubjectError, NoRespondersError, type Bus, type Message } from '../../transport/bus.ts';
+import { BusTimeoutError, Deferred, InvalidSubjectError, NoRespondersError, type Bus, type Message } from '../../transport/bus.ts';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -92,6 +92,24 @@ export function busContract(name: string, open: () => Promise<{ bus: Bus; other:
     } catch (e) {
       assert.instance(e, BusTimeoutError);
     }
+  });
+
+  t('a Deferred body arrives as the bytes of its encoding, made once; a request may carry one too', async ({ bus, other }) => {
+    let encodings = 0;
+    const body = new Deferred('hello', (v) => (encodings++, enc.encode(v)));
+    const c = collector(2);
+    bus.subscribe('deferred', c.handler);
+    bus.subscribe('deferred', c.handler);
+    await bus.flush();
+    bus.publish('deferred', body);
+    await c.all;
+    assert.equal(c.got.map(text), ['hello', 'hello']);
+    assert.ok(c.got.every((m) => m.value === undefined || m.value === 'hello'), 'a value, when there is one, is the one published');
+    assert.is(encodings, 1);
+    const peer = await other();
+    peer.subscribe('shout', (m) => peer.publish(m.reply!, new Deferred(text(m).toUpperCase(), (v) => enc.encode(v))));
+    await peer.flush();
+    assert.is(text(await bus.request('shout', new Deferred('hi', (v) => enc.encode(v)), 2000)), 'HI');
   });
 
   t('an unsubscribed handler receives nothing more', async ({ bus }) => {

@@ -2,7 +2,9 @@
 import { selectableFields } from '../../api/fields.ts';
 import type { ResourceType } from '../../api/resources.ts';
 import type { KObject } from '../../api/types.ts';
+import { Deferred, type Message } from '../../../transport/bus.ts';
 import { decode, encode } from '../../../transport/codec.ts';
+import { payload, valueOf } from '../../../transport/payload.ts';
 import type { ChangeRecord, ChangeType } from '../storage/store.ts';
 
 export interface BusEvent {
@@ -27,14 +29,6 @@ export interface Progress {
   revision: number;
 }
 
-/**
- * Events this process encoded, by their bytes. The in-process bus hands every subscriber the very
- * bytes that were published, so their event needs no decoding: its subscribers share the one
- * event object (and the store's objects in it, which nobody mutates). Bytes from NATS are new
- * buffers: they are decoded. An entry lives as long as its bytes, which die once delivered.
- */
-const encoded = new WeakMap<Uint8Array, BusEvent>();
-
 /** The parts of an object selectors read: name, namespace, labels, and the kind's selectable fields. */
 function selectorView(type: ResourceType, obj: KObject): KObject {
   const m = obj.metadata;
@@ -52,17 +46,20 @@ function selectorView(type: ResourceType, obj: KObject): KObject {
   return view;
 }
 
-export function encodeChange(c: ChangeRecord, type: ResourceType, chain?: Record<string, number>): Uint8Array {
-  const wire: BusEvent = { type: c.type, revision: c.revision, object: c.object };
-  if (c.prev) {
-    wire.prevView = selectorView(type, c.prev);
-    wire.prevRaw = encode(c.prev);
-  }
-  if (chain) wire.chain = chain;
-  const data = encode(wire);
-  // Receivers in this process get the event with the whole previous state, nothing to decode.
-  encoded.set(data, c.prev ? { ...wire, prev: c.prev } : wire);
-  return data;
+/**
+ * The event of a change, as a Deferred body: subscribers in this process share the event itself
+ * (and the store's objects in it, which nobody mutates), with the whole previous state; it is
+ * encoded, once, only if it leaves the process.
+ */
+export function changeBody(c: ChangeRecord, type: ResourceType, chain?: Record<string, number>): Deferred<BusEvent> {
+  const event: BusEvent = c.prev ? { type: c.type, revision: c.revision, object: c.object, prev: c.prev } : { type: c.type, revision: c.revision, object: c.object };
+  if (chain) event.chain = chain;
+  return new Deferred(event, (e) => encode(wireForm(e, type)));
+}
+
+function wireForm(e: BusEvent, type: ResourceType): BusEvent {
+  const { prev, ...rest } = e;
+  return prev ? { ...rest, prevView: selectorView(type, prev), prevRaw: encode(prev) } : rest;
 }
 
 /** What selectors read of the previous state. */
@@ -74,7 +71,7 @@ export function prevState(e: BusEvent): KObject | undefined {
   return e.prev;
 }
 
-/** The event in `data`: the one encoded here when these are bytes this process published, else decoded. */
-export const decodeEvent = (data: Uint8Array): BusEvent => encoded.get(data) ?? decode<BusEvent>(data);
-export const encodeProgress = (revision: number): Uint8Array => encode({ revision });
-export const decodeProgress = (data: Uint8Array): Progress => decode<Progress>(data);
+/** The event a message carries: its value in process, else decoded from its bytes. */
+export const eventOf = (msg: Message): BusEvent => valueOf<BusEvent>(msg);
+export const progressBody = (revision: number): Deferred<Progress> => payload({ revision });
+export const progressOf = (msg: Message): Progress => valueOf<Progress>(msg);

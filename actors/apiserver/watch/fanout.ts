@@ -1,10 +1,10 @@
-// The publishing side of watch: every change the store commits is encoded once and published
+// The publishing side of watch: every change the store commits becomes one event, encoded at most once, published
 // on its subjects, in revision order; a progress message follows so watchers can bookmark.
 import { lookupResource, type ResourceType } from '../../api/resources.ts';
 import type { Bus } from '../../../transport/bus.ts';
 import type { Store } from '../storage/store.ts';
 import { Chains } from './chains.ts';
-import { encodeChange, encodeProgress } from './events.ts';
+import { changeBody, progressBody } from './events.ts';
 import { eventSubjects, PROGRESS_SUBJECT } from './subjects.ts';
 
 /** `/registry/<group|core>/<resource>/...` back to its resource type. */
@@ -32,10 +32,10 @@ export class Fanout {
       const chain = this.chains.link(type, change.object, change.prev, change.revision);
       let subjects = eventSubjects(type, change.object, change.prev);
       // In process the bus knows its subscribers: an event nobody receives (a node's lease renewal
-      // in a simulation without lease watchers) is not encoded at all.
+      // in a simulation without lease watchers) is not even made.
       if (bus.hasSubscribers) subjects = subjects.filter((s) => bus.hasSubscribers!(s));
       if (subjects.length > 0) {
-        const data = encodeChange(change, type, chain);
+        const data = changeBody(change, type, chain);
         for (const subject of subjects) bus.publish(subject, data);
       }
       // One progress message per burst of commits, after them in publish order.
@@ -43,7 +43,7 @@ export class Fanout {
         progressQueued = true;
         queueMicrotask(() => {
           progressQueued = false;
-          bus.publish(PROGRESS_SUBJECT, encodeProgress(store.revision));
+          bus.publish(PROGRESS_SUBJECT, progressBody(store.revision));
         });
       }
     });

@@ -1,9 +1,9 @@
 // The receiving side of watch in one process: one bus subscription per distinct subject,
 // however many watchers share it; each message is decoded once and handed to every local
 // watcher of that subject in memory (decoding, not NATS, is what limits fan-out). Messages of
-// the in-process bus are not decoded at all: they carry bytes encoded here (events.ts).
+// the in-process bus are neither encoded nor decoded: they carry the event itself (events.ts).
 import type { Bus, Subscription } from '../../../transport/bus.ts';
-import { decodeEvent, decodeProgress, type BusEvent } from './events.ts';
+import { eventOf, progressOf, type BusEvent } from './events.ts';
 import { PROGRESS_SUBJECT } from './subjects.ts';
 
 export type EventListener = (e: BusEvent) => void;
@@ -29,7 +29,7 @@ export class WatchHub {
       // No cache of decoded messages here: over NATS every message is a new buffer, and an entry
       // per message in a WeakMap cost about 15% of the throughput of one watcher.
       const sub = this.bus.subscribe(subject, (msg) => {
-        const event = decodeEvent(msg.data);
+        const event = eventOf(msg);
         for (const l of listeners) l(event);
       });
       this.#topics.set(subject, (topic = { sub, listeners }));
@@ -54,7 +54,7 @@ export class WatchHub {
   followProgress(): () => void {
     if (this.#progressFollowers++ === 0)
       this.#progressSub = this.bus.subscribe(PROGRESS_SUBJECT, (msg) => {
-        this.#progressRevision = Math.max(this.#progressRevision, decodeProgress(msg.data).revision);
+        this.#progressRevision = Math.max(this.#progressRevision, progressOf(msg).revision);
       });
     let following = true;
     return () => {

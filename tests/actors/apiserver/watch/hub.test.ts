@@ -1,7 +1,7 @@
 // The watch hub: one bus subscription per subject per process, and progress followed once.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { encodeProgress } from '../../../../actors/apiserver/watch/events.ts';
+import { progressBody } from '../../../../actors/apiserver/watch/events.ts';
 import { WatchHub } from '../../../../actors/apiserver/watch/hub.ts';
 import { PROGRESS_SUBJECT } from '../../../../actors/apiserver/watch/subjects.ts';
 import { wallClock } from '../../../../sim/clock.ts';
@@ -26,8 +26,8 @@ test('progress is followed by one subscription however many watchers want bookma
   const hub = new WatchHub(bus);
   const stops = Array.from({ length: 5_000 }, () => hub.followProgress());
   assert.is(subscriptions.get(PROGRESS_SUBJECT), 1);
-  bus.publish(PROGRESS_SUBJECT, encodeProgress(41));
-  bus.publish(PROGRESS_SUBJECT, encodeProgress(42));
+  bus.publish(PROGRESS_SUBJECT, progressBody(41));
+  bus.publish(PROGRESS_SUBJECT, progressBody(42));
   await bus.flush();
   assert.is(hub.progressRevision, 42);
   stops[0]();
@@ -41,8 +41,8 @@ test('the newest progress revision is kept, not the last to arrive', async () =>
   const { bus } = countingBus();
   const hub = new WatchHub(bus);
   hub.followProgress();
-  bus.publish(PROGRESS_SUBJECT, encodeProgress(9));
-  bus.publish(PROGRESS_SUBJECT, encodeProgress(7));
+  bus.publish(PROGRESS_SUBJECT, progressBody(9));
+  bus.publish(PROGRESS_SUBJECT, progressBody(7));
   await bus.flush();
   assert.is(hub.progressRevision, 9);
 });
