@@ -332,7 +332,7 @@ export class NodeAgent {
     const phase = (pod.status as { phase?: string } | undefined)?.phase;
     if (!runtime) {
       if (phase === 'Succeeded' || phase === 'Failed') return;
-      if (pod.metadata.deletionTimestamp) return void this.#remove(pod).catch((e) => this.#report(e));
+      if (pod.metadata.deletionTimestamp) return void this.#remove(pod.metadata.namespace!, pod.metadata.name!, pod.metadata.uid!).catch((e) => this.#report(e));
       runtime = this.#admit(key, pod);
       if (!runtime) return;
     }
@@ -352,12 +352,12 @@ export class NodeAgent {
     }
     const random = this.#random.fork(`pod/${pod.metadata.uid}`);
     const plan = drawPodPlan(this.#stagesFor(pod), random);
-    const ns = pod.metadata.namespace!, name = pod.metadata.name!;
+    const ns = pod.metadata.namespace!, name = pod.metadata.name!, uid = pod.metadata.uid!;
     const status = pod.status as { phase?: string; startTime?: string } | undefined;
     const runtime = new PodRuntime(pod, plan, {
       clock: this.#clock, random: random.fork('containers'), hostIP: this.options.internalIP, podIP: this.#allocateIP(),
       write: async (status) => void (await this.#client.patch(PODS, ns, name, { status }, 'merge', 'status')),
-      remove: () => this.#remove(pod),
+      remove: () => this.#remove(ns, name, uid),
       onError: (e) => this.#report(e),
       ...(status?.phase === 'Running' && status.startTime ? { resumed: { startTime: status.startTime } } : {}),
     });
@@ -394,9 +394,10 @@ export class NodeAgent {
   }
 
   /** Deletes a pod whose containers are gone: grace 0, and only the pod this agent ran (uid precondition). */
-  async #remove(pod: KObject): Promise<void> {
-    const url = `/api/v1/namespaces/${encodeURIComponent(pod.metadata.namespace!)}/pods/${encodeURIComponent(pod.metadata.name!)}`;
-    await this.#client.request('DELETE', url, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } });
+  /** Deletes the pod with no grace: by name and uid only, so a runtime's closure keeps no old version alive. */
+  async #remove(namespace: string, name: string, uid: string): Promise<void> {
+    const url = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`;
+    await this.#client.request('DELETE', url, { gracePeriodSeconds: 0, preconditions: { uid } });
   }
 
   #drop(key: string, runtime: PodRuntime): void {

@@ -36,6 +36,7 @@ export interface Toleration {
 
 /** A pod as the scheduler reads it, derived once from the object. */
 export interface PodInfo {
+  /** The newest version seen: a placed pod's info follows its status updates, so the cache holds no stale copy. */
   pod: KObject;
   /** `namespace/name`. */
   key: string;

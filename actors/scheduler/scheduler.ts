@@ -181,6 +181,7 @@ export class Scheduler {
       const placed = this.cache.placement(key);
       // Requests of a bound pod never change; labels may (affinity reads them).
       if (!placed || placed.assumed || placed.node !== nodeName || labelsChanged(old, pod)) this.cache.place(podInfo(pod), nodeName, false);
+      else placed.info.pod = pod;
       return;
     }
     if (spec.schedulerName !== this.options.schedulerName && !(spec.schedulerName === undefined && this.options.schedulerName === 'default-scheduler')) return;

@@ -15,6 +15,24 @@ const MEMBER = '.';
  */
 const encoded = new WeakMap<FieldSet, Record<string, unknown>>();
 
+/** Every leaf of every FieldsV1 this writes: one frozen `{}`, as a pod's field sets hold about 70 leaves. */
+const LEAF: Record<string, unknown> = Object.freeze({});
+
+/**
+ * The FieldsV1 trees written so far, frozen, by their JSON: equal subtrees are one object (every
+ * pod of a template has the same field sets, every node agent writes the same status fields). A
+ * subtree holding something unique (a pod IP) is unique all the way up, so the table is bounded
+ * and emptied when full: that only ends sharing with trees written before, it never breaks any.
+ */
+const interned = new Map<string, Record<string, unknown>>();
+const INTERNED_MAX = 4_096;
+
+interface Written {
+  tree: Record<string, unknown>;
+  json: string;
+}
+const LEAF_WRITTEN: Written = { tree: LEAF, json: '{}' };
+
 export class FieldSet {
   private member = false;
   private readonly children = new Map<string, FieldSet>();
@@ -25,7 +43,6 @@ export class FieldSet {
     return set;
   }
 
-  /** Reads a FieldsV1 object; element keys are normalised so equal paths compare equal. */
   /**
    * Reads a FieldsV1 object. `stored`: it comes from a stored object, which this server wrote in
    * normal form and which never changes, so a set read from it and left unchanged encodes back to
@@ -55,15 +72,29 @@ export class FieldSet {
   /** The FieldsV1 object of this set; computed once per set (sets never change), so versions share it. */
   toFieldsV1(): Record<string, unknown> {
     let out = encoded.get(this);
-    if (!out) encoded.set(this, (out = this.#write()));
+    if (!out) encoded.set(this, (out = this.#write().tree));
     return out;
   }
 
-  #write(): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    if (this.member && this.children.size > 0) out[MEMBER] = {};
-    for (const key of [...this.children.keys()].sort(compareElements)) out[key] = this.children.get(key)!.#write();
-    return out;
+  #write(): Written {
+    if (this.children.size === 0) return LEAF_WRITTEN;
+    const tree: Record<string, unknown> = {};
+    let json = '{';
+    if (this.member) {
+      tree[MEMBER] = LEAF;
+      json += '".":{},';
+    }
+    for (const key of [...this.children.keys()].sort(compareElements)) {
+      const child = this.children.get(key)!.#write();
+      tree[key] = child.tree;
+      json += `${JSON.stringify(key)}:${child.json},`;
+    }
+    json = `${json.slice(0, -1)}}`;
+    const known = interned.get(json);
+    if (known) return { tree: known, json };
+    if (interned.size >= INTERNED_MAX) interned.clear();
+    interned.set(json, Object.freeze(tree));
+    return { tree, json };
   }
 
   insert(path: Path): void {
