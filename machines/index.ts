@@ -22,3 +22,5 @@ export {
 export type { NodePlan, NodeTimings, PodPlan, PodStageTable, PodTarget, Stage, StageTable, Step, TimedPodState } from './stages.ts';
 export { componentMachine, componentState } from './component.ts';
 export type { ComponentEvent } from './component.ts';
+export { zoneMachine, zoneStateOf } from './zone.ts';
+export type { ZoneContext, ZoneEvent, ZoneInput, ZoneState } from './zone.ts';

@@ -1,10 +1,12 @@
 // A simulated cluster in one process: the virtual clock and its kernel, the in-process bus, the
-// API server, one node agent per node of the scenario's pools, and the scheduler. Every component
-// gets its own named stream of the run's seed, so adding one never shifts another's draws.
+// API server, one node agent per node of the scenario's pools, the scheduler and the controller
+// manager. Every component gets its own named stream of the run's seed, so adding one never
+// shifts another's draws.
 import type { Random } from '../actors/api/env.ts';
 import { apiServerOptions, type ApiServerOptions } from '../actors/apiserver/options.ts';
 import { ApiServer } from '../actors/apiserver/server.ts';
-import { NodeConditionTaints } from '../actors/controller-manager/node-condition-taints.ts';
+import { ControllerManager } from '../actors/controller-manager/controller-manager.ts';
+import type { ControllerManagerOptions } from '../actors/controller-manager/options.ts';
 import { NodeAgent } from '../actors/nodeagent/nodeagent.ts';
 import type { NodeAgentOptions } from '../actors/nodeagent/options.ts';
 import type { SchedulerOptions } from '../actors/scheduler/options.ts';
@@ -30,6 +32,10 @@ export interface SimNode {
 
 export interface ClusterHooks {
   onDecision?: (d: Decision) => void;
+  /** A NoExecute taint the node lifecycle controller puts on a node. */
+  onTaint?: (node: string, key: string, atMs: number) => void;
+  /** A pod the taint eviction controller deletes. */
+  onEvict?: (pod: string, atMs: number) => void;
   /** Errors of components (failed writes other than expected conflicts); the run counts and reports them. */
   onError?: (component: string, error: unknown) => void;
 }
@@ -41,8 +47,7 @@ export class SimCluster {
   readonly random: Random;
   readonly server: ApiServer;
   readonly scheduler: Scheduler;
-  /** The one controller-manager loop this cluster runs so far: NoSchedule taints from node conditions. */
-  readonly taints: NodeConditionTaints;
+  readonly controllers: ControllerManager;
   readonly nodes: SimNode[];
   readonly agents = new Map<string, NodeAgent>();
   readonly #hooks: ClusterHooks;
@@ -62,7 +67,11 @@ export class SimCluster {
       ...(hooks.onDecision ? { onDecision: hooks.onDecision } : {}),
       onError: (e) => this.#error('scheduler', e),
     });
-    this.taints = new NodeConditionTaints({ bus: this.bus, clock: this.clock, onError: (e) => this.#error('node-lifecycle-controller', e) });
+    this.controllers = new ControllerManager({
+      bus: this.bus, clock: this.clock, options: scenario.options.controllerManager as Partial<ControllerManagerOptions>,
+      onError: (controller, e) => this.#error(controller, e),
+      ...(hooks.onTaint ? { onTaint: hooks.onTaint } : {}), ...(hooks.onEvict ? { onEvict: hooks.onEvict } : {}),
+    });
     this.nodes = planNodes(scenario);
     this.#byName = new Map(this.nodes.map((n) => [n.name, n]));
   }
@@ -70,7 +79,7 @@ export class SimCluster {
   /** Starts the API server, registers every node, then starts the scheduler. */
   async start(): Promise<void> {
     await this.server.start();
-    await this.taints.start();
+    await this.controllers.start();
     for (const node of this.nodes) await this.startNode(node.name);
     await this.scheduler.start();
   }
@@ -100,7 +109,7 @@ export class SimCluster {
 
   stop(): void {
     this.scheduler.stop();
-    this.taints.stop();
+    this.controllers.stop();
     for (const a of this.agents.values()) a.stop();
     this.agents.clear();
     this.server.stop();

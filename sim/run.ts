@@ -90,6 +90,10 @@ function cacheChecks(cluster: SimCluster) {
   return [
     { name: 'scheduler nodes', informer: nodes!, prefix: `${prefix}/core/nodes/` },
     { name: 'scheduler pods', informer: pods!, prefix: `${prefix}/core/pods/` },
+    ...cluster.controllers.informers.map((informer) => ({
+      name: `controller-manager ${informer.o.type.resource}`, informer,
+      prefix: `${prefix}/${informer.o.type.group || 'core'}/${informer.o.type.resource}/${informer.o.namespace ? `${informer.o.namespace}/` : ''}`,
+    })),
     ...[...cluster.agents].map(([name, agent]) => ({
       name: `nodeagent ${name}`, informer: agent.podInformer, prefix: `${prefix}/core/pods/`, group: name,
     })),

@@ -1,8 +1,8 @@
 // The cluster behind `orchsim serve --nodes N`: simulated nodes (one node agent each, spread over
-// zones), the scheduler and the node-condition taint loop, on the server's bus and clock, so that
-// kubectl sees Ready nodes and pods that get scheduled and run, as with a fake-node tool.
+// zones), the scheduler and the controller manager, on the server's bus and clock, so that kubectl
+// sees Ready nodes and pods that get scheduled and run, as with a fake-node tool.
 import type { Clock, Random } from '../actors/api/env.ts';
-import { NodeConditionTaints } from '../actors/controller-manager/node-condition-taints.ts';
+import { ControllerManager } from '../actors/controller-manager/controller-manager.ts';
 import { NodeAgent } from '../actors/nodeagent/nodeagent.ts';
 import type { NodeAgentOptions } from '../actors/nodeagent/options.ts';
 import { Scheduler } from '../actors/scheduler/scheduler.ts';
@@ -25,8 +25,8 @@ export interface ServedNodes {
 /** Names `node-0`, `node-1`, ... as kind-like tools name theirs. */
 export async function startServedNodes(bus: Bus, clock: Clock, random: Random, o: ServeNodesOptions, onError: (where: string, e: unknown) => void): Promise<ServedNodes> {
   if (!(Number.isInteger(o.nodes) && o.nodes >= 0 && o.nodes <= 5000)) throw new RangeError(`--nodes must be an integer from 0 to 5000, got ${o.nodes}`);
-  const taints = new NodeConditionTaints({ bus, clock, onError: (e) => onError('node-lifecycle-controller', e) });
-  await taints.start();
+  const controllers = new ControllerManager({ bus, clock, onError });
+  await controllers.start();
   const agents: NodeAgent[] = [];
   for (let i = 0; i < o.nodes; i++) {
     const name = `node-${i}`;
@@ -44,7 +44,7 @@ export async function startServedNodes(bus: Bus, clock: Clock, random: Random, o
     stop() {
       scheduler.stop();
       for (const a of agents) a.stop();
-      taints.stop();
+      controllers.stop();
     },
   };
 }

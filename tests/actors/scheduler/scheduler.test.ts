@@ -9,7 +9,7 @@ import type { KObject } from '../../../actors/api/types.ts';
 import { apiServerOptions } from '../../../actors/apiserver/options.ts';
 import { ApiServer } from '../../../actors/apiserver/server.ts';
 import { ApiClient } from '../../../actors/client/client.ts';
-import { NodeConditionTaints } from '../../../actors/controller-manager/node-condition-taints.ts';
+import { NodeConditionTaints } from '../../../actors/controller-manager/controllers/node-condition-taints.ts';
 import type { SchedulerOptions } from '../../../actors/scheduler/options.ts';
 import { Scheduler, type Decision } from '../../../actors/scheduler/scheduler.ts';
 import { Kernel } from '../../../sim/kernel.ts';

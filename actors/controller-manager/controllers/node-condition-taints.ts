@@ -3,14 +3,14 @@
 // by the TaintNodesByCondition admission step; this removes it once the node reports Ready).
 // Level-triggered: each node event recomputes the node's managed taints from its current state
 // and writes only a difference; a conflict is settled by the next event.
-import type { Clock } from '../api/env.ts';
-import { lookupResource } from '../api/resources.ts';
-import { StatusError } from '../api/status.ts';
-import type { KObject } from '../api/types.ts';
-import { WatchHub } from '../apiserver/watch/hub.ts';
-import { ApiClient } from '../client/client.ts';
-import { Informer } from '../client/informer.ts';
-import type { Bus } from '../../transport/bus.ts';
+import type { Clock } from '../../api/env.ts';
+import { lookupResource } from '../../api/resources.ts';
+import { StatusError } from '../../api/status.ts';
+import type { KObject } from '../../api/types.ts';
+import { WatchHub } from '../../apiserver/watch/hub.ts';
+import { ApiClient } from '../../client/client.ts';
+import { Informer } from '../../client/informer.ts';
+import type { Bus } from '../../../transport/bus.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
 
@@ -70,6 +70,10 @@ export class NodeConditionTaints {
 
   start(): Promise<void> {
     return this.#informer.start();
+  }
+
+  get informer(): Informer {
+    return this.#informer;
   }
 
   stop(): void {

@@ -1,0 +1,170 @@
+// The taint eviction controller (the real NoExecuteTaintManager): a pod on a node with NoExecute
+// taints is deleted at once when some taint has no toleration of it, and after the shortest
+// tolerationSeconds of the tolerations used otherwise (tolerations without tolerationSeconds
+// tolerate for ever). The clock starts when this controller first sees the pod under the taints,
+// and an eviction once scheduled keeps its start: a later change of taints only cancels it (no
+// NoExecute taint left, the pod gone) or leaves it. Before deleting, the pod gets the
+// DisruptionTarget condition saying why. A pod already being deleted is left alone.
+import type { Clock } from '../../api/env.ts';
+import { timestamp } from '../../api/env.ts';
+import { lookupResource } from '../../api/resources.ts';
+import { StatusError } from '../../api/status.ts';
+import type { KObject } from '../../api/types.ts';
+import { WatchHub } from '../../apiserver/watch/hub.ts';
+import { ApiClient } from '../../client/client.ts';
+import { cacheKey } from '../../client/cache.ts';
+import { Informer } from '../../client/informer.ts';
+import type { RateLimiter } from '../../client/rate-limiter.ts';
+import type { Toleration } from '../../scheduler/framework.ts';
+import { toleratesTaint } from '../../scheduler/plugins/taint-toleration.ts';
+import type { Bus } from '../../../transport/bus.ts';
+import { NODES, taintsOf, type Taint } from '../node-taints.ts';
+
+const PODS = lookupResource('', 'v1', 'pods')!;
+
+interface Scheduled {
+  createdAtMs: number;
+  /** undefined once the eviction ran: kept so the pod is not evicted twice (the real queue's nil worker). */
+  timer: unknown;
+}
+
+export interface TaintEvictionInit {
+  bus: Bus;
+  clock: Clock;
+  limiter?: RateLimiter;
+  onError?: (e: unknown) => void;
+  /** Told of each pod this controller deletes. */
+  onEvict?: (pod: string, atMs: number) => void;
+}
+
+const noExecuteTaints = (node: KObject | undefined): Taint[] => (node ? taintsOf(node).filter((t) => t.effect === 'NoExecute') : []);
+const tolerationsOf = (pod: KObject): Toleration[] => ((pod.spec as { tolerations?: Toleration[] } | undefined)?.tolerations ?? []);
+const nodeNameOf = (pod: KObject): string | undefined => (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+const sameTaints = (a: Taint[], b: Taint[]) => a.length === b.length && a.every((t, i) => t.key === b[i]!.key && t.value === b[i]!.value);
+
+/**
+ * The real GetMatchingTolerations and getMinTolerationTime: undefined when some taint is not
+ * tolerated (evict now), else the shortest tolerationSeconds in ms (-1: tolerated for ever).
+ */
+export function tolerationMs(taints: Taint[], tolerations: Toleration[]): number | undefined {
+  const used: Toleration[] = [];
+  for (const taint of taints) {
+    const t = tolerations.find((t) => toleratesTaint(t, taint as Parameters<typeof toleratesTaint>[1]));
+    if (!t) return undefined;
+    used.push(t);
+  }
+  if (used.length === 0) return 0;
+  let min = Infinity;
+  for (const t of used) {
+    if (t.tolerationSeconds === undefined || t.tolerationSeconds === null) continue;
+    if (t.tolerationSeconds <= 0) return 0;
+    min = Math.min(min, t.tolerationSeconds);
+  }
+  return min === Infinity ? -1 : min * 1000;
+}
+
+export class TaintEvictionController {
+  readonly #clock: Clock;
+  readonly #client: ApiClient;
+  readonly #nodes: Informer;
+  readonly #pods: Informer;
+  readonly #onError: (e: unknown) => void;
+  readonly #onEvict: TaintEvictionInit['onEvict'];
+  readonly #scheduled = new Map<string, Scheduled>();
+  #stopped = false;
+
+  constructor(init: TaintEvictionInit) {
+    this.#clock = init.clock;
+    this.#client = new ApiClient(init.bus, 'taint-eviction-controller', undefined, init.limiter);
+    const hub = new WatchHub(init.bus);
+    this.#nodes = new Informer({ client: this.#client, hub, clock: init.clock, type: NODES });
+    this.#pods = new Informer({ client: this.#client, hub, clock: init.clock, type: PODS });
+    this.#onError = init.onError ?? ((e) => console.error('taint-eviction-controller:', e));
+    this.#onEvict = init.onEvict;
+    this.#nodes.on({
+      add: (n) => this.#nodeChanged(undefined, n),
+      update: (old, n) => this.#nodeChanged(old, n),
+      delete: (n) => this.#nodeChanged(n, undefined),
+    });
+    this.#pods.on({ add: (p) => this.#podChanged(p), update: (_old, p) => this.#podChanged(p), delete: (p) => this.#cancel(cacheKey(p)) });
+  }
+
+  async start(): Promise<void> {
+    await this.#nodes.start();
+    await this.#pods.start();
+    for (const node of this.#nodes.cache.list()) this.#nodeChanged(undefined, node);
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    for (const s of this.#scheduled.values()) this.#clock.clearTimeout(s.timer);
+    this.#scheduled.clear();
+    this.#nodes.stop();
+    this.#pods.stop();
+  }
+
+  get informers(): Informer[] {
+    return [this.#nodes, this.#pods];
+  }
+
+  /** Pods with an eviction pending. */
+  get pending(): number {
+    return [...this.#scheduled.values()].filter((s) => s.timer !== undefined).length;
+  }
+
+  #nodeChanged(old: KObject | undefined, node: KObject | undefined): void {
+    const taints = noExecuteTaints(node);
+    if (old && node && sameTaints(noExecuteTaints(old), taints)) return;
+    const name = (node ?? old)!.metadata.name!;
+    for (const pod of this.#pods.cache.onNode(name)) this.#process(pod, taints);
+  }
+
+  #podChanged(pod: KObject): void {
+    const nodeName = nodeNameOf(pod);
+    if (!nodeName) return this.#cancel(cacheKey(pod));
+    this.#process(pod, noExecuteTaints(this.#nodes.cache.get(undefined, nodeName)));
+  }
+
+  /** The real processPodOnNode. */
+  #process(pod: KObject, taints: Taint[]): void {
+    const key = cacheKey(pod);
+    // Being deleted already (by us or anyone): evicting it again would change nothing.
+    if (taints.length === 0 || pod.metadata.deletionTimestamp) return this.#cancel(key);
+    const waitMs = tolerationMs(taints, tolerationsOf(pod));
+    if (waitMs !== undefined && waitMs < 0) return this.#cancel(key);
+    if (waitMs === undefined) this.#cancel(key);
+    if (this.#scheduled.has(key)) return;
+    const now = this.#clock.now();
+    const entry: Scheduled = { createdAtMs: now, timer: undefined };
+    entry.timer = this.#clock.setTimeout(() => this.#evict(key, entry), waitMs ?? 0);
+    this.#scheduled.set(key, entry);
+  }
+
+  #cancel(key: string): void {
+    const s = this.#scheduled.get(key);
+    if (!s) return;
+    this.#clock.clearTimeout(s.timer);
+    this.#scheduled.delete(key);
+  }
+
+  #evict(key: string, entry: Scheduled): void {
+    entry.timer = undefined;
+    if (this.#stopped) return;
+    const [namespace, name] = key.split('/') as [string, string];
+    const pod = this.#pods.cache.get(namespace, name);
+    if (!pod) return;
+    const now = this.#clock.now();
+    this.#onEvict?.(key, now);
+    void this.#deleteWithCondition(pod, now).catch((e) => {
+      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#onError(e);
+    });
+  }
+
+  async #deleteWithCondition(pod: KObject, now: number): Promise<void> {
+    const { namespace, name, uid } = pod.metadata;
+    const condition = { type: 'DisruptionTarget', status: 'True', lastTransitionTime: timestamp(now),
+      reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' };
+    await this.#client.patch(PODS, namespace, name!, { status: { conditions: [condition] } }, 'strategic', 'status');
+    await this.#client.request('DELETE', `/api/v1/namespaces/${encodeURIComponent(namespace!)}/pods/${encodeURIComponent(name!)}`, { preconditions: { uid } });
+  }
+}
