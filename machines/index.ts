@@ -24,3 +24,5 @@ export { componentMachine, componentState } from './component.ts';
 export type { ComponentEvent } from './component.ts';
 export { zoneMachine, zoneStateOf } from './zone.ts';
 export type { ZoneContext, ZoneEvent, ZoneInput, ZoneState } from './zone.ts';
+export { leaderMachine } from './leader.ts';
+export type { LeaderContext, LeaderEvent, LeaderState } from './leader.ts';

@@ -68,7 +68,8 @@ export class SimCluster {
       onError: (e) => this.#error('scheduler', e),
     });
     this.controllers = new ControllerManager({
-      bus: this.bus, clock: this.clock, options: scenario.options.controllerManager as Partial<ControllerManagerOptions>,
+      bus: this.bus, clock: this.clock, random: this.random.fork('controller-manager'),
+      options: scenario.options.controllerManager as Partial<ControllerManagerOptions>, identity: 'controller-manager-0',
       onError: (controller, e) => this.#error(controller, e),
       ...(hooks.onTaint ? { onTaint: hooks.onTaint } : {}), ...(hooks.onEvict ? { onEvict: hooks.onEvict } : {}),
     });
@@ -109,7 +110,7 @@ export class SimCluster {
 
   stop(): void {
     this.scheduler.stop();
-    this.controllers.stop();
+    void this.controllers.stop();
     for (const a of this.agents.values()) a.stop();
     this.agents.clear();
     this.server.stop();

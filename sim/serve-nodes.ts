@@ -25,7 +25,7 @@ export interface ServedNodes {
 /** Names `node-0`, `node-1`, ... as kind-like tools name theirs. */
 export async function startServedNodes(bus: Bus, clock: Clock, random: Random, o: ServeNodesOptions, onError: (where: string, e: unknown) => void): Promise<ServedNodes> {
   if (!(Number.isInteger(o.nodes) && o.nodes >= 0 && o.nodes <= 5000)) throw new RangeError(`--nodes must be an integer from 0 to 5000, got ${o.nodes}`);
-  const controllers = new ControllerManager({ bus, clock, onError });
+  const controllers = new ControllerManager({ bus, clock, random: random.fork('controller-manager'), onError });
   await controllers.start();
   const agents: NodeAgent[] = [];
   for (let i = 0; i < o.nodes; i++) {
@@ -44,7 +44,7 @@ export async function startServedNodes(bus: Bus, clock: Clock, random: Random, o
     stop() {
       scheduler.stop();
       for (const a of agents) a.stop();
-      controllers.stop();
+      void controllers.stop();
     },
   };
 }

@@ -1,44 +1,48 @@
 // The controller manager: the control loops `--controllers` enables, each with its own API client
 // limited to orchApiQps/orchApiBurst as the real one's clients are, hosted by the component machine.
+// With leader election (the default) the replica campaigns for its Lease and runs the loops only
+// while it leads: a new set of loops per term, stopped when the term ends, as a restarted process
+// would start afresh.
 //
 //   node-lifecycle-controller   node health, Unknown conditions, zones, NoExecute and NoSchedule taints
 //   taint-eviction-controller   deletes pods that do not tolerate a node's NoExecute taints, or no longer
 import { createActor, type Actor } from 'xstate';
-import type { Clock } from '../api/env.ts';
+import type { Clock, Random } from '../api/env.ts';
+import { ApiClient } from '../client/client.ts';
 import type { Informer } from '../client/informer.ts';
+import { LeaderElector } from '../client/leader-election.ts';
 import { RateLimiter } from '../client/rate-limiter.ts';
 import { componentMachine, componentState } from '../../machines/component.ts';
 import type { ZoneState } from '../../machines/zone.ts';
 import type { Bus } from '../../transport/bus.ts';
+import { NodeConditionTaints } from './controllers/node-condition-taints.ts';
 import { NodeLifecycleController } from './controllers/node-lifecycle.ts';
 import { TaintEvictionController } from './controllers/taint-eviction.ts';
-import { NodeConditionTaints } from './controllers/node-condition-taints.ts';
 import { controllerEnabled, controllerManagerOptions, type ControllerManagerOptions } from './options.ts';
 
 export interface ControllerManagerInit {
   bus: Bus;
   clock: Clock;
+  /** Leader election's jitter is drawn from it. */
+  random: Random;
   options?: Partial<ControllerManagerOptions>;
+  /** The replica's name: its holderIdentity on the leader Lease. */
+  identity?: string;
   onError?: (controller: string, e: unknown) => void;
   onTaint?: (node: string, key: string, atMs: number) => void;
   onEvict?: (pod: string, atMs: number) => void;
+  /** Told when this replica starts and stops running its loops. */
+  onLeading?: (identity: string, leading: boolean, atMs: number) => void;
 }
 
-interface Loop {
-  start(): Promise<void>;
-  stop(): void;
-}
-
-export class ControllerManager {
-  readonly options: ControllerManagerOptions;
+/** One term's loops. */
+class Loops {
   readonly nodeLifecycle: NodeLifecycleController | undefined;
   readonly conditionTaints: NodeConditionTaints | undefined;
   readonly taintEviction: TaintEvictionController | undefined;
-  readonly #loops: Loop[] = [];
-  readonly #lifecycle: Actor<typeof componentMachine>;
+  readonly #all: { start(): Promise<void>; stop(): void }[] = [];
 
-  constructor(init: ControllerManagerInit) {
-    const o = (this.options = controllerManagerOptions(init.options));
+  constructor(init: ControllerManagerInit, o: ControllerManagerOptions) {
     const { bus, clock } = init;
     const limiter = () => (o.orchApiQps > 0 ? new RateLimiter(clock, o.orchApiQps, o.orchApiBurst) : undefined);
     const onError = (controller: string) => (e: unknown) => (init.onError ? init.onError(controller, e) : console.error(`${controller}:`, e));
@@ -47,19 +51,59 @@ export class ControllerManager {
       this.conditionTaints = new NodeConditionTaints({ bus, clock, onError: onError('node-lifecycle-controller') });
       this.nodeLifecycle = new NodeLifecycleController({ bus, clock, options: o, onError: onError('node-lifecycle-controller'),
         ...optional(limiter(), 'limiter'), ...optional(init.onTaint, 'onTaint') });
-      this.#loops.push(this.conditionTaints, this.nodeLifecycle);
+      this.#all.push(this.conditionTaints, this.nodeLifecycle);
     }
     if (controllerEnabled(o.controllers, 'taint-eviction-controller')) {
       this.taintEviction = new TaintEvictionController({ bus, clock, onError: onError('taint-eviction-controller'),
         ...optional(limiter(), 'limiter'), ...optional(init.onEvict, 'onEvict') });
-      this.#loops.push(this.taintEviction);
+      this.#all.push(this.taintEviction);
     }
-    this.#lifecycle = createActor(componentMachine, { clock }).start();
   }
 
   async start(): Promise<void> {
+    for (const loop of this.#all) await loop.start();
+  }
+
+  stop(): void {
+    for (const loop of this.#all) loop.stop();
+  }
+
+  get informers(): Informer[] {
+    return [this.conditionTaints?.informer, ...(this.nodeLifecycle?.informers ?? []), ...(this.taintEviction?.informers ?? [])].filter((i): i is Informer => i !== undefined);
+  }
+}
+
+export class ControllerManager {
+  readonly options: ControllerManagerOptions;
+  readonly identity: string;
+  readonly elector: LeaderElector | undefined;
+  readonly #init: ControllerManagerInit;
+  readonly #lifecycle: Actor<typeof componentMachine>;
+  #loops: Loops | undefined;
+  #stopped = false;
+
+  constructor(init: ControllerManagerInit) {
+    this.options = controllerManagerOptions(init.options);
+    this.#init = init;
+    this.identity = init.identity ?? 'controller-manager';
+    const o = this.options;
+    if (o.leaderElect)
+      this.elector = new LeaderElector({
+        client: new ApiClient(init.bus, 'controller-manager/leader-election'), clock: init.clock, random: init.random,
+        config: { leaseDurationMs: o.leaderElectLeaseDurationMs, renewDeadlineMs: o.leaderElectRenewDeadlineMs, retryPeriodMs: o.leaderElectRetryPeriodMs,
+          resourceName: o.leaderElectResourceName, resourceNamespace: o.leaderElectResourceNamespace, identity: this.identity },
+        onStartedLeading: () => void this.#lead().catch((e) => init.onError?.('controller-manager', e)),
+        onStoppedLeading: () => this.#follow(),
+        onError: (e) => init.onError?.('leader-election', e),
+      });
+    this.#lifecycle = createActor(componentMachine, { clock: init.clock }).start();
+  }
+
+  /** Starts campaigning (with leader election) or the loops (without); resolves once started. */
+  async start(): Promise<void> {
     try {
-      for (const loop of this.#loops) await loop.start();
+      if (this.elector) this.elector.start();
+      else await this.#lead();
     } catch (e) {
       this.#lifecycle.send({ type: 'FAILED', error: (e as Error).message });
       throw e;
@@ -67,10 +111,49 @@ export class ControllerManager {
     this.#lifecycle.send({ type: 'STARTED' });
   }
 
-  stop(): void {
+  /** Stops the loops; a leader releases its Lease. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
     this.#lifecycle.send({ type: 'STOP' });
-    for (const loop of this.#loops) loop.stop();
+    if (this.elector) await this.elector.stop();
+    this.#follow();
     this.#lifecycle.send({ type: 'STOPPED' });
+  }
+
+  /** The replica dies at once: loops stopped, no release (its Lease runs out). */
+  crash(): void {
+    this.#stopped = true;
+    this.#follow();
+    this.elector?.halt();
+    this.#lifecycle.send({ type: 'STOP' });
+    this.#lifecycle.send({ type: 'STOPPED' });
+  }
+
+  async #lead(): Promise<void> {
+    if (this.#stopped || this.#loops) return;
+    const loops = (this.#loops = new Loops(this.#init, this.options));
+    this.#init.onLeading?.(this.identity, true, this.#init.clock.now());
+    await loops.start();
+  }
+
+  #follow(): void {
+    if (!this.#loops) return;
+    this.#loops.stop();
+    this.#loops = undefined;
+    this.#init.onLeading?.(this.identity, false, this.#init.clock.now());
+  }
+
+  /** Whether this replica runs its loops now. */
+  get leading(): boolean {
+    return this.#loops !== undefined;
+  }
+
+  get nodeLifecycle(): NodeLifecycleController | undefined {
+    return this.#loops?.nodeLifecycle;
+  }
+
+  get taintEviction(): TaintEvictionController | undefined {
+    return this.#loops?.taintEviction;
   }
 
   get state(): string {
@@ -81,13 +164,13 @@ export class ControllerManager {
     return this.#lifecycle;
   }
 
-  /** Every zone's state (empty without the node lifecycle controller). */
+  /** Every zone's state while leading (empty otherwise, or without the node lifecycle controller). */
   zoneStates(): Map<string, ZoneState> {
     return this.nodeLifecycle?.zoneStates() ?? new Map();
   }
 
-  /** The informers of every loop (the checkers compare their caches with the store). */
+  /** The informers of this term's loops (the checkers compare their caches with the store). */
   get informers(): Informer[] {
-    return [this.conditionTaints?.informer, ...(this.nodeLifecycle?.informers ?? []), ...(this.taintEviction?.informers ?? [])].filter((i): i is Informer => i !== undefined);
+    return this.#loops?.informers ?? [];
   }
 }

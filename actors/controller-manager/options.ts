@@ -1,5 +1,6 @@
 // The controller manager's options that shape its behaviour (seed 001, "Controller manager"), with
 // the real defaults, merged once and checked here. Durations are in milliseconds.
+import { checkLeaderElection } from '../client/leader-election.ts';
 
 /** The controllers `--controllers '*'` runs, by the names the flag takes. */
 export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller'] as const;
@@ -25,6 +26,13 @@ export interface ControllerManagerOptions {
   /** `--orch-api-qps`, `--orch-api-burst`: the client's limit towards the API server; 0 QPS: no limit. */
   orchApiQps: number;
   orchApiBurst: number;
+  /** `--leader-elect` and its timings: only the replica holding the lock runs controllers. */
+  leaderElect: boolean;
+  leaderElectLeaseDurationMs: number;
+  leaderElectRenewDeadlineMs: number;
+  leaderElectRetryPeriodMs: number;
+  leaderElectResourceName: string;
+  leaderElectResourceNamespace: string;
 }
 
 export const defaultControllerManagerOptions: Readonly<ControllerManagerOptions> = {
@@ -38,6 +46,12 @@ export const defaultControllerManagerOptions: Readonly<ControllerManagerOptions>
   unhealthyZoneThreshold: 0.55,
   orchApiQps: 20,
   orchApiBurst: 30,
+  leaderElect: true,
+  leaderElectLeaseDurationMs: 15_000,
+  leaderElectRenewDeadlineMs: 10_000,
+  leaderElectRetryPeriodMs: 2_000,
+  leaderElectResourceName: 'orch-controller-manager',
+  leaderElectResourceNamespace: 'orch-system',
 };
 
 /** Merges `options` over the defaults and validates the result; throws a RangeError naming the bad field. */
@@ -60,6 +74,14 @@ export function controllerManagerOptions(options: Partial<ControllerManagerOptio
   if (!(o.unhealthyZoneThreshold > 0 && o.unhealthyZoneThreshold <= 1)) throw bad('unhealthyZoneThreshold', 'must be a fraction greater than 0 and at most 1');
   if (!(Number.isFinite(o.orchApiQps) && o.orchApiQps >= 0)) throw bad('orchApiQps', 'must be a number of at least 0');
   if (!(Number.isInteger(o.orchApiBurst) && o.orchApiBurst >= 0)) throw bad('orchApiBurst', 'must be an integer of at least 0');
+  if (typeof o.leaderElect !== 'boolean') throw bad('leaderElect', 'must be true or false');
+  for (const name of ['leaderElectResourceName', 'leaderElectResourceNamespace'] as const)
+    if (typeof o[name] !== 'string' || !o[name]) throw bad(name, 'must be a non-empty string');
+  try {
+    checkLeaderElection({ leaseDurationMs: o.leaderElectLeaseDurationMs, renewDeadlineMs: o.leaderElectRenewDeadlineMs, retryPeriodMs: o.leaderElectRetryPeriodMs });
+  } catch (e) {
+    throw new RangeError(`controller manager options: ${(e as Error).message}`);
+  }
   return o;
 }
 

@@ -54,7 +54,7 @@ async function world(zones: Record<string, number>, podsPerNode = 0, options: Pa
     }
   const taints: { node: string; key: string; at: number }[] = [];
   const evictions: { pod: string; at: number }[] = [];
-  const cm = new ControllerManager({ bus, clock, options, onError: (c, e) => { throw new Error(`${c}: ${e}`); },
+  const cm = new ControllerManager({ bus, clock, random: seededRandom(7).fork('cm'), options: { leaderElect: false, ...options }, onError: (c, e) => { throw new Error(`${c}: ${e}`); },
     onTaint: (node, key, at) => taints.push({ node, key, at: at - t0 }), onEvict: (pod, at) => evictions.push({ pod, at: at - t0 }) });
   await cm.start();
   const t0 = clock.now();
@@ -86,7 +86,7 @@ async function world(zones: Record<string, number>, podsPerNode = 0, options: Pa
       }
     },
     node: (name: string) => client.get(NODES, undefined, name) as Promise<Rec>,
-    stop: () => { cm.stop(); server.stop(); },
+    stop: () => { void cm.stop(); server.stop(); },
   };
 }
 

@@ -9,6 +9,8 @@ test('defaults are the seed\'s', () => {
   assert.equal([o.nodeMonitorPeriodMs, o.nodeMonitorGracePeriodMs, o.nodeStartupGracePeriodMs], [5_000, 40_000, 60_000]);
   assert.equal([o.nodeEvictionRate, o.secondaryNodeEvictionRate, o.largeClusterSizeThreshold, o.unhealthyZoneThreshold], [0.1, 0.01, 50, 0.55]);
   assert.equal([o.orchApiQps, o.orchApiBurst, o.controllers], [20, 30, ['*']]);
+  assert.equal([o.leaderElect, o.leaderElectLeaseDurationMs, o.leaderElectRenewDeadlineMs, o.leaderElectRetryPeriodMs], [true, 15_000, 10_000, 2_000]);
+  assert.equal([o.leaderElectResourceName, o.leaderElectResourceNamespace], ['orch-controller-manager', 'orch-system']);
 });
 
 test('each bad value names the option and the rule', () => {
@@ -19,6 +21,9 @@ test('each bad value names the option and the rule', () => {
     [{ largeClusterSizeThreshold: 2.5 }, /largeClusterSizeThreshold must be an integer/],
     [{ controllers: ['-nope'] }, /controllers names "nope", which is not a controller/],
     [{ nodeMonitorGrace: 1 }, /unknown controller manager option nodeMonitorGrace/],
+    [{ leaderElectRenewDeadlineMs: 15_000 }, /leaseDuration \(15000 ms\) must be greater than renewDeadline \(15000 ms\)/],
+    [{ leaderElectRetryPeriodMs: 9_000 }, /renewDeadline \(10000 ms\) must be greater than 1.2 × retryPeriod \(9000 ms\)/],
+    [{ leaderElectResourceName: '' }, /leaderElectResourceName must be a non-empty string/],
   ];
   for (const [options, message] of cases) assert.throws(() => controllerManagerOptions(options as never), message);
 });
