@@ -23,7 +23,7 @@ export class Checkers {
   readonly #results = new Map<string, CheckResult>();
 
   constructor(metrics: RunMetrics) {
-    for (const name of ['no pod bound twice', 'no node over its allocatable', 'pod phases follow the pod machine', 'informer caches equal the store'])
+    for (const name of ['no pod bound twice', 'no node over its allocatable', 'pod phases follow the pod machine', 'informer caches equal the store', 'one leader at a time'])
       this.#results.set(name, { name, violations: 0, examples: [] });
     metrics.onPodChange((c, before, after) => {
       const key = cacheKey(c.object);
@@ -37,6 +37,18 @@ export class Checkers {
           if (n.requested[r] > n.allocatable[r]) this.#violate('no node over its allocatable', `node ${after.node}: ${r} requested ${n.requested[r]} > allocatable ${n.allocatable[r]} after binding ${key}`);
       }
     });
+  }
+
+  /** Replicas working under each lock now. */
+  readonly #leaders = new Map<string, Set<string>>();
+
+  /** A replica starts or stops doing its work under `lock`: two at once is a violation. */
+  leading(lock: string, holder: string, leading: boolean): void {
+    const set = this.#leaders.get(lock) ?? new Set<string>();
+    this.#leaders.set(lock, set);
+    if (!leading) return void set.delete(holder);
+    for (const other of set) if (other !== holder) this.#violate('one leader at a time', `${holder} started leading ${lock} while ${other} still was`);
+    set.add(holder);
   }
 
   #violate(name: string, example: string): void {

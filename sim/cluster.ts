@@ -9,8 +9,12 @@ import { ControllerManager } from '../actors/controller-manager/controller-manag
 import type { ControllerManagerOptions } from '../actors/controller-manager/options.ts';
 import { NodeAgent } from '../actors/nodeagent/nodeagent.ts';
 import type { NodeAgentOptions } from '../actors/nodeagent/options.ts';
-import type { SchedulerOptions } from '../actors/scheduler/options.ts';
 import { Scheduler, type Decision } from '../actors/scheduler/scheduler.ts';
+import { schedulerOptions, type SchedulerOptions } from '../actors/scheduler/options.ts';
+import { ApiClient } from '../actors/client/client.ts';
+import { Replica } from '../actors/client/replica.ts';
+import { Link } from './link.ts';
+import { BusTimeoutError } from '../transport/bus.ts';
 import { MemoryBus } from '../transport/memory-bus.ts';
 import { Kernel } from './kernel.ts';
 import { seededRandom } from './random.ts';
@@ -36,6 +40,8 @@ export interface ClusterHooks {
   onTaint?: (node: string, key: string, atMs: number) => void;
   /** A pod the taint eviction controller deletes. */
   onEvict?: (pod: string, atMs: number) => void;
+  /** A replica starts or stops doing its work, under the lock it holds. */
+  onLeading?: (lock: string, identity: string, leading: boolean, atMs: number) => void;
   /** Errors of components (failed writes other than expected conflicts); the run counts and reports them. */
   onError?: (component: string, error: unknown) => void;
 }
@@ -46,10 +52,13 @@ export class SimCluster {
   readonly bus: MemoryBus;
   readonly random: Random;
   readonly server: ApiServer;
-  readonly scheduler: Scheduler;
-  readonly controllers: ControllerManager;
+  /** Controller-manager and scheduler replicas; with more than one, they elect a leader each. */
+  readonly controllerManagers: ControllerManager[];
+  readonly schedulers: Replica<Scheduler>[];
   readonly nodes: SimNode[];
   readonly agents = new Map<string, NodeAgent>();
+  /** Each component's link to the bus (node agents by node name, replicas by identity): where faults cut or freeze it. */
+  readonly links = new Map<string, Link>();
   readonly #hooks: ClusterHooks;
   readonly #byName: Map<string, SimNode>;
 
@@ -61,28 +70,86 @@ export class SimCluster {
     this.random = seededRandom(seed);
     this.server = new ApiServer(apiServerOptions(scenario.options.apiserver as Partial<ApiServerOptions>),
       { clock: this.clock, random: this.random.fork('apiserver'), bus: this.bus });
-    this.scheduler = new Scheduler({
-      bus: this.bus, clock: this.clock, random: this.random.fork('scheduler'),
-      options: scenario.options.scheduler as Partial<SchedulerOptions>,
-      ...(hooks.onDecision ? { onDecision: hooks.onDecision } : {}),
-      onError: (e) => this.#error('scheduler', e),
-    });
-    this.controllers = new ControllerManager({
-      bus: this.bus, clock: this.clock, random: this.random.fork('controller-manager'),
-      options: scenario.options.controllerManager as Partial<ControllerManagerOptions>, identity: 'controller-manager-0',
-      onError: (controller, e) => this.#error(controller, e),
-      ...(hooks.onTaint ? { onTaint: hooks.onTaint } : {}), ...(hooks.onEvict ? { onEvict: hooks.onEvict } : {}),
-    });
+    this.controllerManagers = Array.from({ length: scenario.replicas.controllerManager }, (_, i) => this.#controllerManager(i));
+    this.schedulers = Array.from({ length: scenario.replicas.scheduler }, (_, i) => this.#scheduler(i));
     this.nodes = planNodes(scenario);
     this.#byName = new Map(this.nodes.map((n) => [n.name, n]));
   }
 
-  /** Starts the API server, registers every node, then starts the scheduler. */
+  /** Starts the API server and the controller managers, registers every node, then starts the schedulers. */
   async start(): Promise<void> {
     await this.server.start();
-    await this.controllers.start();
+    for (const cm of this.controllerManagers) await cm.start();
     for (const node of this.nodes) await this.startNode(node.name);
-    await this.scheduler.start();
+    for (const s of this.schedulers) await s.start();
+  }
+
+  /** The controller manager leading now (else the first replica). */
+  get controllers(): ControllerManager {
+    return this.controllerManagers.find((c) => c.leading) ?? this.controllerManagers[0]!;
+  }
+
+  /** The scheduler of the replica leading now, else of the last one that led (its decisions and informers). */
+  get scheduler(): Scheduler | undefined {
+    return (this.schedulers.find((s) => s.leading) ?? this.schedulers.find((s) => s.last))?.last;
+  }
+
+  /** Replica `index` of a component crashes; a new one with the same identity starts after `restartAfterMs` (if given). */
+  crashReplica(component: 'controllerManager' | 'scheduler', index: number, restartAfterMs?: number): void {
+    const list = component === 'scheduler' ? this.schedulers : this.controllerManagers;
+    list[index]!.crash();
+    if (restartAfterMs === undefined) return;
+    this.clock.setTimeout(() => {
+      const next = component === 'scheduler' ? this.#scheduler(index) : this.#controllerManager(index);
+      (list as (typeof next)[])[index] = next;
+      void next.start().catch((e) => this.#error(component, e));
+    }, restartAfterMs);
+  }
+
+  /** The index of the replica leading now (-1: none). */
+  leaderIndex(component: 'controllerManager' | 'scheduler'): number {
+    return (component === 'scheduler' ? this.schedulers : this.controllerManagers).findIndex((r) => r.leading);
+  }
+
+  #link(name: string): Link {
+    let link = this.links.get(name);
+    if (!link) this.links.set(name, (link = new Link(this.bus, this.clock)));
+    return link;
+  }
+
+  #controllerManager(i: number): ControllerManager {
+    const identity = `controller-manager-${i}`;
+    const hooks = this.#hooks;
+    return new ControllerManager({
+      bus: this.#link(identity), clock: this.clock, random: this.random.fork(identity),
+      options: this.scenario.options.controllerManager as Partial<ControllerManagerOptions>, identity,
+      onError: (controller, e) => this.#error(controller, e),
+      ...(hooks.onTaint ? { onTaint: hooks.onTaint } : {}), ...(hooks.onEvict ? { onEvict: hooks.onEvict } : {}),
+      ...(hooks.onLeading ? { onLeading: (id, leading, at) => hooks.onLeading!('orch-controller-manager', id, leading, at) } : {}),
+    });
+  }
+
+  #scheduler(i: number): Replica<Scheduler> {
+    const identity = `scheduler-${i}`;
+    const hooks = this.#hooks;
+    const bus = this.#link(identity);
+    const options = schedulerOptions(this.scenario.options.scheduler as Partial<SchedulerOptions>);
+    const random = this.random.fork(i === 0 ? 'scheduler' : identity);
+    return new Replica({
+      identity, clock: this.clock,
+      make: () => new Scheduler({
+        bus, clock: this.clock, random, options,
+        ...(hooks.onDecision ? { onDecision: hooks.onDecision } : {}),
+        onError: (e) => this.#error('scheduler', e),
+      }),
+      ...(options.leaderElect ? { election: {
+        client: new ApiClient(bus, `${options.schedulerName}/leader-election`), random: random.fork('leader-election'),
+        config: { leaseDurationMs: options.leaderElectLeaseDurationMs, renewDeadlineMs: options.leaderElectRenewDeadlineMs,
+          retryPeriodMs: options.leaderElectRetryPeriodMs, resourceName: options.leaderElectResourceName, resourceNamespace: options.leaderElectResourceNamespace },
+      } } : {}),
+      ...(hooks.onLeading ? { onLeading: (id: string, leading: boolean, at: number) => hooks.onLeading!(options.leaderElectResourceName, id, leading, at) } : {}),
+      onError: (e) => this.#error('scheduler', e),
+    });
   }
 
   node(name: string): SimNode | undefined {
@@ -94,7 +161,7 @@ export class SimCluster {
     const node = this.node(name);
     if (!node) throw new Error(`no node ${name} in this cluster`);
     if (this.agents.has(name)) return;
-    const agent = new NodeAgent({ bus: this.bus, clock: this.clock, random: this.random.fork(`nodeagent/${name}`), nodeName: name,
+    const agent = new NodeAgent({ bus: this.#link(name), clock: this.clock, random: this.random.fork(`nodeagent/${name}`), nodeName: name,
       options: node.options, onError: (e) => this.#error(`nodeagent/${name}`, e) });
     this.agents.set(name, agent);
     await agent.start();
@@ -109,14 +176,16 @@ export class SimCluster {
   }
 
   stop(): void {
-    this.scheduler.stop();
-    void this.controllers.stop();
+    for (const s of this.schedulers) s.crash();
+    for (const cm of this.controllerManagers) cm.crash();
     for (const a of this.agents.values()) a.stop();
     this.agents.clear();
     this.server.stop();
   }
 
   #error(component: string, e: unknown): void {
+    // A partitioned agent's requests time out: that is the fault, not a failure of the run.
+    if (e instanceof BusTimeoutError && component.startsWith('nodeagent/') && this.links.get(component.slice('nodeagent/'.length))?.cut) return;
     if (this.#hooks.onError) this.#hooks.onError(component, e);
     else console.error(`${component}:`, e);
   }

@@ -1,8 +1,9 @@
 // A component's link to the bus, for faults: while paused, what the component sends (publishes and
-// requests) is held and goes out, in order, when the pause ends, as from a process that froze; what
-// it receives is not touched. Everything else passes straight through.
+// requests) is held and goes out, in order, when the pause ends, as from a process that froze;
+// while cut, it is lost (a request times out unanswered), as from a partitioned node. What the
+// component receives is not touched. Everything else passes straight through.
 import type { Clock } from '../actors/api/env.ts';
-import type { Body, Bus, Message, SubscribeOptions, Subscription } from '../transport/bus.ts';
+import { BusTimeoutError, type Body, type Bus, type Message, type SubscribeOptions, type Subscription } from '../transport/bus.ts';
 
 export class Link implements Bus {
   #pausedUntil = -Infinity;
@@ -20,11 +21,15 @@ export class Link implements Bus {
     this.#timer = this.clock.setTimeout(() => this.#resume(), ms);
   }
 
+  /** Loses everything sent while `cut` holds. */
+  cut = false;
+
   get paused(): boolean {
     return this.clock.now() < this.#pausedUntil;
   }
 
   publish(subject: string, data: Body, reply?: string): void {
+    if (this.cut) return;
     if (this.paused) this.#held.push(() => this.inner.publish(subject, data, reply));
     else this.inner.publish(subject, data, reply);
   }
@@ -34,6 +39,7 @@ export class Link implements Bus {
   }
 
   request(subject: string, data: Body, timeoutMs: number): Promise<Message> {
+    if (this.cut) return new Promise((_, reject) => this.clock.setTimeout(() => reject(new BusTimeoutError(subject, timeoutMs)), timeoutMs));
     if (!this.paused) return this.inner.request(subject, data, timeoutMs);
     return new Promise((resolve, reject) => this.#held.push(() => this.inner.request(subject, data, timeoutMs).then(resolve, reject)));
   }

@@ -9,7 +9,7 @@ import type { KObject } from '../actors/api/types.ts';
 import type { ChangeRecord } from '../actors/apiserver/storage/store.ts';
 import { podInfo } from '../actors/scheduler/pod-info.ts';
 import type { Decision } from '../actors/scheduler/scheduler.ts';
-import type { Histogram, Percentiles, Series } from './report/types.ts';
+import type { Failover, Histogram, LeaderTerm, Percentiles, Series } from './report/types.ts';
 
 export type Phase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
 
@@ -50,7 +50,8 @@ export interface ChangeListener {
 export class RunMetrics {
   readonly pods = new Map<string, PodRecord>();
   readonly nodes = new Map<string, NodeRecord>();
-  readonly counts = { created: 0, scheduled: 0, deleted: 0, evicted: 0, events: 0, preemptions: 0, attempts: 0, unschedulableAttempts: 0 };
+  readonly counts = { created: 0, scheduled: 0, deleted: 0, evicted: 0, events: 0, preemptions: 0, attempts: 0, unschedulableAttempts: 0, taints: 0, taintEvictions: 0 };
+  readonly leadership: LeaderTerm[] = [];
   readonly phaseCounts: Record<Phase, number> = { Pending: 0, Running: 0, Succeeded: 0, Failed: 0 };
   readonly schedulingLatencies: number[] = [];
   readonly startupLatencies: number[] = [];
@@ -64,6 +65,8 @@ export class RunMetrics {
   #sampleEvents = 0;
   #sampleBinds = 0;
   #sampleRequests = 0;
+  #sampleTaints = 0;
+  #sampleTaintEvictions = 0;
 
   constructor(
     readonly clock: Clock,
@@ -76,6 +79,7 @@ export class RunMetrics {
       intervalMs, tMs: [], podsPending: [], podsRunning: [], podsSucceeded: [], podsFailed: [], nodesReady: [], eventsPerSec: [],
       apiRequestsPerSec: [], scheduledPerSec: [], cpuUtilisation: [], memoryUtilisation: [],
       perZone: Object.fromEntries(zones.map((z) => [z, { nodesReady: [], podsRunning: [], cpuUtilisation: [] }])),
+      taintsPerSec: [], taintEvictionsPerSec: [], zoneStates: {},
     };
   }
 
@@ -198,8 +202,42 @@ export class RunMetrics {
     return n.readyCondition && now - n.leaseMs <= NODE_GRACE_MS;
   }
 
+  /** A NoExecute taint set by the node lifecycle controller. */
+  taint(): void {
+    this.counts.taints++;
+    this.#sampleTaints++;
+  }
+
+  /** A pod deleted by the taint eviction controller. */
+  taintEviction(): void {
+    this.counts.taintEvictions++;
+    this.#sampleTaintEvictions++;
+  }
+
+  /** A replica started (or stopped) working under `lock`. */
+  leading(lock: string, holder: string, leading: boolean, atMs: number): void {
+    const t = atMs - this.t0;
+    if (leading) this.leadership.push({ lock, holder, fromMs: t });
+    else {
+      const term = [...this.leadership].reverse().find((x) => x.lock === lock && x.holder === holder && x.toMs === undefined);
+      if (term) term.toMs = t;
+    }
+  }
+
+  /** The gaps between consecutive terms of each lock. */
+  failovers(): Failover[] {
+    const out: Failover[] = [];
+    const last = new Map<string, LeaderTerm>();
+    for (const term of [...this.leadership].sort((a, b) => a.fromMs - b.fromMs)) {
+      const before = last.get(term.lock);
+      if (before?.toMs !== undefined) out.push({ lock: term.lock, from: before.holder, to: term.holder, atMs: before.toMs, gapMs: term.fromMs - before.toMs });
+      last.set(term.lock, term);
+    }
+    return out;
+  }
+
   /** Appends one sample of every series; `requests` is the API server's request count so far. */
-  sample(requests: number): void {
+  sample(requests: number, zoneStates: ReadonlyMap<string, string> = new Map()): void {
     const now = this.clock.now();
     const s = this.series;
     const seconds = s.intervalMs / 1000;
@@ -211,7 +249,12 @@ export class RunMetrics {
     s.eventsPerSec.push(round(this.#sampleEvents / seconds));
     s.apiRequestsPerSec.push(round((requests - this.#sampleRequests) / seconds));
     s.scheduledPerSec.push(round(this.#sampleBinds / seconds));
-    this.#sampleEvents = this.#sampleBinds = 0;
+    s.taintsPerSec.push(round(this.#sampleTaints / seconds));
+    s.taintEvictionsPerSec.push(round(this.#sampleTaintEvictions / seconds));
+    this.#sampleEvents = this.#sampleBinds = this.#sampleTaints = this.#sampleTaintEvictions = 0;
+    const samples = s.tMs.length;
+    for (const [zone, state] of zoneStates) (s.zoneStates[zone] ??= new Array<string>(samples - 1).fill('Initial')).push(state);
+    for (const states of Object.values(s.zoneStates)) if (states.length < samples) states.push(states.at(-1) ?? 'Initial');
     this.#sampleRequests = requests;
     const total = { ready: 0, cpuReq: 0, cpuAlloc: 0, memReq: 0, memAlloc: 0 };
     const zones = new Map(this.zones.map((z) => [z, { ready: 0, running: 0, cpuReq: 0, cpuAlloc: 0 }]));

@@ -48,13 +48,22 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     if (errors.length < MAX_ERRORS) errors.push(`${where}: ${e instanceof Error ? e.message : String(e)}`);
   };
   let metrics: RunMetrics | undefined;
-  const cluster = new SimCluster(scenario, seed, { onDecision: (d) => metrics?.decision(d), onError: noteError });
+  let checkers: Checkers | undefined;
+  const cluster = new SimCluster(scenario, seed, {
+    onDecision: (d) => metrics?.decision(d), onError: noteError,
+    onTaint: () => metrics?.taint(), onEvict: () => metrics?.taintEviction(),
+    onLeading: (lock, holder, leading, atMs) => {
+      metrics?.leading(lock, holder, leading, atMs);
+      checkers?.leading(lock, holder, leading);
+    },
+  });
   const { clock, server } = cluster;
   const t0 = clock.now();
   const zones = [...new Set(cluster.nodes.map((n) => n.zone))].sort();
   metrics = new RunMetrics(clock, server.options.etcdPrefix, zones, t0, scenario.sampleIntervalMs);
   const m = metrics;
-  const checkers = new Checkers(m);
+  checkers = new Checkers(m);
+  const checks = checkers;
   const unobserve = server.store.onChange((c) => m.observe(c));
   try {
     await cluster.start();
@@ -62,7 +71,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     const workloads = await startWorkloads(cluster.bus, clock, cluster.random.fork('workloads'), scenario.workloads, t0, endMs);
     const faults = scheduleFaults(cluster, clock, cluster.random.fork('faults'), scenario.faults, t0, (e) => noteError('faults', e));
     const sample = () => {
-      m.sample(server.requests);
+      m.sample(server.requests, cluster.controllers.zoneStates());
       if (clock.now() - t0 < endMs) clock.setTimeout(sample, Math.min(scenario.sampleIntervalMs, t0 + endMs - clock.now()));
     };
     clock.setTimeout(sample, Math.min(scenario.sampleIntervalMs, endMs));
@@ -70,14 +79,14 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     const { steps } = await cluster.kernel.run({ until: t0 + endMs });
     workloads.stop();
     await drainMicrotasks();
-    await checkers.compareCaches(server.store, cacheChecks(cluster), (o) => (o.spec as { nodeName?: string } | undefined)?.nodeName ?? '');
+    await checks.compareCaches(server.store, cacheChecks(cluster), (o) => (o.spec as { nodeName?: string } | undefined)?.nodeName ?? '');
     for (const e of workloads.errors) noteError('workloads', e);
     const report = buildReport(scenario, seed, m, cluster, faults, t0);
     const explanations = (options.explain ?? []).map((key) => {
-      const d = cluster.scheduler.explain(key);
+      const d = cluster.scheduler?.explain(key);
       return { pod: key, decision: d && { ...d, atMs: d.atMs - t0 } };
     });
-    return { report, checks: checkers.results(), errors, wallMs: performance.now() - wallStart, steps, explanations };
+    return { report, checks: checks.results(), errors, wallMs: performance.now() - wallStart, steps, explanations };
   } finally {
     unobserve();
     cluster.stop();
@@ -86,10 +95,13 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
 
 function cacheChecks(cluster: SimCluster) {
   const prefix = cluster.server.options.etcdPrefix;
-  const [nodes, pods] = cluster.scheduler.informers;
+  // The leading replicas' informers: a replica that stopped leading stopped following too.
+  const [nodes, pods] = cluster.schedulers.find((s) => s.leading)?.current?.informers ?? [];
   return [
-    { name: 'scheduler nodes', informer: nodes!, prefix: `${prefix}/core/nodes/` },
-    { name: 'scheduler pods', informer: pods!, prefix: `${prefix}/core/pods/` },
+    ...(nodes && pods ? [
+      { name: 'scheduler nodes', informer: nodes, prefix: `${prefix}/core/nodes/` },
+      { name: 'scheduler pods', informer: pods, prefix: `${prefix}/core/pods/` },
+    ] : []),
     ...cluster.controllers.informers.map((informer) => ({
       name: `controller-manager ${informer.o.type.resource}`, informer,
       prefix: `${prefix}/${informer.o.type.group || 'core'}/${informer.o.type.resource}/${informer.o.namespace ? `${informer.o.namespace}/` : ''}`,
@@ -107,7 +119,7 @@ function pendingPods(m: RunMetrics, cluster: SimCluster, t0: number): PendingPod
   const unbound = [...m.pods].filter(([, p]) => p.node === undefined).map(([key]) => key).sort();
   const out: PendingPod[] = [];
   for (const key of unbound) {
-    const d = cluster.scheduler.explain(key);
+    const d = cluster.scheduler?.explain(key);
     if (!d || d.result !== 'unschedulable') continue;
     out.push({ pod: key, attempts: d.attempt, lastAttemptMs: d.atMs - t0, message: d.message ?? '', filtered: d.filtered });
     if (out.length === PENDING_SHOWN) break;
@@ -136,6 +148,8 @@ function buildReport(scenario: Scenario, seed: number, m: RunMetrics, cluster: S
       schedulingAttempts: m.counts.attempts,
       unschedulableAttempts: m.counts.unschedulableAttempts,
       preemptions: m.counts.preemptions,
+      taints: m.counts.taints,
+      taintEvictions: m.counts.taintEvictions,
       events: m.counts.events,
       apiRequests: cluster.server.requests,
     },
@@ -145,5 +159,7 @@ function buildReport(scenario: Scenario, seed: number, m: RunMetrics, cluster: S
     faults: [...faults].sort((a, b) => a.atMs - b.atMs),
     zones: m.zones,
     pending: pendingPods(m, cluster, t0),
+    leadership: m.leadership,
+    failovers: m.failovers(),
   };
 }

@@ -10,7 +10,7 @@ import { createActor, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
 import { ApiClient } from '../client/client.ts';
 import type { Informer } from '../client/informer.ts';
-import { LeaderElector } from '../client/leader-election.ts';
+import { Replica } from '../client/replica.ts';
 import { RateLimiter } from '../client/rate-limiter.ts';
 import { componentMachine, componentState } from '../../machines/component.ts';
 import type { ZoneState } from '../../machines/zone.ts';
@@ -75,35 +75,32 @@ class Loops {
 
 export class ControllerManager {
   readonly options: ControllerManagerOptions;
-  readonly identity: string;
-  readonly elector: LeaderElector | undefined;
-  readonly #init: ControllerManagerInit;
+  readonly replica: Replica<Loops>;
   readonly #lifecycle: Actor<typeof componentMachine>;
-  #loops: Loops | undefined;
-  #stopped = false;
 
   constructor(init: ControllerManagerInit) {
-    this.options = controllerManagerOptions(init.options);
-    this.#init = init;
-    this.identity = init.identity ?? 'controller-manager';
-    const o = this.options;
-    if (o.leaderElect)
-      this.elector = new LeaderElector({
-        client: new ApiClient(init.bus, 'controller-manager/leader-election'), clock: init.clock, random: init.random,
+    const o = (this.options = controllerManagerOptions(init.options));
+    this.replica = new Replica({
+      identity: init.identity ?? 'controller-manager', clock: init.clock, make: () => new Loops(init, o),
+      ...(o.leaderElect ? { election: {
+        client: new ApiClient(init.bus, 'controller-manager/leader-election'), random: init.random,
         config: { leaseDurationMs: o.leaderElectLeaseDurationMs, renewDeadlineMs: o.leaderElectRenewDeadlineMs, retryPeriodMs: o.leaderElectRetryPeriodMs,
-          resourceName: o.leaderElectResourceName, resourceNamespace: o.leaderElectResourceNamespace, identity: this.identity },
-        onStartedLeading: () => void this.#lead().catch((e) => init.onError?.('controller-manager', e)),
-        onStoppedLeading: () => this.#follow(),
-        onError: (e) => init.onError?.('leader-election', e),
-      });
+          resourceName: o.leaderElectResourceName, resourceNamespace: o.leaderElectResourceNamespace },
+      } } : {}),
+      ...(init.onLeading ? { onLeading: init.onLeading } : {}),
+      onError: (e) => init.onError?.('controller-manager', e),
+    });
     this.#lifecycle = createActor(componentMachine, { clock: init.clock }).start();
   }
 
-  /** Starts campaigning (with leader election) or the loops (without); resolves once started. */
+  get identity(): string {
+    return this.replica.identity;
+  }
+
+  /** Starts campaigning (with leader election) or the loops (without). */
   async start(): Promise<void> {
     try {
-      if (this.elector) this.elector.start();
-      else await this.#lead();
+      await this.replica.start();
     } catch (e) {
       this.#lifecycle.send({ type: 'FAILED', error: (e as Error).message });
       throw e;
@@ -113,47 +110,29 @@ export class ControllerManager {
 
   /** Stops the loops; a leader releases its Lease. */
   async stop(): Promise<void> {
-    this.#stopped = true;
     this.#lifecycle.send({ type: 'STOP' });
-    if (this.elector) await this.elector.stop();
-    this.#follow();
+    await this.replica.stop();
     this.#lifecycle.send({ type: 'STOPPED' });
   }
 
   /** The replica dies at once: loops stopped, no release (its Lease runs out). */
   crash(): void {
-    this.#stopped = true;
-    this.#follow();
-    this.elector?.halt();
+    this.replica.crash();
     this.#lifecycle.send({ type: 'STOP' });
     this.#lifecycle.send({ type: 'STOPPED' });
   }
 
-  async #lead(): Promise<void> {
-    if (this.#stopped || this.#loops) return;
-    const loops = (this.#loops = new Loops(this.#init, this.options));
-    this.#init.onLeading?.(this.identity, true, this.#init.clock.now());
-    await loops.start();
-  }
-
-  #follow(): void {
-    if (!this.#loops) return;
-    this.#loops.stop();
-    this.#loops = undefined;
-    this.#init.onLeading?.(this.identity, false, this.#init.clock.now());
-  }
-
   /** Whether this replica runs its loops now. */
   get leading(): boolean {
-    return this.#loops !== undefined;
+    return this.replica.leading;
   }
 
   get nodeLifecycle(): NodeLifecycleController | undefined {
-    return this.#loops?.nodeLifecycle;
+    return this.replica.current?.nodeLifecycle;
   }
 
   get taintEviction(): TaintEvictionController | undefined {
-    return this.#loops?.taintEviction;
+    return this.replica.current?.taintEviction;
   }
 
   get state(): string {
@@ -171,6 +150,6 @@ export class ControllerManager {
 
   /** The informers of this term's loops (the checkers compare their caches with the store). */
   get informers(): Informer[] {
-    return this.#loops?.informers ?? [];
+    return this.replica.current?.informers ?? [];
   }
 }

@@ -15,6 +15,10 @@ import { timestamp, type Clock, type Random } from '../api/env.ts';
 import type { KObject } from '../api/types.ts';
 import { podInput, podMachine, podPhase, type PodInput, type PodPhase } from '../../machines/pod.ts';
 import type { PodPlan } from '../../machines/stages.ts';
+import { BusTimeoutError } from '../../transport/bus.ts';
+
+/** How long a write the API server never answered waits before it is sent again. */
+const WRITE_RETRY_MS = 10_000;
 
 export interface PodRuntimeDeps {
   clock: Clock;
@@ -89,6 +93,7 @@ export class PodRuntime {
   #evicted: string | undefined;
   #stopTimer: unknown;
   #queue: Promise<void> = Promise.resolve();
+  #stopped = false;
 
   constructor(pod: KObject, plan: PodPlan, deps: PodRuntimeDeps) {
     this.uid = pod.metadata.uid!;
@@ -169,6 +174,7 @@ export class PodRuntime {
   }
 
   stop(): void {
+    this.#stopped = true;
     if (this.#stopTimer !== undefined) this.#deps.clock.clearTimeout(this.#stopTimer);
     this.#actor?.stop();
     this.#actor = undefined;
@@ -201,8 +207,17 @@ export class PodRuntime {
     }
   }
 
+  /**
+   * Writes go one after another. One the API server never answered (a timeout: the node was cut
+   * off) is tried again after WRITE_RETRY_MS, as the real agent's status manager syncs again, until
+   * it lands or the runtime stops; the writes after it wait for it, so their order holds.
+   */
   #enqueue(work: () => Promise<void>): void {
-    this.#queue = this.#queue.then(work).catch((e) => this.#deps.onError(e));
+    const attempt = (): Promise<void> => work().catch((e) => {
+      if (!(e instanceof BusTimeoutError) || this.#stopped) return this.#deps.onError(e);
+      return new Promise<void>((resolve) => this.#deps.clock.setTimeout(resolve, WRITE_RETRY_MS)).then(() => (this.#stopped ? undefined : attempt()));
+    });
+    this.#queue = this.#queue.then(attempt);
   }
 
   /** The conditions, with each one's lastTransitionTime kept until its status changes. */

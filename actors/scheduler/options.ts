@@ -1,5 +1,6 @@
 // The scheduler's options that shape its behaviour (seed 001, "Scheduler", and the configuration
 // file's fields), with the real defaults, merged once and checked here.
+import { checkLeaderElection } from '../client/leader-election.ts';
 
 export interface SchedulerOptions {
   /** The `spec.schedulerName` this scheduler serves. */
@@ -15,6 +16,13 @@ export interface SchedulerOptions {
   orchApiBurst: number;
   /** Most decisions kept for `explain` (the newest). */
   explanationsKept: number;
+  /** `--leader-elect` and its timings: only the replica holding the lock schedules. */
+  leaderElect: boolean;
+  leaderElectLeaseDurationMs: number;
+  leaderElectRenewDeadlineMs: number;
+  leaderElectRetryPeriodMs: number;
+  leaderElectResourceName: string;
+  leaderElectResourceNamespace: string;
 }
 
 export const defaultSchedulerOptions: Readonly<SchedulerOptions> = {
@@ -26,6 +34,12 @@ export const defaultSchedulerOptions: Readonly<SchedulerOptions> = {
   orchApiQps: 50,
   orchApiBurst: 100,
   explanationsKept: 10_000,
+  leaderElect: true,
+  leaderElectLeaseDurationMs: 15_000,
+  leaderElectRenewDeadlineMs: 10_000,
+  leaderElectRetryPeriodMs: 2_000,
+  leaderElectResourceName: 'orch-scheduler',
+  leaderElectResourceNamespace: 'orch-system',
 };
 
 /** Merges `options` over the defaults and validates the result; throws a RangeError naming the bad field. */
@@ -43,6 +57,14 @@ export function schedulerOptions(options: Partial<SchedulerOptions> = {}): Sched
   if (!(Number.isFinite(o.orchApiQps) && o.orchApiQps >= 0)) throw bad('orchApiQps', 'must be a number of at least 0');
   if (!(Number.isInteger(o.orchApiBurst) && o.orchApiBurst >= 0)) throw bad('orchApiBurst', 'must be an integer of at least 0');
   if (!(Number.isInteger(o.explanationsKept) && o.explanationsKept >= 0)) throw bad('explanationsKept', 'must be an integer of at least 0');
+  if (typeof o.leaderElect !== 'boolean') throw bad('leaderElect', 'must be true or false');
+  for (const name of ['leaderElectResourceName', 'leaderElectResourceNamespace'] as const)
+    if (typeof o[name] !== 'string' || !o[name]) throw bad(name, 'must be a non-empty string');
+  try {
+    checkLeaderElection({ leaseDurationMs: o.leaderElectLeaseDurationMs, renewDeadlineMs: o.leaderElectRenewDeadlineMs, retryPeriodMs: o.leaderElectRetryPeriodMs });
+  } catch (e) {
+    throw new RangeError(`scheduler options: ${(e as Error).message}`);
+  }
   return o;
 }
 

@@ -229,6 +229,29 @@ function pendingSection(r: Report): string {
       table(['Pod', { text: 'Attempts', numeric: true }, { text: 'Last attempt', numeric: true }, 'Why', 'Nodes filtered out by'], rows));
 }
 
+const ZONE_STATES = ['Initial', 'Normal', 'PartialDisruption', 'FullDisruption'];
+
+/** Zone states, NoExecute taints and evictions, and the leaders of each lock with the failovers between them. */
+function controlPlaneSection(r: Report, markers: readonly TimeMarker[]): string {
+  const s = r.series;
+  const chart = (title: string, series: LineSeries[], extra: { yMax?: number; yFormat?: (v: number) => string } = {}) =>
+    figure(title, lineChart({ title, tMs: s.tMs, series, markers, ...extra }));
+  const zones = Object.keys(s.zoneStates).sort();
+  const charts = [
+    chart('NoExecute taints and pods deleted for them, per second', [
+      { label: 'taints/s', values: s.taintsPerSec, color: COLOURS.failed },
+      { label: 'evictions/s', values: s.taintEvictionsPerSec, color: COLOURS.pending },
+    ]),
+    ...(zones.length ? [chart('Zone states (node lifecycle controller)', zones.map((z) => ({ label: z, values: s.zoneStates[z]!.map((st) => ZONE_STATES.indexOf(st)) })),
+      { yMax: ZONE_STATES.length - 1, yFormat: (v) => ZONE_STATES[Math.round(v)] ?? '' })] : []),
+  ];
+  const terms = r.leadership.map((t) => [t.lock, t.holder, { text: formatClock(t.fromMs), numeric: true }, { text: t.toMs !== undefined ? formatClock(t.toMs) : 'end', numeric: true }]);
+  const failovers = r.failovers.map((f) => [f.lock, `${f.from} → ${f.to}`, { text: formatClock(f.atMs), numeric: true }, { text: formatMs(f.gapMs), numeric: true }]);
+  const termTable = terms.length ? table(['Lock', 'Leader', { text: 'From', numeric: true }, { text: 'To', numeric: true }], terms) : '<p class="muted">No leader election.</p>';
+  const failoverTable = failovers.length ? table(['Lock', 'Failover', { text: 'Leaderless from', numeric: true }, { text: 'Without a leader', numeric: true }], failovers) : '';
+  return section('control-plane', 'Control plane', `<div class="charts">${charts.join('\n')}</div>\n<h3>Leaders</h3>\n${termTable}\n${failoverTable}`);
+}
+
 function faultSection(r: Report): string {
   if (r.faults.length === 0) return section('faults', 'Faults', '<p class="muted">No faults.</p>');
   const faults = r.faults.map((f, i) => ({ f, i })).sort((a, b) => a.f.atMs - b.f.atMs || a.i - b.i).map(({ f }) => f);
@@ -261,6 +284,7 @@ export function renderReportHtml(report: Report): string {
     timeSection(report, markers),
     histogramSection(report),
     zoneSection(report, markers),
+    controlPlaneSection(report, markers),
     unschedulableSection(report),
     pendingSection(report),
     faultSection(report),

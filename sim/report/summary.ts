@@ -63,6 +63,18 @@ function faults(report: Report): string[] {
   return lines;
 }
 
+/** Per lock: its terms and failovers, with the longest gap without a leader. */
+function leaders(report: Report): string[] {
+  const locks = [...new Set(report.leadership.map((t) => t.lock))].sort();
+  if (locks.length === 0) return ['no leader election'];
+  return locks.map((lock) => {
+    const terms = report.leadership.filter((t) => t.lock === lock).length;
+    const gaps = report.failovers.filter((f) => f.lock === lock).map((f) => f.gapMs);
+    const failovers = gaps.length === 0 ? 'no failover' : `${gaps.length} failover${gaps.length === 1 ? '' : 's'}, longest ${formatMs(Math.max(...gaps))} without a leader`;
+    return `${plain(lock)}: ${terms} term${terms === 1 ? '' : 's'}, ${failovers}`;
+  });
+}
+
 function wallLines(durationMs: number, wall: WallFigures): string[] {
   const speed = wall.wallMs > 0 ? ` (${formatCount(durationMs / wall.wallMs)} virtual s per wall s)` : '';
   return [...entry('wall time', `${formatMs(wall.wallMs)}${speed}`), ...entry('peak memory', `${formatBytes(wall.peakRssBytes)} RSS`)];
@@ -89,6 +101,8 @@ export function renderSummary(report: Report, wall?: WallFigures): string {
     ...entry('pod startup', percentiles(s.podStartupMs)),
     ...entry('unschedulable', ...reasons(report.unschedulable)),
     ...entry('faults', ...faults(report)),
+    ...entry('evictions', `${formatInteger(s.taints)} NoExecute taints, ${formatInteger(s.taintEvictions)} pods deleted for them`),
+    ...entry('leaders', ...leaders(report)),
     ...entry('events', formatInteger(s.events) + perVirtualSecond(s.events, durationMs)),
     ...entry('api requests', formatInteger(s.apiRequests) + perVirtualSecond(s.apiRequests, durationMs)),
     ...(wall ? wallLines(durationMs, wall) : []),

@@ -18,6 +18,26 @@ export interface Report {
   zones: string[];
   /** Why pods were still unscheduled at the end: the scheduler's last decision for each, the first 100 by name. */
   pending: PendingPod[];
+  /** Who led each leader-election lock, term by term, and the gaps between terms. */
+  leadership: LeaderTerm[];
+  failovers: Failover[];
+}
+
+export interface LeaderTerm {
+  lock: string;
+  holder: string;
+  fromMs: number;
+  /** Absent: still leading at the end. */
+  toMs?: number;
+}
+
+/** A lock without a leader between two terms: `gapMs` from the end of one to the start of the next. */
+export interface Failover {
+  lock: string;
+  from: string;
+  to: string;
+  atMs: number;
+  gapMs: number;
 }
 
 export interface PendingPod {
@@ -54,6 +74,9 @@ export interface Summary {
   schedulingAttempts: number;
   unschedulableAttempts: number;
   preemptions: number;
+  /** NoExecute taints the node lifecycle controller set, and pods the taint eviction controller deleted. */
+  taints: number;
+  taintEvictions: number;
   /** Committed changes (watch events published) and API requests served, in the whole run. */
   events: number;
   apiRequests: number;
@@ -77,6 +100,11 @@ export interface Series {
   cpuUtilisation: number[];
   memoryUtilisation: number[];
   perZone: Record<string, { nodesReady: number[]; podsRunning: number[]; cpuUtilisation: number[] }>;
+  /** NoExecute taints set and pods deleted for them, per virtual second over the interval. */
+  taintsPerSec: number[];
+  taintEvictionsPerSec: number[];
+  /** Each zone's state in the node lifecycle controller (by `region:zone`), at each sample. */
+  zoneStates: Record<string, string[]>;
 }
 
 /** Counts per bucket: `counts[i]` observations ≤ `boundsMs[i]` (and above the previous bound); the last count is above every bound. */

@@ -2,22 +2,25 @@
 // and a count drawn at random must not exceed the nodes its pool and zone filters leave.
 import { formatDuration } from '../../actors/api/duration.ts';
 import { wholeUnits } from '../../actors/api/quantity.ts';
-import type { Fault, NodePool } from './types.ts';
+import { REPLICA_FAULTS, type Fault, type NodePool, type ReplicaFaultKind, type Scenario } from './types.ts';
 import { listed, type Field } from './field.ts';
 import { locateNode, nodesInZone } from './pools.ts';
 import { dnsLabel, durationMs, nonEmptyString, oneOf, optional, positiveInteger, quantity } from './schema.ts';
 
-const FAULT_FIELDS = ['kind', 'at', 'recoverAfter', 'nodes', 'count', 'pool', 'zone', 'memory'];
+const FAULT_FIELDS = ['kind', 'at', 'recoverAfter', 'nodes', 'count', 'pool', 'zone', 'memory', 'replica'];
 const FAULT_NODES_MAX = 100_000;
 
 /** One entry of `faults:`; `runMs` is the scenario's duration, `pools` every pool by name. */
-export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePool>): Fault {
+export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePool>, replicas: Scenario['replicas']): Fault {
   f.mapping(FAULT_FIELDS);
-  const kind = oneOf(f.child('kind'), ['nodeCrash', 'memoryPressure'] as const);
+  const kind = oneOf(f.child('kind'), ['nodeCrash', 'memoryPressure', 'zonePartition', ...REPLICA_FAULTS] as const);
   const atMs = durationMs(f.child('at'));
   if (atMs < 0) f.child('at').fail('must not be negative');
   if (atMs >= runMs) f.child('at').fail(`must be before the end of the run (duration ${formatDuration(runMs)})`);
   const out: Fault = { kind, atMs, count: 1 };
+  if ((REPLICA_FAULTS as readonly string[]).includes(kind)) return replicaFault(f, out, kind as ReplicaFaultKind, replicas);
+  if (f.child('replica').present) f.child('replica').error('belongs to controller-manager and scheduler faults only');
+  if (kind === 'zonePartition') return zoneFault(f, out, pools);
   if (kind === 'memoryPressure') {
     if (!f.child('memory').present) f.child('memory').error('is required for a memoryPressure fault: the extra memory each node uses, e.g. 30Gi');
     out.memoryBytes = wholeUnits(quantity(f.child('memory'), { positive: true }));
@@ -67,4 +70,37 @@ function exampleNode(pools: ReadonlyMap<string, NodePool>): string {
 function describeFilter(pool: string | undefined, zone: string | undefined): string {
   const parts = [pool === undefined ? '' : `pool ${pool}`, zone === undefined ? '' : `zone ${zone}`].filter((s) => s !== '');
   return parts.length ? ` in ${parts.join(', ')}` : ' in all pools';
+}
+
+/** A fault of one controller-manager or scheduler replica: the leader at the time, or one by index. */
+function replicaFault(f: Field, out: Fault, kind: ReplicaFaultKind, replicas: Scenario['replicas']): Fault {
+  for (const other of ['nodes', 'count', 'pool', 'zone', 'memory'])
+    if (f.child(other).present) f.child(other).error(`does not apply to ${kind}: it hits one replica (replica: leader or an index)`);
+  const count = kind.startsWith('scheduler') ? replicas.scheduler : replicas.controllerManager;
+  const at = f.child('replica');
+  if (!at.present || at.value === 'leader') out.replica = 'leader';
+  else if (Number.isInteger(at.value) && (at.value as number) >= 0 && (at.value as number) < count) out.replica = at.value as number;
+  else at.fail(`must be leader or a replica index from 0 to ${count - 1} (replicas: ${count})`);
+  if (f.child('recoverAfter').present) {
+    out.recoverAfterMs = durationMs(f.child('recoverAfter'));
+    if (!(out.recoverAfterMs > 0)) f.child('recoverAfter').fail('must be greater than 0');
+  } else if (kind.endsWith('Freeze')) f.child('recoverAfter').error(`is required for ${kind}: how long the replica stays frozen`);
+  return out;
+}
+
+/** A zone cut off from the control plane: every node agent in it. */
+function zoneFault(f: Field, out: Fault, pools: ReadonlyMap<string, NodePool>): Fault {
+  for (const other of ['nodes', 'count', 'pool', 'memory'])
+    if (f.child(other).present) f.child(other).error('does not apply to zonePartition: it cuts off every node of its zone');
+  if (!f.child('zone').present) f.child('zone').error('is required for zonePartition: the zone cut off');
+  const zone = nonEmptyString(f.child('zone'));
+  const zones = new Set([...pools.values()].flatMap((p) => p.zones));
+  if (!zones.has(zone)) f.child('zone').fail(`must be a zone of some pool (${listed([...zones].map((z) => JSON.stringify(z)))})`);
+  out.zone = zone;
+  out.count = [...pools.values()].reduce((n, p) => n + nodesInZone(p, zone), 0);
+  if (f.child('recoverAfter').present) {
+    out.recoverAfterMs = durationMs(f.child('recoverAfter'));
+    if (!(out.recoverAfterMs > 0)) f.child('recoverAfter').fail('must be greater than 0');
+  }
+  return out;
 }

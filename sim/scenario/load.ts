@@ -38,7 +38,15 @@
 //       at: 10m                 # before the end of the run
 //       recoverAfter: 5m        # optional, > 0
 //       nodes: [general-03]     # or count (default 1) drawn from the nodes of pool / zone (optional filters)
+//     - kind: zonePartition     # the zone's node agents' messages are lost until it ends
+//       at: 10m
+//       zone: zone-b            # required
+//       recoverAfter: 5m        # optional
+//     - kind: controllerManagerCrash   # or schedulerCrash: restarted after recoverAfter (optional);
+//       at: 10m                        # controllerManagerFreeze / schedulerFreeze: its requests hang
+//       replica: leader                # for recoverAfter (required); replica: leader (default) or an index
 //   options: { apiserver: {}, scheduler: {}, nodeagent: {}, controllerManager: {} }   # passed through
+//   replicas: { controllerManager: 2, scheduler: 2 }   # optional, 1..10 each, default 1: they elect leaders
 //   manifests: cluster.yaml     # or a list: files of Node, Pod and PodTemplate objects (or Lists of
 //                               # them), relative to this file. A Node is a pool of one named after it;
 //                               # a Pod (or PodTemplate) a workload of one pod at 0s named after it,
@@ -62,7 +70,8 @@ import { yamlDocuments } from './yaml-documents.ts';
 export { ScenarioError } from './field.ts';
 export { nodeNames } from './pools.ts';
 
-const SCENARIO_FIELDS = ['name', 'description', 'seed', 'duration', 'sampleInterval', 'nodePools', 'workloads', 'faults', 'options', 'manifests'];
+const SCENARIO_FIELDS = ['name', 'description', 'seed', 'duration', 'sampleInterval', 'nodePools', 'workloads', 'faults', 'options', 'replicas', 'manifests'];
+const REPLICAS_MAX = 10;
 const COMPONENTS = ['apiserver', 'scheduler', 'nodeagent', 'controllerManager'] as const;
 const RUN_MAX_MS = 7 * 24 * 3_600_000; // 7 days
 const DEFAULT_SAMPLE_INTERVAL_MS = 10_000;
@@ -113,6 +122,7 @@ export function parseScenario(text: string, source: { name: string; dir: string;
   ]);
   if (nodePools.length === 0) pools.fail('must list at least one node pool (or name Nodes in manifests:)');
   const poolsByName = new Map(nodePools.map((p) => [p.name, p]));
+  const replicaCounts = replicas(root.child('replicas'));
   return {
     name,
     description,
@@ -124,9 +134,19 @@ export function parseScenario(text: string, source: { name: string; dir: string;
       ...listed(root.child('workloads'), 'workloads', WORKLOADS_MAX).map((f) => ({ value: workload(f, runMs), nameAt: f.child('name') })),
       ...manifests.workloads,
     ]),
-    faults: listed(root.child('faults'), 'faults', FAULTS_MAX).map((f) => fault(f, runMs, poolsByName)),
+    faults: listed(root.child('faults'), 'faults', FAULTS_MAX).map((f) => fault(f, runMs, poolsByName, replicaCounts)),
     options: componentOptions(root.child('options')),
+    replicas: replicaCounts,
   };
+}
+
+function replicas(f: Field): Scenario['replicas'] {
+  const out = { controllerManager: 1, scheduler: 1 };
+  if (!f.present) return out;
+  f.mapping(['controllerManager', 'scheduler']);
+  for (const component of ['controllerManager', 'scheduler'] as const)
+    out[component] = optional(f.child(component), (c) => integer(c, 1, REPLICAS_MAX, `an integer from 1 to ${REPLICAS_MAX}`), 1);
+  return out;
 }
 
 function runDurationMs(f: Field): number {

@@ -19,6 +19,8 @@ export interface Scenario {
   faults: Fault[];
   /** `options:` per component, passed through (each component validates its own). */
   options: ComponentOptions;
+  /** `replicas:` how many controller managers and schedulers run (default 1 each); they elect leaders. */
+  replicas: { controllerManager: number; scheduler: number };
 }
 
 export interface ComponentOptions {
@@ -79,8 +81,11 @@ export interface Workload {
  * given. Targets: `nodes` by name, or `count` nodes (default 1) drawn from the run's seeded
  * `faults` stream, optionally only from `pool` and/or `zone`.
  */
+export type ReplicaFaultKind = 'controllerManagerCrash' | 'controllerManagerFreeze' | 'schedulerCrash' | 'schedulerFreeze';
+export const REPLICA_FAULTS: readonly ReplicaFaultKind[] = ['controllerManagerCrash', 'controllerManagerFreeze', 'schedulerCrash', 'schedulerFreeze'];
+
 export interface Fault {
-  kind: 'nodeCrash' | 'memoryPressure';
+  kind: 'nodeCrash' | 'memoryPressure' | 'zonePartition' | ReplicaFaultKind;
   atMs: number;
   recoverAfterMs?: number;
   nodes?: string[];
@@ -89,4 +94,6 @@ export interface Fault {
   zone?: string;
   /** memoryPressure: the extra memory used on each target node, in bytes. */
   memoryBytes?: number;
+  /** Replica faults: the replica's index, or the one leading at the time. */
+  replica?: number | 'leader';
 }

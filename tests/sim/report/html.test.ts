@@ -15,13 +15,14 @@ test('the page is self-contained: no external scripts, stylesheets, fonts or ima
   assert.ok(html.includes('<style>'));
 });
 
-test('every chart is an inline svg: five over time, two histograms, three by zone', () => {
+test('every chart is an inline svg: five over time, two histograms, three by zone, two of the control plane', () => {
   const html = renderReportHtml(sampleReport());
-  assert.is(count(html, '<svg'), 10);
-  assert.is(count(html, '</svg>'), 10);
+  assert.is(count(html, '<svg'), 12);
+  assert.is(count(html, '</svg>'), 12);
   for (const title of ['Pods by phase', 'Nodes ready', 'Pods scheduled per second', 'Events and API requests per second',
     'CPU and memory requested / allocatable', 'Scheduling latency (creation to binding)', 'Nodes ready by zone',
-    'Pods running by zone', 'CPU requested / allocatable by zone']) {
+    'Pods running by zone', 'CPU requested / allocatable by zone', 'NoExecute taints and pods deleted for them, per second',
+    'Zone states (node lifecycle controller)']) {
     assert.ok(html.includes(`aria-label="${title}"`), title);
   }
   // Both zones appear in the zone charts' legends.
@@ -93,9 +94,16 @@ test('faults appear in a table and as markers on each time chart', () => {
   const html = renderReportHtml(r);
   assert.match(html, /<td>node-crash<\/td><td class="num">0:20<\/td><td title="zone-a-node-1">zone-a-node-1<\/td><td class="num">0:45<\/td><td class="num">25s<\/td>/);
   assert.ok(html.includes('zone-b-node-0, zone-b-node-1, zone-b-node-2, zone-b-node-3, zone-b-node-4 +7 more'));
-  // Two faults on each of the eight time charts.
-  assert.is(count(html, 'class="marker"'), 16);
+  // Two faults on each of the ten time charts.
+  assert.is(count(html, 'class="marker"'), 20);
   assert.ok(html.includes('<title>node-crash at 0:20: zone-a-node-1, recovered at 0:45</title>'));
+});
+
+test('the control plane: leaders term by term, and each failover with its time without a leader', () => {
+  const html = renderReportHtml(sampleReport());
+  assert.match(html, /<td>orch-controller-manager<\/td><td>controller-manager-1<\/td><td class="num">0:48<\/td><td class="num">end<\/td>/);
+  assert.match(html, /<td>controller-manager-0 → controller-manager-1<\/td><td class="num">0:30<\/td><td class="num">17.5s<\/td>/);
+  assert.ok(html.includes('>r:zone-a</text>'), 'zone states by zone key');
 });
 
 test('unschedulable reasons are listed by count, largest first', () => {

@@ -17,6 +17,8 @@ export function sampleReport(): Report {
       schedulingAttempts: 131,
       unschedulableAttempts: 21,
       preemptions: 4,
+      taints: 2,
+      taintEvictions: 5,
       events: 1234,
       apiRequests: 5_678_901,
     },
@@ -37,6 +39,9 @@ export function sampleReport(): Report {
         'zone-a': { nodesReady: [3, 3, 2, 2, 3], podsRunning: [5, 25, 30, 40, 47], cpuUtilisation: [0.1, 0.4, 0.7, 0.8, 0.7] },
         'zone-b': { nodesReady: [3, 3, 3, 3, 3], podsRunning: [5, 25, 40, 50, 50], cpuUtilisation: [0.1, 0.5, 0.5, 0.6, 0.74] },
       },
+      taintsPerSec: [0, 0, 0.1, 0.1, 0],
+      taintEvictionsPerSec: [0, 0, 0, 0, 0.5],
+      zoneStates: { 'r:zone-a': ['Normal', 'Normal', 'PartialDisruption', 'FullDisruption', 'Normal'], 'r:zone-b': ['Normal', 'Normal', 'Normal', 'Normal', 'Normal'] },
     },
     histograms: {
       schedulingLatencyMs: { boundsMs: [10, 100, 1000, 10_000], counts: [20, 50, 30, 9, 1] },
@@ -47,6 +52,11 @@ export function sampleReport(): Report {
     pending: [{ pod: 'default/huge-0', attempts: 7, lastAttemptMs: 55_000, message: '0/6 nodes are available: 6 Insufficient cpu.',
       filtered: { NodeResourcesFit: { 'Insufficient cpu': 6 } } }],
     zones: ['zone-a', 'zone-b'],
+    leadership: [
+      { lock: 'orch-controller-manager', holder: 'controller-manager-0', fromMs: 0, toMs: 30_000 },
+      { lock: 'orch-controller-manager', holder: 'controller-manager-1', fromMs: 47_500 },
+    ],
+    failovers: [{ lock: 'orch-controller-manager', from: 'controller-manager-0', to: 'controller-manager-1', atMs: 30_000, gapMs: 17_500 }],
   };
 }
 
@@ -59,7 +69,10 @@ export function emptyReport(): Report {
     nodesReady: none(), eventsPerSec: none(), apiRequestsPerSec: none(), scheduledPerSec: none(),
     cpuUtilisation: none(), memoryUtilisation: none(),
     perZone: { 'zone-a': { nodesReady: none(), podsRunning: none(), cpuUtilisation: none() } },
+    taintsPerSec: none(), taintEvictionsPerSec: none(), zoneStates: {},
   };
+  r.leadership = [];
+  r.failovers = [];
   r.histograms = { schedulingLatencyMs: { boundsMs: [], counts: [] }, podStartupMs: { boundsMs: [10], counts: [0, 0] } };
   r.summary.schedulingLatencyMs = { p50: 0, p90: 0, p99: 0, max: 0, count: 0 };
   r.summary.podStartupMs = { p50: 0, p90: 0, p99: 0, max: 0, count: 0 };

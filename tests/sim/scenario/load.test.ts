@@ -189,6 +189,7 @@ const EXPECTED_FULL: Scenario = {
     { kind: 'nodeCrash', atMs: 1_200_000, count: 3, pool: 'general', zone: 'zone-b' },
   ],
   options: { apiserver: { etcdCompactionInterval: '5m0s' }, scheduler: { percentageOfNodesToScore: 50 }, nodeagent: {}, controllerManager: {} },
+  replicas: { controllerManager: 1, scheduler: 1 },
 };
 
 test('a scenario using every field parses to exactly the expected object', () => {
@@ -206,6 +207,7 @@ test('omitted fields take their defaults', () => {
     }],
     faults: [{ kind: 'nodeCrash', atMs: 60_000, count: 1 }],
     options: { apiserver: {}, scheduler: {}, nodeagent: {}, controllerManager: {} },
+    replicas: { controllerManager: 1, scheduler: 1 },
   });
 });
 
@@ -236,7 +238,7 @@ test('an unknown field is named, with the closest allowed field and the list of 
   rejects('workloads: [{ name: w, cuont: 1, requests: {} }]', 'workloads[0].cuont',
     'unknown field (did you mean count?); allowed fields: name, namespace, count, start, arrival, requests, limits, priority, labels, image, tolerations, nodeSelector, pod, template, runDuration, failureProbability');
   const top = errorOf('durration: 30m\n');
-  assert.is(top.message, 'scenario.yaml: durration: unknown field (did you mean duration?); allowed fields: name, description, seed, duration, sampleInterval, nodePools, workloads, faults, options, manifests');
+  assert.is(top.message, 'scenario.yaml: durration: unknown field (did you mean duration?); allowed fields: name, description, seed, duration, sampleInterval, nodePools, workloads, faults, options, replicas, manifests');
   rejects('options: { schedular: {} }', 'options.schedular', 'unknown field (did you mean scheduler?); allowed fields: apiserver, scheduler, nodeagent, controllerManager');
   rejects('workloads: [{ name: w, count: 1, requests: {}, arrival: { kind: poisson, interval: 1s } }]', 'workloads[0].arrival.interval',
     'unknown field; allowed fields: kind, ratePerSecond');
@@ -353,7 +355,7 @@ test('a fault naming a node no pool has is rejected', () => {
   rejects('faults: [{ kind: nodeCrash, at: 1m, nodes: [general-01], count: 1 }]', 'faults[0].count', 'cannot be given with nodes: name the nodes, or give count with optional pool and zone filters');
   rejects('faults: [{ kind: nodeCrash, at: 1m, pool: gpu }]', 'faults[0].pool', 'must name a node pool (general), got "gpu"');
   rejects('faults: [{ kind: nodeCrash, at: 1m, zone: zone-c }]', 'faults[0].zone', 'must be a zone of some pool ("zone-a", "zone-b"), got "zone-c"');
-  rejects('faults: [{ kind: nodeSlow, at: 1m }]', 'faults[0].kind', 'must be one of nodeCrash, memoryPressure, got "nodeSlow"');
+  rejects('faults: [{ kind: nodeSlow, at: 1m }]', 'faults[0].kind', 'must be one of nodeCrash, memoryPressure, zonePartition, controllerManagerCrash, controllerManagerFreeze, schedulerCrash, schedulerFreeze, got "nodeSlow"');
 });
 
 test('a memoryPressure fault carries its extra memory in bytes; memory belongs to it alone', () => {
@@ -381,6 +383,22 @@ test('a scenario file is one YAML document (a trailing --- aside) and not empty'
   assert.is(parse(`${BASE}---\n`).durationMs, 1_800_000);
   assert.is(errorOf('# nothing yet\n').message, 'scenario.yaml: is empty: a scenario needs at least duration and nodePools');
   assert.is(errorOf('- duration: 30m\n').message, 'scenario.yaml: must be a mapping of scenario fields (duration, nodePools, workloads, ...), got [{"duration":"30m"}]');
+});
+
+test('replicas and the control-plane faults: the leader or an index, a freeze needs its length, a partition its zone', () => {
+  const base = 'duration: 30m\nnodePools: [{ name: a, count: 4, zones: [z1, z2] }]\nreplicas: { controllerManager: 2, scheduler: 3 }\n';
+  const s = parse(`${base}faults:\n  - { kind: controllerManagerCrash, at: 1m, recoverAfter: 1m }\n  - { kind: schedulerFreeze, at: 2m, replica: 2, recoverAfter: 30s }\n  - { kind: zonePartition, at: 3m, zone: z2 }\n`);
+  assert.equal(s.replicas, { controllerManager: 2, scheduler: 3 });
+  assert.equal(s.faults, [
+    { kind: 'controllerManagerCrash', atMs: 60_000, count: 1, replica: 'leader', recoverAfterMs: 60_000 },
+    { kind: 'schedulerFreeze', atMs: 120_000, count: 1, replica: 2, recoverAfterMs: 30_000 },
+    { kind: 'zonePartition', atMs: 180_000, count: 2, zone: 'z2' },
+  ]);
+  rejectsWhole(`${base}faults: [{ kind: schedulerFreeze, at: 1m }]`, 'faults[0].recoverAfter', 'is required for schedulerFreeze: how long the replica stays frozen');
+  rejectsWhole(`${base}faults: [{ kind: controllerManagerCrash, at: 1m, replica: 2 }]`, 'faults[0].replica', 'must be leader or a replica index from 0 to 1 (replicas: 2), got 2');
+  rejectsWhole(`${base}faults: [{ kind: zonePartition, at: 1m }]`, 'faults[0].zone', 'is required for zonePartition: the zone cut off');
+  rejectsWhole(`${base}faults: [{ kind: schedulerCrash, at: 1m, count: 2 }]`, 'faults[0].count', 'does not apply to schedulerCrash: it hits one replica (replica: leader or an index)');
+  rejectsWhole('duration: 5m\nnodePools: [{ name: a, count: 1 }]\nreplicas: { scheduler: 0 }', 'replicas.scheduler', 'must be an integer from 1 to 10, got 0');
 });
 
 test('YAML anchors are copied, not shared, between workloads', () => {
