@@ -12,6 +12,7 @@ import type { NodeAgentOptions } from '../actors/nodeagent/options.ts';
 import { Scheduler, type Decision } from '../actors/scheduler/scheduler.ts';
 import { schedulerOptions, type SchedulerOptions } from '../actors/scheduler/options.ts';
 import { ApiClient } from '../actors/client/client.ts';
+import { electionConfig } from '../actors/client/leader-election.ts';
 import { Replica } from '../actors/client/replica.ts';
 import { Link } from './link.ts';
 import { BusTimeoutError } from '../transport/bus.ts';
@@ -144,8 +145,7 @@ export class SimCluster {
       }),
       ...(options.leaderElect ? { election: {
         client: new ApiClient(bus, `${options.schedulerName}/leader-election`), random: random.fork('leader-election'),
-        config: { leaseDurationMs: options.leaderElectLeaseDurationMs, renewDeadlineMs: options.leaderElectRenewDeadlineMs,
-          retryPeriodMs: options.leaderElectRetryPeriodMs, resourceName: options.leaderElectResourceName, resourceNamespace: options.leaderElectResourceNamespace },
+        config: electionConfig(options),
       } } : {}),
       ...(hooks.onLeading ? { onLeading: (id: string, leading: boolean, at: number) => hooks.onLeading!(options.leaderElectResourceName, id, leading, at) } : {}),
       onError: (e) => this.#error('scheduler', e),

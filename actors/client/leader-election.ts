@@ -51,6 +51,35 @@ interface LeaseSpec {
   leaseTransitions?: number;
 }
 
+/** The `--leader-elect*` options, as the controller manager and the scheduler both take them. */
+export interface LeaderElectOptions {
+  leaderElect: boolean;
+  leaderElectLeaseDurationMs: number;
+  leaderElectRenewDeadlineMs: number;
+  leaderElectRetryPeriodMs: number;
+  leaderElectResourceName: string;
+  leaderElectResourceNamespace: string;
+}
+
+/** Throws a RangeError naming `component` and the bad option. */
+export function checkLeaderElectOptions(component: string, o: LeaderElectOptions): void {
+  const bad = (name: keyof LeaderElectOptions, rule: string) => new RangeError(`${component} option ${name} ${rule}, got ${JSON.stringify(o[name])}`);
+  if (typeof o.leaderElect !== 'boolean') throw bad('leaderElect', 'must be true or false');
+  for (const name of ['leaderElectResourceName', 'leaderElectResourceNamespace'] as const)
+    if (typeof o[name] !== 'string' || !o[name]) throw bad(name, 'must be a non-empty string');
+  try {
+    checkLeaderElection(electionConfig(o));
+  } catch (e) {
+    throw new RangeError(`${component} options: ${(e as Error).message}`);
+  }
+}
+
+/** The elector's timings and lock from the options. */
+export function electionConfig(o: LeaderElectOptions): Omit<LeaderElectionConfig, 'identity'> {
+  return { leaseDurationMs: o.leaderElectLeaseDurationMs, renewDeadlineMs: o.leaderElectRenewDeadlineMs, retryPeriodMs: o.leaderElectRetryPeriodMs,
+    resourceName: o.leaderElectResourceName, resourceNamespace: o.leaderElectResourceNamespace };
+}
+
 /** The Lease's MicroTime form of `ms`. */
 const microTime = (ms: number) => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 

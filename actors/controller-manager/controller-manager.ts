@@ -10,6 +10,7 @@ import { createActor, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
 import { ApiClient } from '../client/client.ts';
 import type { Informer } from '../client/informer.ts';
+import { electionConfig } from '../client/leader-election.ts';
 import { Replica } from '../client/replica.ts';
 import { RateLimiter } from '../client/rate-limiter.ts';
 import { componentMachine, componentState } from '../../machines/component.ts';
@@ -84,8 +85,7 @@ export class ControllerManager {
       identity: init.identity ?? 'controller-manager', clock: init.clock, make: () => new Loops(init, o),
       ...(o.leaderElect ? { election: {
         client: new ApiClient(init.bus, 'controller-manager/leader-election'), random: init.random,
-        config: { leaseDurationMs: o.leaderElectLeaseDurationMs, renewDeadlineMs: o.leaderElectRenewDeadlineMs, retryPeriodMs: o.leaderElectRetryPeriodMs,
-          resourceName: o.leaderElectResourceName, resourceNamespace: o.leaderElectResourceNamespace },
+        config: electionConfig(o),
       } } : {}),
       ...(init.onLeading ? { onLeading: init.onLeading } : {}),
       onError: (e) => init.onError?.('controller-manager', e),

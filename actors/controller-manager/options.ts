@@ -1,12 +1,13 @@
 // The controller manager's options that shape its behaviour (seed 001, "Controller manager"), with
 // the real defaults, merged once and checked here. Durations are in milliseconds.
-import { checkLeaderElection } from '../client/leader-election.ts';
+import { checkLeaderElectOptions, type LeaderElectOptions } from '../client/leader-election.ts';
 
 /** The controllers `--controllers '*'` runs, by the names the flag takes. */
 export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller'] as const;
 export type ControllerName = (typeof KNOWN_CONTROLLERS)[number];
 
-export interface ControllerManagerOptions {
+/** With the `--leader-elect` options it shares with the other components (only the replica holding the lock works). */
+export interface ControllerManagerOptions extends LeaderElectOptions {
   /** `--controllers`: `*` all, `name` enables one, `-name` disables one. */
   controllers: string[];
   /** `--node-monitor-period`: how often node health is probed. */
@@ -26,13 +27,6 @@ export interface ControllerManagerOptions {
   /** `--orch-api-qps`, `--orch-api-burst`: the client's limit towards the API server; 0 QPS: no limit. */
   orchApiQps: number;
   orchApiBurst: number;
-  /** `--leader-elect` and its timings: only the replica holding the lock runs controllers. */
-  leaderElect: boolean;
-  leaderElectLeaseDurationMs: number;
-  leaderElectRenewDeadlineMs: number;
-  leaderElectRetryPeriodMs: number;
-  leaderElectResourceName: string;
-  leaderElectResourceNamespace: string;
 }
 
 export const defaultControllerManagerOptions: Readonly<ControllerManagerOptions> = {
@@ -74,14 +68,7 @@ export function controllerManagerOptions(options: Partial<ControllerManagerOptio
   if (!(o.unhealthyZoneThreshold > 0 && o.unhealthyZoneThreshold <= 1)) throw bad('unhealthyZoneThreshold', 'must be a fraction greater than 0 and at most 1');
   if (!(Number.isFinite(o.orchApiQps) && o.orchApiQps >= 0)) throw bad('orchApiQps', 'must be a number of at least 0');
   if (!(Number.isInteger(o.orchApiBurst) && o.orchApiBurst >= 0)) throw bad('orchApiBurst', 'must be an integer of at least 0');
-  if (typeof o.leaderElect !== 'boolean') throw bad('leaderElect', 'must be true or false');
-  for (const name of ['leaderElectResourceName', 'leaderElectResourceNamespace'] as const)
-    if (typeof o[name] !== 'string' || !o[name]) throw bad(name, 'must be a non-empty string');
-  try {
-    checkLeaderElection({ leaseDurationMs: o.leaderElectLeaseDurationMs, renewDeadlineMs: o.leaderElectRenewDeadlineMs, retryPeriodMs: o.leaderElectRetryPeriodMs });
-  } catch (e) {
-    throw new RangeError(`controller manager options: ${(e as Error).message}`);
-  }
+  checkLeaderElectOptions('controller manager', o);
   return o;
 }
 

@@ -1,8 +1,9 @@
 // The scheduler's options that shape its behaviour (seed 001, "Scheduler", and the configuration
 // file's fields), with the real defaults, merged once and checked here.
-import { checkLeaderElection } from '../client/leader-election.ts';
+import { checkLeaderElectOptions, type LeaderElectOptions } from '../client/leader-election.ts';
 
-export interface SchedulerOptions {
+/** With the `--leader-elect` options it shares with the other components (only the replica holding the lock works). */
+export interface SchedulerOptions extends LeaderElectOptions {
   /** The `spec.schedulerName` this scheduler serves. */
   schedulerName: string;
   /** 0: adaptive (all nodes under 100, else max(5, 50 - nodes/125) percent, at least 100 nodes); 1..100: that percent. */
@@ -16,13 +17,6 @@ export interface SchedulerOptions {
   orchApiBurst: number;
   /** Most decisions kept for `explain` (the newest). */
   explanationsKept: number;
-  /** `--leader-elect` and its timings: only the replica holding the lock schedules. */
-  leaderElect: boolean;
-  leaderElectLeaseDurationMs: number;
-  leaderElectRenewDeadlineMs: number;
-  leaderElectRetryPeriodMs: number;
-  leaderElectResourceName: string;
-  leaderElectResourceNamespace: string;
 }
 
 export const defaultSchedulerOptions: Readonly<SchedulerOptions> = {
@@ -57,14 +51,7 @@ export function schedulerOptions(options: Partial<SchedulerOptions> = {}): Sched
   if (!(Number.isFinite(o.orchApiQps) && o.orchApiQps >= 0)) throw bad('orchApiQps', 'must be a number of at least 0');
   if (!(Number.isInteger(o.orchApiBurst) && o.orchApiBurst >= 0)) throw bad('orchApiBurst', 'must be an integer of at least 0');
   if (!(Number.isInteger(o.explanationsKept) && o.explanationsKept >= 0)) throw bad('explanationsKept', 'must be an integer of at least 0');
-  if (typeof o.leaderElect !== 'boolean') throw bad('leaderElect', 'must be true or false');
-  for (const name of ['leaderElectResourceName', 'leaderElectResourceNamespace'] as const)
-    if (typeof o[name] !== 'string' || !o[name]) throw bad(name, 'must be a non-empty string');
-  try {
-    checkLeaderElection({ leaseDurationMs: o.leaderElectLeaseDurationMs, renewDeadlineMs: o.leaderElectRenewDeadlineMs, retryPeriodMs: o.leaderElectRetryPeriodMs });
-  } catch (e) {
-    throw new RangeError(`scheduler options: ${(e as Error).message}`);
-  }
+  checkLeaderElectOptions('scheduler', o);
   return o;
 }
 
