@@ -9,7 +9,7 @@ import type { KObject } from '../actors/api/types.ts';
 import type { ChangeRecord } from '../actors/apiserver/storage/store.ts';
 import { podInfo } from '../actors/scheduler/pod-info.ts';
 import type { Decision } from '../actors/scheduler/scheduler.ts';
-import type { Failover, Histogram, LeaderTerm, Percentiles, Series } from './report/types.ts';
+import type { Failover, Histogram, LeaderTerm, Percentiles, ReplicaSetDip, Series } from './report/types.ts';
 
 export type Phase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
 
@@ -42,6 +42,7 @@ const NODE_GRACE_MS = 40_000;
 const PODS_PREFIX = '/core/pods/';
 const NODES_PREFIX = '/core/nodes/';
 const LEASES_PREFIX = '/coordination.k8s.io/leases/orch-node-lease/';
+const REPLICASETS_PREFIX = '/apps/replicasets/';
 
 export interface ChangeListener {
   (change: ChangeRecord, before: PodRecord | undefined, after: PodRecord | undefined): void;
@@ -52,6 +53,10 @@ export class RunMetrics {
   readonly nodes = new Map<string, NodeRecord>();
   readonly counts = { created: 0, scheduled: 0, deleted: 0, evicted: 0, events: 0, preemptions: 0, attempts: 0, unschedulableAttempts: 0, taints: 0, taintEvictions: 0 };
   readonly leadership: LeaderTerm[] = [];
+  /** Each time a ReplicaSet fell below its desired Ready count, and when it got back. */
+  readonly replicaSetDips: ReplicaSetDip[] = [];
+  readonly #reached = new Set<string>();
+  readonly #openDips = new Map<string, ReplicaSetDip>();
   readonly phaseCounts: Record<Phase, number> = { Pending: 0, Running: 0, Succeeded: 0, Failed: 0 };
   readonly schedulingLatencies: number[] = [];
   readonly startupLatencies: number[] = [];
@@ -102,6 +107,33 @@ export class RunMetrics {
     else if (key.startsWith(LEASES_PREFIX) && c.type !== 'DELETED') {
       const node = this.nodes.get(key.slice(LEASES_PREFIX.length));
       if (node) node.leaseMs = this.clock.now();
+    } else if (key.startsWith(REPLICASETS_PREFIX)) this.#replicaSet(key.slice(REPLICASETS_PREFIX.length), c);
+  }
+
+  /**
+   * A set below its desired count of Ready pods, once it had reached it, opens a dip; back at the
+   * count closes it: how long the set took to get back after losing pods.
+   */
+  #replicaSet(name: string, c: ChangeRecord): void {
+    const open = this.#openDips.get(name);
+    if (c.type === 'DELETED') {
+      this.#reached.delete(name);
+      this.#openDips.delete(name);
+      return;
+    }
+    const desired = (c.object.spec as { replicas?: number } | undefined)?.replicas ?? 1;
+    const ready = (c.object.status as { readyReplicas?: number } | undefined)?.readyReplicas ?? 0;
+    const t = this.clock.now() - this.t0;
+    if (ready >= desired) {
+      this.#reached.add(name);
+      if (open) {
+        open.toMs = t;
+        this.#openDips.delete(name);
+      }
+    } else if (this.#reached.has(name) && !open) {
+      const dip: ReplicaSetDip = { replicaSet: name, fromMs: t, desired };
+      this.replicaSetDips.push(dip);
+      this.#openDips.set(name, dip);
     }
   }
 

@@ -161,5 +161,6 @@ function buildReport(scenario: Scenario, seed: number, m: RunMetrics, cluster: S
     pending: pendingPods(m, cluster, t0),
     leadership: m.leadership,
     failovers: m.failovers(),
+    replicaSetDips: m.replicaSetDips,
   };
 }

@@ -10,9 +10,11 @@ import { ApiClient } from '../actors/client/client.ts';
 import { FAILURE_PROBABILITY, RUN_DURATION } from '../actors/nodeagent/nodeagent.ts';
 import { formatDuration } from '../actors/api/duration.ts';
 import type { Bus } from '../transport/bus.ts';
+import { WORKLOAD_LABEL } from './scenario/pods.ts';
 import type { Workload } from './scenario/types.ts';
 
 const PODS = lookupResource('', 'v1', 'pods')!;
+const REPLICASETS = lookupResource('apps', 'v1', 'replicasets')!;
 const NAMESPACES = lookupResource('', 'v1', 'namespaces')!;
 /** Creates in flight at once, over all workloads. */
 const IN_FLIGHT = 256;
@@ -46,6 +48,17 @@ export function workloadPod(w: Workload, i: number): KObject {
   };
 }
 
+/** The ReplicaSet of a `controller: ReplicaSet` workload: `count` replicas of its pod, selected by the workload label. */
+export function workloadReplicaSet(w: Workload): KObject {
+  const { metadata, spec } = workloadPod(w, 0);
+  const { name: _n, namespace: _ns, ...template } = metadata;
+  return {
+    apiVersion: 'apps/v1', kind: 'ReplicaSet',
+    metadata: { name: w.name, namespace: w.namespace, labels: { [WORKLOAD_LABEL]: w.name } },
+    spec: { replicas: w.count, selector: { matchLabels: { [WORKLOAD_LABEL]: w.name } }, template: { metadata: template, spec } },
+  };
+}
+
 export interface WorkloadDriver {
   /** Pods whose create failed (other than already existing), with the first errors. */
   failures: number;
@@ -64,9 +77,20 @@ export async function startWorkloads(bus: Bus, clock: Clock, random: Random, wor
       if (!(e instanceof StatusError && e.code === 409)) throw e;
     }
   }
+  // A ReplicaSet workload is one object at its start; its controller makes the pods.
+  for (const w of workloads.filter((w) => w.controller === 'ReplicaSet'))
+    clock.setTimeout(() => {
+      if (stopped) return;
+      client.create(REPLICASETS, workloadReplicaSet(w)).catch((e: Error) => {
+        driver.failures += w.count;
+        if (driver.errors.length < 10) driver.errors.push(`replicaset ${w.namespace}/${w.name}: ${e.message}`);
+      });
+    }, Math.max(0, t0 + w.startMs - clock.now()));
   // One merged timeline: (time, workload, index), in time order, then workload order, then index.
   const timeline: [number, number, number][] = [];
-  workloads.forEach((w, wi) => arrivals(w, random.fork(`workload/${w.name}`), endMs).forEach((t, i) => timeline.push([t, wi, i])));
+  workloads.forEach((w, wi) => {
+    if (w.controller === undefined) arrivals(w, random.fork(`workload/${w.name}`), endMs).forEach((t, i) => timeline.push([t, wi, i]));
+  });
   timeline.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
   const backlog: KObject[] = [];
   let inFlight = 0;

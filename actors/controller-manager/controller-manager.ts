@@ -6,6 +6,7 @@
 //
 //   node-lifecycle-controller   node health, Unknown conditions, zones, NoExecute and NoSchedule taints
 //   taint-eviction-controller   deletes pods that do not tolerate a node's NoExecute taints, or no longer
+//   replicaset-controller       keeps each ReplicaSet's pods at its replica count
 import { createActor, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
 import { ApiClient } from '../client/client.ts';
@@ -18,6 +19,7 @@ import type { ZoneState } from '../../machines/zone.ts';
 import type { Bus } from '../../transport/bus.ts';
 import { NodeConditionTaints } from './controllers/node-condition-taints.ts';
 import { NodeLifecycleController } from './controllers/node-lifecycle.ts';
+import { ReplicaSetController } from './controllers/replicaset.ts';
 import { TaintEvictionController } from './controllers/taint-eviction.ts';
 import { controllerEnabled, controllerManagerOptions, type ControllerManagerOptions } from './options.ts';
 
@@ -41,6 +43,7 @@ class Loops {
   readonly nodeLifecycle: NodeLifecycleController | undefined;
   readonly conditionTaints: NodeConditionTaints | undefined;
   readonly taintEviction: TaintEvictionController | undefined;
+  readonly replicaSets: ReplicaSetController | undefined;
   readonly #all: { start(): Promise<void>; stop(): void }[] = [];
 
   constructor(init: ControllerManagerInit, o: ControllerManagerOptions) {
@@ -59,6 +62,11 @@ class Loops {
         ...optional(limiter(), 'limiter'), ...optional(init.onEvict, 'onEvict') });
       this.#all.push(this.taintEviction);
     }
+    if (controllerEnabled(o.controllers, 'replicaset-controller')) {
+      this.replicaSets = new ReplicaSetController({ bus, clock, workers: o.concurrentReplicasetSyncs, onError: onError('replicaset-controller'),
+        ...optional(limiter(), 'limiter') });
+      this.#all.push(this.replicaSets);
+    }
   }
 
   async start(): Promise<void> {
@@ -70,7 +78,8 @@ class Loops {
   }
 
   get informers(): Informer[] {
-    return [this.conditionTaints?.informer, ...(this.nodeLifecycle?.informers ?? []), ...(this.taintEviction?.informers ?? [])].filter((i): i is Informer => i !== undefined);
+    return [this.conditionTaints?.informer, ...(this.nodeLifecycle?.informers ?? []), ...(this.taintEviction?.informers ?? []), ...(this.replicaSets?.informers ?? [])]
+      .filter((i): i is Informer => i !== undefined);
   }
 }
 

@@ -249,7 +249,10 @@ function controlPlaneSection(r: Report, markers: readonly TimeMarker[]): string 
   const failovers = r.failovers.map((f) => [f.lock, `${f.from} → ${f.to}`, { text: formatClock(f.atMs), numeric: true }, { text: formatMs(f.gapMs), numeric: true }]);
   const termTable = terms.length ? table(['Lock', 'Leader', { text: 'From', numeric: true }, { text: 'To', numeric: true }], terms) : '<p class="muted">No leader election.</p>';
   const failoverTable = failovers.length ? table(['Lock', 'Failover', { text: 'Leaderless from', numeric: true }, { text: 'Without a leader', numeric: true }], failovers) : '';
-  return section('control-plane', 'Control plane', `<div class="charts">${charts.join('\n')}</div>\n<h3>Leaders</h3>\n${termTable}\n${failoverTable}`);
+  const dips = r.replicaSetDips.slice(0, MAX_FAULT_ROWS).map((d) => [d.replicaSet, { text: formatInteger(d.desired), numeric: true }, { text: formatClock(d.fromMs), numeric: true },
+    { text: d.toMs !== undefined ? formatMs(d.toMs - d.fromMs) : 'still short', numeric: true }]);
+  const dipTable = dips.length ? `<h3>ReplicaSets short of Ready pods</h3>\n${table(['ReplicaSet', { text: 'Desired', numeric: true }, { text: 'From', numeric: true }, { text: 'Back after', numeric: true }], dips)}` : '';
+  return section('control-plane', 'Control plane', `<div class="charts">${charts.join('\n')}</div>\n<h3>Leaders</h3>\n${termTable}\n${failoverTable}\n${dipTable}`);
 }
 
 function faultSection(r: Report): string {

@@ -63,6 +63,17 @@ function faults(report: Report): string[] {
   return lines;
 }
 
+/** How often sets fell short of their Ready count and how long the slowest took to get back. */
+function dips(report: Report): string {
+  const back = report.replicaSetDips.filter((d) => d.toMs !== undefined).map((d) => d.toMs! - d.fromMs);
+  const open = report.replicaSetDips.length - back.length;
+  return `${formatInteger(report.replicaSetDips.length)} times short of Ready pods` +
+    (back.length ? `, back at the desired count after p50 ${formatMs(percentileOf(back, 0.5))}, max ${formatMs(Math.max(...back))}` : '') +
+    (open ? `, ${open} still short at the end` : '');
+}
+
+const percentileOf = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+
 /** Per lock: its terms and failovers, with the longest gap without a leader. */
 function leaders(report: Report): string[] {
   const locks = [...new Set(report.leadership.map((t) => t.lock))].sort();
@@ -103,6 +114,7 @@ export function renderSummary(report: Report, wall?: WallFigures): string {
     ...entry('faults', ...faults(report)),
     ...entry('evictions', `${formatInteger(s.taints)} NoExecute taints, ${formatInteger(s.taintEvictions)} pods deleted for them`),
     ...entry('leaders', ...leaders(report)),
+    ...(report.replicaSetDips.length ? entry('replica sets', dips(report)) : []),
     ...entry('events', formatInteger(s.events) + perVirtualSecond(s.events, durationMs)),
     ...entry('api requests', formatInteger(s.apiRequests) + perVirtualSecond(s.apiRequests, durationMs)),
     ...(wall ? wallLines(durationMs, wall) : []),

@@ -21,6 +21,17 @@ export interface Report {
   /** Who led each leader-election lock, term by term, and the gaps between terms. */
   leadership: LeaderTerm[];
   failovers: Failover[];
+  /** Each time a ReplicaSet had fewer Ready pods than it wants, once it had had them all, and when it got back. */
+  replicaSetDips: ReplicaSetDip[];
+}
+
+export interface ReplicaSetDip {
+  /** `namespace/name`. */
+  replicaSet: string;
+  desired: number;
+  fromMs: number;
+  /** Absent: still short at the end. */
+  toMs?: number;
 }
 
 export interface LeaderTerm {

@@ -7,7 +7,7 @@ import { manifestPod, SHORT_FORM_FIELDS, shortFormPod, templatePod, type BuiltPo
 import { dnsLabel, durationMs, number, oneOf, optional, positiveInteger } from './schema.ts';
 
 const POD_FORMS = ['requests', 'pod', 'template'] as const;
-const WORKLOAD_FIELDS = ['name', 'namespace', 'count', 'start', 'arrival', ...SHORT_FORM_FIELDS, 'pod', 'template', 'runDuration', 'failureProbability'];
+const WORKLOAD_FIELDS = ['name', 'namespace', 'count', 'start', 'arrival', ...SHORT_FORM_FIELDS, 'pod', 'template', 'runDuration', 'failureProbability', 'controller'];
 const WORKLOAD_PODS_MAX = 10_000_000;
 const POISSON_RATE_MAX_PER_SECOND = 1_000_000;
 const DEFAULT_NAMESPACE = 'default';
@@ -33,6 +33,11 @@ export function workload(f: Field, runMs: number): Workload {
   if (f.child('failureProbability').present) {
     if (out.runDurationMs === undefined) f.child('failureProbability').error('applies to batch pods only: give runDuration too');
     out.failureProbability = number(f.child('failureProbability'), 0, 1, 'a probability from 0 to 1');
+  }
+  if (f.child('controller').present) {
+    out.controller = oneOf(f.child('controller'), ['ReplicaSet'] as const);
+    if (arrival.kind !== 'burst') f.child('arrival').error('does not apply to a ReplicaSet workload: the set creates its count pods at start');
+    if (out.runDurationMs !== undefined) f.child('runDuration').error('does not apply to a ReplicaSet workload: its pods run until deleted (a finished one is replaced)');
   }
   return out;
 }

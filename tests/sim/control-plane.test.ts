@@ -1,6 +1,7 @@
 // Control-plane faults in a whole run: a crashed controller-manager leader is replaced within the
 // bounds leader election gives, a partitioned zone is tainted at the normal rate (the other zone is
-// healthy) and its pods deleted 300 s after each taint, and no two replicas ever lead at once.
+// healthy) and its pods deleted 300 s after each taint and replaced by their ReplicaSet, and no two
+// replicas ever lead at once.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runScenario } from '../../sim/run.ts';
@@ -20,6 +21,7 @@ nodePools:
 workloads:
   - name: web
     count: 30
+    controller: ReplicaSet
     requests: { cpu: 100m, memory: 128Mi }
 faults:
   - kind: controllerManagerCrash
@@ -50,6 +52,10 @@ test('leaders fail over within their bounds, a partitioned zone is tainted at 0.
   const taintTimes = report.series.tMs.filter((_, i) => report.series.taintsPerSec[i]! > 0);
   assert.ok(taintTimes.length >= 2, 'taints spread over samples, not at once');
   assert.is(report.summary.taintEvictions, 15, 'the 15 pods of z2 (the pods spread evenly)');
+  // The ReplicaSet replaced each of them on z1 and was back at 30 Ready pods every time.
+  assert.is(report.summary.pods.created, 45);
+  assert.ok(report.replicaSetDips.length > 0 && report.replicaSetDips.every((d) => d.toMs !== undefined && d.toMs - d.fromMs < 10_000),
+    JSON.stringify(report.replicaSetDips));
 });
 
 test.run();

@@ -104,6 +104,8 @@ test('the control plane: leaders term by term, and each failover with its time w
   assert.match(html, /<td>orch-controller-manager<\/td><td>controller-manager-1<\/td><td class="num">0:48<\/td><td class="num">end<\/td>/);
   assert.match(html, /<td>controller-manager-0 → controller-manager-1<\/td><td class="num">0:30<\/td><td class="num">17.5s<\/td>/);
   assert.ok(html.includes('>r:zone-a</text>'), 'zone states by zone key');
+  assert.match(html, /<td>default\/web<\/td><td class="num">50<\/td><td class="num">0:21<\/td><td class="num">3.5s<\/td>/);
+  assert.match(html, /<td class="num">0:50<\/td><td class="num">still short<\/td>/);
 });
 
 test('unschedulable reasons are listed by count, largest first', () => {

@@ -57,6 +57,7 @@ export function sampleReport(): Report {
       { lock: 'orch-controller-manager', holder: 'controller-manager-1', fromMs: 47_500 },
     ],
     failovers: [{ lock: 'orch-controller-manager', from: 'controller-manager-0', to: 'controller-manager-1', atMs: 30_000, gapMs: 17_500 }],
+    replicaSetDips: [{ replicaSet: 'default/web', desired: 50, fromMs: 21_000, toMs: 24_500 }, { replicaSet: 'default/web', desired: 50, fromMs: 50_000 }],
   };
 }
 
@@ -73,6 +74,7 @@ export function emptyReport(): Report {
   };
   r.leadership = [];
   r.failovers = [];
+  r.replicaSetDips = [];
   r.histograms = { schedulingLatencyMs: { boundsMs: [], counts: [] }, podStartupMs: { boundsMs: [10], counts: [0, 0] } };
   r.summary.schedulingLatencyMs = { p50: 0, p90: 0, p99: 0, max: 0, count: 0 };
   r.summary.podStartupMs = { p50: 0, p90: 0, p99: 0, max: 0, count: 0 };

@@ -236,7 +236,7 @@ test('a YAML syntax error names the line', () => {
 
 test('an unknown field is named, with the closest allowed field and the list of allowed ones', () => {
   rejects('workloads: [{ name: w, cuont: 1, requests: {} }]', 'workloads[0].cuont',
-    'unknown field (did you mean count?); allowed fields: name, namespace, count, start, arrival, requests, limits, priority, labels, image, tolerations, nodeSelector, pod, template, runDuration, failureProbability');
+    'unknown field (did you mean count?); allowed fields: name, namespace, count, start, arrival, requests, limits, priority, labels, image, tolerations, nodeSelector, pod, template, runDuration, failureProbability, controller');
   const top = errorOf('durration: 30m\n');
   assert.is(top.message, 'scenario.yaml: durration: unknown field (did you mean duration?); allowed fields: name, description, seed, duration, sampleInterval, nodePools, workloads, faults, options, replicas, manifests');
   rejects('options: { schedular: {} }', 'options.schedular', 'unknown field (did you mean scheduler?); allowed fields: apiserver, scheduler, nodeagent, controllerManager');
@@ -399,6 +399,14 @@ test('replicas and the control-plane faults: the leader or an index, a freeze ne
   rejectsWhole(`${base}faults: [{ kind: zonePartition, at: 1m }]`, 'faults[0].zone', 'is required for zonePartition: the zone cut off');
   rejectsWhole(`${base}faults: [{ kind: schedulerCrash, at: 1m, count: 2 }]`, 'faults[0].count', 'does not apply to schedulerCrash: it hits one replica (replica: leader or an index)');
   rejectsWhole('duration: 5m\nnodePools: [{ name: a, count: 1 }]\nreplicas: { scheduler: 0 }', 'replicas.scheduler', 'must be an integer from 1 to 10, got 0');
+});
+
+test('a ReplicaSet workload: one set of count replicas at its start, no arrival process, no batch run', () => {
+  const s = parse(`${BASE}workloads: [{ name: web, count: 5, controller: ReplicaSet, requests: { cpu: 100m } }]\n`);
+  assert.is(s.workloads[0]!.controller, 'ReplicaSet');
+  rejects('workloads: [{ name: web, count: 5, controller: ReplicaSet, requests: {}, arrival: { kind: poisson, ratePerSecond: 1 } }]', 'workloads[0].arrival',
+    'does not apply to a ReplicaSet workload: the set creates its count pods at start');
+  rejects('workloads: [{ name: web, count: 5, requests: {}, controller: Deployment }]', 'workloads[0].controller', 'must be one of ReplicaSet, got "Deployment"');
 });
 
 test('YAML anchors are copied, not shared, between workloads', () => {

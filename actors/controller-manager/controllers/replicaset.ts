@@ -1,0 +1,268 @@
+// The ReplicaSet controller, as the real one keeps a set's pods at its replica count:
+//
+// - A set owns the active pods (not being deleted, not Succeeded or Failed) whose controller
+//   reference names it; it adopts orphans its selector matches (an ownerReference added).
+// - Too few: it creates the missing pods from its template in batches of 1, 2, 4, ... (slow start,
+//   at most burstReplicas per sync); too many: it deletes the surplus, unscheduled before
+//   scheduled, Pending before Running, not Ready before Ready, newest first.
+// - Expectations: after creating or deleting it waits until its informer has seen those pods come
+//   or go before acting on the set again (or five minutes), so a stale cache never doubles them.
+// - It writes the status: replicas, fullyLabeledReplicas, readyReplicas, availableReplicas
+//   (Ready for minReadySeconds), observedGeneration.
+// Keys are reconciled from a work queue with `concurrentReplicasetSyncs` workers.
+import type { Clock } from '../../api/env.ts';
+import { lookupResource } from '../../api/resources.ts';
+import { StatusError } from '../../api/status.ts';
+import type { KObject } from '../../api/types.ts';
+import { WatchHub } from '../../apiserver/watch/hub.ts';
+import { cacheKey } from '../../client/cache.ts';
+import { ApiClient } from '../../client/client.ts';
+import { Informer } from '../../client/informer.ts';
+import type { RateLimiter } from '../../client/rate-limiter.ts';
+import { WorkQueue } from '../../client/work-queue.ts';
+import { compileLabelSelector, type LabelSelector } from '../../scheduler/label-selector.ts';
+import type { Bus } from '../../../transport/bus.ts';
+
+export const REPLICASETS = lookupResource('apps', 'v1', 'replicasets')!;
+const PODS = lookupResource('', 'v1', 'pods')!;
+/** The most pods one sync creates or deletes (the real controller's BurstReplicas). */
+export const BURST_REPLICAS = 500;
+/** Expectations not met within this long are given up (the real ExpectationsTimeout). */
+const EXPECTATIONS_TTL_MS = 5 * 60_000;
+
+type Rec = Record<string, unknown>;
+
+interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+interface Expectations {
+  adds: number;
+  deletes: number;
+  atMs: number;
+}
+
+export interface ReplicaSetInit {
+  bus: Bus;
+  clock: Clock;
+  workers: number;
+  limiter?: RateLimiter;
+  onError?: (e: unknown) => void;
+}
+
+const ownerOf = (pod: KObject): OwnerReference | undefined =>
+  ((pod.metadata.ownerReferences ?? []) as OwnerReference[]).find((r) => r.controller);
+const phaseOf = (pod: KObject) => (pod.status as { phase?: string } | undefined)?.phase ?? 'Pending';
+const readySince = (pod: KObject): number | undefined => {
+  const c = ((pod.status as { conditions?: { type: string; status: string; lastTransitionTime?: string }[] } | undefined)?.conditions ?? [])
+    .find((x) => x.type === 'Ready');
+  return c?.status === 'True' ? Date.parse(c.lastTransitionTime ?? '') || 0 : undefined;
+};
+const isActive = (pod: KObject) => !pod.metadata.deletionTimestamp && phaseOf(pod) !== 'Succeeded' && phaseOf(pod) !== 'Failed';
+const PHASE_RANK: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
+
+/** The real ActivePods ordering: the pods to delete first come first. */
+export function deletionOrder(a: KObject, b: KObject): number {
+  const nodeA = (a.spec as Rec | undefined)?.nodeName ? 1 : 0, nodeB = (b.spec as Rec | undefined)?.nodeName ? 1 : 0;
+  if (nodeA !== nodeB) return nodeA - nodeB;
+  const phase = (PHASE_RANK[phaseOf(a)] ?? 1) - (PHASE_RANK[phaseOf(b)] ?? 1);
+  if (phase !== 0) return phase;
+  const readyA = readySince(a) !== undefined ? 1 : 0, readyB = readySince(b) !== undefined ? 1 : 0;
+  if (readyA !== readyB) return readyA - readyB;
+  const created = (Date.parse(b.metadata.creationTimestamp ?? '') || 0) - (Date.parse(a.metadata.creationTimestamp ?? '') || 0);
+  return created !== 0 ? created : cacheKey(a) < cacheKey(b) ? -1 : 1;
+}
+
+export class ReplicaSetController {
+  readonly #clock: Clock;
+  readonly #client: ApiClient;
+  readonly #sets: Informer;
+  readonly #pods: Informer;
+  readonly #queue: WorkQueue;
+  readonly #expectations = new Map<string, Expectations>();
+  readonly #onError: (e: unknown) => void;
+
+  constructor(init: ReplicaSetInit) {
+    this.#clock = init.clock;
+    this.#client = new ApiClient(init.bus, 'replicaset-controller', undefined, init.limiter);
+    const hub = new WatchHub(init.bus);
+    const reader = new ApiClient(init.bus, 'replicaset-controller');
+    this.#sets = new Informer({ client: reader, hub, clock: init.clock, type: REPLICASETS });
+    this.#pods = new Informer({ client: reader, hub, clock: init.clock, type: PODS });
+    this.#onError = init.onError ?? ((e) => console.error('replicaset-controller:', e));
+    this.#queue = new WorkQueue(init.clock, init.workers, (key) => this.#sync(key), (_key, e) => this.#onError(e));
+    this.#sets.on({ add: (rs) => this.#queue.add(cacheKey(rs)), update: (_o, rs) => this.#queue.add(cacheKey(rs)), delete: (rs) => this.#forget(rs) });
+    this.#pods.on({ add: (p) => this.#podAdded(p), update: (o, p) => this.#podUpdated(o, p), delete: (p) => this.#podDeleted(p) });
+  }
+
+  /** Syncs both caches, then starts the workers. */
+  async start(): Promise<void> {
+    await Promise.all([this.#sets.start(), this.#pods.start()]);
+    this.#queue.run();
+  }
+
+  stop(): void {
+    this.#queue.stop();
+    this.#sets.stop();
+    this.#pods.stop();
+  }
+
+  get informers(): Informer[] {
+    return [this.#sets, this.#pods];
+  }
+
+  // ---- Events -------------------------------------------------------------------------------------
+
+  #ownerKey(pod: KObject): string | undefined {
+    const ref = ownerOf(pod);
+    if (ref?.kind !== 'ReplicaSet') return undefined;
+    const rs = this.#sets.cache.get(pod.metadata.namespace, ref.name);
+    return rs && rs.metadata.uid === ref.uid ? cacheKey(rs) : undefined;
+  }
+
+  /** Orphans wake every set whose selector matches them (one may adopt them). */
+  #enqueueMatching(pod: KObject): void {
+    for (const rs of this.#sets.cache.inNamespace(pod.metadata.namespace ?? '')) {
+      const selector = compileLabelSelector((rs.spec as { selector?: LabelSelector } | undefined)?.selector);
+      if (selector.matches(pod.metadata.labels ?? {})) this.#queue.add(cacheKey(rs));
+    }
+  }
+
+  #podAdded(pod: KObject): void {
+    const key = this.#ownerKey(pod);
+    if (key) {
+      this.#observe(key, pod.metadata.deletionTimestamp ? 'deletes' : 'adds');
+      this.#queue.add(key);
+    } else if (!ownerOf(pod)) this.#enqueueMatching(pod);
+  }
+
+  #podUpdated(old: KObject, pod: KObject): void {
+    const key = this.#ownerKey(pod);
+    if (key && pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp) this.#observe(key, 'deletes');
+    if (key) this.#queue.add(key);
+    else if (!ownerOf(pod)) this.#enqueueMatching(pod);
+  }
+
+  #podDeleted(pod: KObject): void {
+    const key = this.#ownerKey(pod);
+    if (!key) return;
+    if (!pod.metadata.deletionTimestamp) this.#observe(key, 'deletes');
+    this.#queue.add(key);
+  }
+
+  #forget(rs: KObject): void {
+    this.#expectations.delete(cacheKey(rs));
+  }
+
+  #observe(key: string, what: 'adds' | 'deletes'): void {
+    const e = this.#expectations.get(key);
+    if (e) e[what]--;
+  }
+
+  #satisfied(key: string): boolean {
+    const e = this.#expectations.get(key);
+    return !e || (e.adds <= 0 && e.deletes <= 0) || this.#clock.now() - e.atMs > EXPECTATIONS_TTL_MS;
+  }
+
+  // ---- Sync ---------------------------------------------------------------------------------------
+
+  async #sync(key: string): Promise<void> {
+    const [namespace, name] = key.split('/') as [string, string];
+    const rs = this.#sets.cache.get(namespace, name);
+    if (!rs) return void this.#expectations.delete(key);
+    const spec = (rs.spec ?? {}) as { replicas?: number; selector?: LabelSelector; minReadySeconds?: number; template?: KObject };
+    const selector = compileLabelSelector(spec.selector);
+    const owned: KObject[] = [];
+    const adopt: KObject[] = [];
+    for (const pod of this.#pods.cache.inNamespace(namespace)) {
+      if (!isActive(pod)) continue;
+      const ref = ownerOf(pod);
+      if (ref?.uid === rs.metadata.uid) owned.push(pod);
+      else if (!ref && !rs.metadata.deletionTimestamp && selector.matches(pod.metadata.labels ?? {})) adopt.push(pod);
+    }
+    for (const pod of adopt) if (await this.#adopt(rs, pod)) owned.push(pod);
+    if (this.#satisfied(key) && !rs.metadata.deletionTimestamp) await this.#manage(rs, key, owned, spec.replicas ?? 1, spec.template);
+    await this.#writeStatus(rs, owned, spec);
+    // Pods Ready but not yet for minReadySeconds become available later: look again then.
+    if ((spec.minReadySeconds ?? 0) > 0) this.#queue.addAfter(key, spec.minReadySeconds! * 1000);
+  }
+
+  async #adopt(rs: KObject, pod: KObject): Promise<boolean> {
+    const ref: OwnerReference = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata.name!, uid: rs.metadata.uid!, controller: true, blockOwnerDeletion: true };
+    const patch = { metadata: { resourceVersion: pod.metadata.resourceVersion, ownerReferences: [...(pod.metadata.ownerReferences ?? []), ref] } };
+    try {
+      await this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'merge');
+      return true;
+    } catch (e) {
+      if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return false;
+      throw e;
+    }
+  }
+
+  async #manage(rs: KObject, key: string, owned: KObject[], replicas: number, template: KObject | undefined): Promise<void> {
+    const diff = owned.length - replicas;
+    if (diff < 0) {
+      const want = Math.min(-diff, BURST_REPLICAS);
+      const expectations: Expectations = { adds: want, deletes: 0, atMs: this.#clock.now() };
+      this.#expectations.set(key, expectations);
+      let created = 0;
+      // Slow start: a batch of 1, then 2, 4, ...; a failed create stops the rest of the sync.
+      for (let batch = 1; created < want; batch *= 2) {
+        const size = Math.min(batch, want - created);
+        const results = await Promise.allSettled(Array.from({ length: size }, () => this.#createPod(rs, template)));
+        created += size;
+        const failed = results.filter((r) => r.status === 'rejected');
+        if (failed.length === 0) continue;
+        expectations.adds -= failed.length + (want - created);
+        throw (failed[0] as PromiseRejectedResult).reason;
+      }
+    } else if (diff > 0) {
+      const victims = [...owned].sort(deletionOrder).slice(0, Math.min(diff, BURST_REPLICAS));
+      const expectations: Expectations = { adds: 0, deletes: victims.length, atMs: this.#clock.now() };
+      this.#expectations.set(key, expectations);
+      const results = await Promise.allSettled(victims.map((p) => this.#client.delete(PODS, p.metadata.namespace, p.metadata.name!)));
+      for (const r of results) {
+        if (r.status === 'fulfilled') continue;
+        expectations.deletes--;
+        if (!(r.reason instanceof StatusError && r.reason.code === 404)) throw r.reason;
+      }
+    }
+  }
+
+  #createPod(rs: KObject, template: KObject | undefined): Promise<KObject> {
+    const meta = (template?.metadata ?? {}) as KObject['metadata'];
+    const ref: OwnerReference = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata.name!, uid: rs.metadata.uid!, controller: true, blockOwnerDeletion: true };
+    const pod = {
+      metadata: { generateName: `${rs.metadata.name}-`, namespace: rs.metadata.namespace, ...(meta.labels ? { labels: meta.labels } : {}),
+        ...(meta.annotations ? { annotations: meta.annotations } : {}), ownerReferences: [ref] },
+      spec: template?.spec ?? {},
+    } as KObject;
+    return this.#client.create(PODS, pod);
+  }
+
+  async #writeStatus(rs: KObject, owned: KObject[], spec: { minReadySeconds?: number; template?: KObject }): Promise<void> {
+    const now = this.#clock.now();
+    const labels = Object.entries(spec.template?.metadata.labels ?? {});
+    const ready = owned.filter((p) => readySince(p) !== undefined);
+    const status = {
+      replicas: owned.length,
+      fullyLabeledReplicas: owned.filter((p) => labels.every(([k, v]) => p.metadata.labels?.[k] === v)).length,
+      readyReplicas: ready.length,
+      availableReplicas: ready.filter((p) => now - readySince(p)! >= (spec.minReadySeconds ?? 0) * 1000).length,
+      observedGeneration: rs.metadata.generation ?? 1,
+    };
+    const old = (rs.status ?? {}) as Rec;
+    if (Object.entries(status).every(([k, v]) => (old[k] ?? 0) === v)) return;
+    try {
+      await this.#client.patch(REPLICASETS, rs.metadata.namespace, rs.metadata.name!, { metadata: { resourceVersion: rs.metadata.resourceVersion }, status }, 'merge', 'status');
+    } catch (e) {
+      // A set changed meanwhile is synced again on its own event.
+      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+    }
+  }
+}
