@@ -1,6 +1,7 @@
 // The orchsim command line: one subcommand per file; errors say what was wrong and exit non-zero.
 import { benchHelp, runBench } from './bench.ts';
 import { UsageError } from './flags.ts';
+import { planCommand, planHelp } from './plan.ts';
 import { runCommand, runHelp } from './run.ts';
 import { serveHelp, startServer } from './serve.ts';
 
@@ -8,6 +9,7 @@ const USAGE = `usage: orchsim <command> [flags]
 
 commands:
   run         a scenario in virtual time: 'orchsim run sim/scenarios/quickstart.yaml'; a summary and a report with charts
+  plan        the smallest cluster meeting a scenario's targets: 'orchsim plan sim/scenarios/capacity.yaml'
   serve       a cluster's API server on HTTPS for kubectl and controllers, with a kubeconfig written for you
   apiserver   the API server alone, with the component's flags
   bench       benchmarks of your machine and NATS: 'orchsim bench fanout' (watch fan-out)
@@ -38,6 +40,20 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     return runCommand(rest);
+  }
+  if (command === 'plan') {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      console.log(planHelp());
+      return 0;
+    }
+    return planCommand(rest);
+  }
+  if (command === '__plan-worker') {
+    // A worker process of `orchsim plan`: runs what its parent sends until the parent goes.
+    const { serveWorker } = await import('../plan-workers.ts');
+    serveWorker();
+    await new Promise<void>((done) => process.once('disconnect', done));
+    return 0;
   }
   if (command === 'bench') {
     if (rest.includes('--help') || rest.includes('-h')) {

@@ -41,6 +41,8 @@ export interface LineChartOptions {
   /** Tick labels and tooltips; formatCount by default. */
   yFormat?: (value: number) => string;
   markers?: readonly TimeMarker[];
+  /** An x axis of plain numbers (e.g. nodes) instead of virtual time: `tMs` then holds those numbers. */
+  xFormat?: (x: number) => string;
 }
 
 export interface BarChartOptions {
@@ -224,14 +226,15 @@ export function lineChart(o: LineChartOptions): string {
   }));
   const key = legend(items, MARGIN.left, WIDTH - MARGIN.left - MARGIN.right);
   const frame: Frame = { left: MARGIN.left, top: 10 + key.height, width: WIDTH - MARGIN.left - MARGIN.right, height: PLOT_HEIGHT };
-  const domain: [number, number] = [Math.min(0, times[0]), times[1] > Math.min(0, times[0]) ? times[1] : Math.min(0, times[0]) + 1000];
+  const start = o.xFormat ? times[0] : Math.min(0, times[0]);
+  const domain: [number, number] = [start, times[1] > start ? times[1] : start + (o.xFormat ? 1 : 1000)];
   const values = extent(o.series.flatMap((s) => s.values.slice(0, o.tMs.length))) ?? [0, 0];
   const y = niceTicks(Math.min(0, values[0]), Math.max(o.yMax ?? 0, values[1]));
   const sx = (t: number) => frame.left + ((t - domain[0]) / (domain[1] - domain[0])) * frame.width;
   const sy = (v: number) => frame.top + frame.height - ((v - y.min) / (y.max - y.min)) * frame.height;
-  const xTicks = timeTicks(domain[0], domain[1]);
+  const xTicks = o.xFormat ? { ticksMs: niceTicks(domain[0], domain[1]).ticks.filter((t) => t >= domain[0] && t <= domain[1]), stepMs: 0 } : timeTicks(domain[0], domain[1]);
   const clock = { withHours: domain[1] >= 3_600_000, fractionDigits: clockDigits(xTicks.stepMs) };
-  const formatT = (t: number) => formatClock(t, clock);
+  const formatT = o.xFormat ?? ((t: number) => formatClock(t, clock));
   const bottom = frame.top + frame.height;
   const xAxis = xTicks.ticksMs
     .map((t) => {

@@ -47,6 +47,7 @@
 //       replica: leader                # for recoverAfter (required); replica: leader (default) or an index
 //   options: { apiserver: {}, scheduler: {}, nodeagent: {}, controllerManager: {} }   # passed through
 //   replicas: { controllerManager: 2, scheduler: 2 }   # optional, 1..10 each, default 1: they elect leaders
+//   plan: { vary: [...], seeds: 3, targets: {...} }    # for `orchsim plan` (plan.ts)
 //   manifests: cluster.yaml     # or a list: files of Node, Pod and PodTemplate objects (or Lists of
 //                               # them), relative to this file. A Node is a pool of one named after it;
 //                               # a Pod (or PodTemplate) a workload of one pod at 0s named after it,
@@ -62,6 +63,7 @@ import type { ComponentOptions, Scenario } from './types.ts';
 import { Field, isMapping, ScenarioError } from './field.ts';
 import { fault } from './faults.ts';
 import { readManifests, type Sourced } from './manifests.ts';
+import { plan } from './plan.ts';
 import { nodePool } from './pools.ts';
 import { durationMs, integer, nonEmptyString, optional, string } from './schema.ts';
 import { workload } from './workloads.ts';
@@ -70,7 +72,7 @@ import { yamlDocuments } from './yaml-documents.ts';
 export { ScenarioError } from './field.ts';
 export { nodeNames } from './pools.ts';
 
-const SCENARIO_FIELDS = ['name', 'description', 'seed', 'duration', 'sampleInterval', 'nodePools', 'workloads', 'faults', 'options', 'replicas', 'manifests'];
+const SCENARIO_FIELDS = ['name', 'description', 'seed', 'duration', 'sampleInterval', 'nodePools', 'workloads', 'faults', 'options', 'replicas', 'plan', 'manifests'];
 const REPLICAS_MAX = 10;
 const COMPONENTS = ['apiserver', 'scheduler', 'nodeagent', 'controllerManager'] as const;
 const RUN_MAX_MS = 7 * 24 * 3_600_000; // 7 days
@@ -137,6 +139,7 @@ export function parseScenario(text: string, source: { name: string; dir: string;
     faults: listed(root.child('faults'), 'faults', FAULTS_MAX).map((f) => fault(f, runMs, poolsByName, replicaCounts)),
     options: componentOptions(root.child('options')),
     replicas: replicaCounts,
+    ...(root.child('plan').present ? { plan: plan(root.child('plan'), poolsByName) } : {}),
   };
 }
 

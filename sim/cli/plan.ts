@@ -1,0 +1,78 @@
+// `orchsim plan SCENARIO [--out DIR] [--workers N]`: the smallest cluster that meets the scenario's
+// plan: targets on every seed, searched over the pools it varies, the runs spread over worker
+// processes; a line per candidate as it finishes, then the answer, plan.json and plan.html.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { planCapacity, type Candidate } from '../plan.ts';
+import { workerPool } from '../plan-workers.ts';
+import { planMetrics, renderPlanHtml } from '../report/plan-html.ts';
+import { stableJson } from '../report/write.ts';
+import { formatInteger } from '../report/format.ts';
+import { loadScenario, ScenarioError } from '../scenario/load.ts';
+import { flagHelp, parseFlags, UsageError, type FlagSpec } from './flags.ts';
+
+interface PlanDraft {
+  out: string;
+  workers: number;
+}
+
+const PLAN_FLAGS: FlagSpec<PlanDraft>[] = [
+  { name: 'out', type: 'string', help: 'directory for plan.json and plan.html (default ./orchsim-plan)', set: (o, v) => (o.out = v as string) },
+  { name: 'workers', type: 'int', help: 'runs at once, each in its own process (default: the machine\'s cores)', set: (o, v) => (o.workers = v as number) },
+];
+
+export function planHelp(): string {
+  return `usage: orchsim plan SCENARIO [flags]
+
+Finds the smallest cluster that meets the scenario's targets on every seed, through its faults:
+the scenario's plan: section says which node pools vary (min to max nodes), how many seeds each
+candidate runs, and the targets (see sim/scenarios/README.md). Candidates are searched by
+bisection, assuming a larger cluster never does worse.
+
+${flagHelp(PLAN_FLAGS as FlagSpec<unknown>[])}`;
+}
+
+export async function planCommand(argv: string[], log: (line: string) => void = console.log): Promise<number> {
+  const draft: PlanDraft = { out: 'orchsim-plan', workers: availableParallelism() };
+  const [file, ...extra] = parseFlags(argv, PLAN_FLAGS, draft);
+  if (file === undefined) throw new UsageError(`which scenario? give a scenario file with a plan: section, e.g. sim/scenarios/capacity.yaml\n\n${planHelp()}`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}: one scenario per plan`);
+  if (!(draft.workers >= 1 && draft.workers <= 64)) throw new UsageError(`invalid argument ${draft.workers} for --workers: must be from 1 to 64`);
+  let scenario;
+  try {
+    scenario = await loadScenario(file);
+  } catch (e) {
+    if (e instanceof ScenarioError) throw new UsageError(e.message);
+    throw e;
+  }
+  if (!scenario.plan) throw new UsageError(`${file} has no plan: section: say which pools vary and the targets (see sim/scenarios/README.md)`);
+  const p = scenario.plan;
+  log(`planning ${scenario.name}: ${p.vary.map((v) => `${v.pool} ${v.min}..${v.max}`).join(', ')} nodes, ${p.seeds} seeds per candidate, ${draft.workers} workers`);
+  const pool = workerPool(draft.workers);
+  const start = performance.now();
+  let result;
+  try {
+    result = await planCapacity(scenario, pool.run, (c) => log(candidateLine(c, (performance.now() - start) / 1000)));
+  } finally {
+    pool.close();
+  }
+  const below = result.answer && result.candidates.filter((c) => c.totalNodes < result.answer!.totalNodes).at(-1);
+  if (result.answer) {
+    const a = result.answer;
+    log(`answer: ${formatInteger(a.totalNodes)} nodes (${Object.entries(a.counts).map(([k, v]) => `${k} ${v}`).join(', ')})` +
+      (below ? `; ${formatInteger(below.totalNodes)} nodes missed ${below.missed.join(', ')}` : '; the smallest candidate'));
+    for (const m of planMetrics(result).filter((m) => m.bound !== undefined))
+      log(`  ${m.title}: ${m.format(m.worst(a.runs))} (target ≤ ${m.format(m.bound!)})${below ? `; ${m.format(m.worst(below.runs))} at ${formatInteger(below.totalNodes)} nodes` : ''}`);
+  } else log('answer: none; even the largest candidate missed a target: raise the plan\'s max');
+  const dir = resolve(draft.out);
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'plan.json'), stableJson(result));
+  await writeFile(join(dir, 'plan.html'), renderPlanHtml(result));
+  log(`plan: ${join(dir, 'plan.html')}\n      ${join(dir, 'plan.json')}`);
+  return result.answer ? 0 : 1;
+}
+
+function candidateLine(c: Candidate, seconds: number): string {
+  return `  ${formatInteger(c.totalNodes).padStart(6)} nodes  ${c.pass ? 'pass' : `missed ${c.missed.join(', ')}`}  (${seconds.toFixed(1)} s)`;
+}

@@ -1,0 +1,69 @@
+// The `plan:` section of a scenario, read by `orchsim plan` (run ignores it): which node pools
+// vary and between which counts, over how many seeds each candidate runs, and the targets a
+// cluster must meet on every seed (through the scenario's faults) to pass.
+//
+//   plan:
+//     vary: [{ pool: general, min: 3, max: 40 }]   # pools varied together, each from min to max nodes
+//     seeds: 3                                     # default 3: seeds seed, seed+1, ...
+//     targets:                                     # at least one
+//       pendingAtEnd: 0                            # pods still Pending at the end, at most
+//       readyAtEnd: true                           # every ReplicaSet back at its Ready count at the end
+//       schedulingLatencyP99: 30s                  # creation to binding, p99, at most
+//       podStartupP99: 1m                          # creation to Running, p99, at most
+//       cpuUtilisationMax: 0.8                     # the highest sampled CPU requested / allocatable
+import type { NodePool } from './types.ts';
+import type { Field } from './field.ts';
+import { listed } from './field.ts';
+import { durationMs, integer, number, optional } from './schema.ts';
+
+export interface PlanTargets {
+  pendingAtEnd?: number;
+  readyAtEnd?: boolean;
+  schedulingLatencyP99Ms?: number;
+  podStartupP99Ms?: number;
+  cpuUtilisationMax?: number;
+}
+
+export interface Plan {
+  vary: { pool: string; min: number; max: number }[];
+  seeds: number;
+  targets: PlanTargets;
+}
+
+const PLAN_FIELDS = ['vary', 'seeds', 'targets'];
+const TARGET_FIELDS = ['pendingAtEnd', 'readyAtEnd', 'schedulingLatencyP99', 'podStartupP99', 'cpuUtilisationMax'];
+const SEEDS_MAX = 20;
+const NODES_MAX = 100_000;
+
+export function plan(f: Field, pools: ReadonlyMap<string, NodePool>): Plan {
+  f.mapping(PLAN_FIELDS);
+  if (!f.child('vary').present) f.child('vary').error('is required: the pools to vary, e.g. [{ pool: general, min: 3, max: 40 }]');
+  const seen = new Set<string>();
+  const vary = f.child('vary').list('pools to vary', { nonEmpty: true, max: pools.size }).map((v) => {
+    v.mapping(['pool', 'min', 'max']);
+    const at = v.child('pool');
+    const pool = typeof at.value === 'string' ? at.value : '';
+    if (!pools.has(pool)) at.fail(`must name a node pool (${listed([...pools.keys()])})`);
+    if (seen.has(pool)) at.fail('is listed twice');
+    seen.add(pool);
+    const min = integer(v.child('min'), 1, NODES_MAX, 'a positive integer');
+    const max = integer(v.child('max'), 1, NODES_MAX, 'a positive integer');
+    if (max < min) v.child('max').fail(`must be at least min (${min})`);
+    return { pool, min, max };
+  });
+  const seeds = optional(f.child('seeds'), (s) => integer(s, 1, SEEDS_MAX, `an integer from 1 to ${SEEDS_MAX}`), 3);
+  const t = f.child('targets');
+  if (!t.present) t.error(`is required: at least one of ${TARGET_FIELDS.join(', ')}`);
+  t.mapping(TARGET_FIELDS);
+  const targets: PlanTargets = {};
+  if (t.child('pendingAtEnd').present) targets.pendingAtEnd = integer(t.child('pendingAtEnd'), 0, Number.MAX_SAFE_INTEGER, 'a non-negative integer');
+  if (t.child('readyAtEnd').present) {
+    if (typeof t.child('readyAtEnd').value !== 'boolean') t.child('readyAtEnd').fail('must be true or false');
+    targets.readyAtEnd = t.child('readyAtEnd').value as boolean;
+  }
+  if (t.child('schedulingLatencyP99').present) targets.schedulingLatencyP99Ms = durationMs(t.child('schedulingLatencyP99'));
+  if (t.child('podStartupP99').present) targets.podStartupP99Ms = durationMs(t.child('podStartupP99'));
+  if (t.child('cpuUtilisationMax').present) targets.cpuUtilisationMax = number(t.child('cpuUtilisationMax'), 0, 1, 'a fraction from 0 to 1');
+  if (Object.keys(targets).length === 0) t.error(`must set at least one of ${TARGET_FIELDS.join(', ')}`);
+  return { vary, seeds, targets };
+}

@@ -1,0 +1,51 @@
+// `orchsim plan` as a user runs it: runs spread over worker processes, a line per candidate, the
+// answer, plan.json and plan.html; a scenario without a plan: section is refused by name.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const run = promisify(execFile);
+const CLI = join(import.meta.dirname, '../../sim/cli/orchsim.js');
+
+const SCENARIO = `
+name: spare-zone
+duration: 10m
+sampleInterval: 30s
+nodePools:
+  - { name: pool, count: 9, region: r, zones: [zone-a, zone-b, zone-c], capacity: { cpu: "4", memory: 64Gi, pods: 110 } }
+workloads:
+  - { name: web, count: 32, controller: ReplicaSet, requests: { cpu: "1", memory: 64Mi } }
+faults:
+  - { kind: zonePartition, at: 1m, zone: zone-a }
+plan:
+  vary: [{ pool: pool, min: 10, max: 13 }]
+  seeds: 1
+  targets: { pendingAtEnd: 0 }
+`;
+
+test('plans with two worker processes and writes the answer', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'orchsim-plan-'));
+  await writeFile(join(dir, 'spare-zone.yaml'), SCENARIO);
+  const { stdout } = await run('node', [CLI, 'plan', join(dir, 'spare-zone.yaml'), '--workers', '2', '--out', dir]);
+  assert.match(stdout, /answer: 12 nodes \(pool 12\); 11 nodes missed pendingAtEnd/);
+  const plan = JSON.parse(await readFile(join(dir, 'plan.json'), 'utf8'));
+  assert.is(plan.answer.totalNodes, 12);
+  assert.equal(plan.candidates.map((c: { totalNodes: number }) => c.totalNodes), [11, 12, 13]);
+  const html = await readFile(join(dir, 'plan.html'), 'utf8');
+  assert.ok(html.includes('<b>12 nodes</b>'));
+  assert.ok(html.includes('aria-label="Pods pending at the end"'));
+});
+
+test('a scenario without a plan: section is refused with a message naming it', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'orchsim-plan-'));
+  await writeFile(join(dir, 'no-plan.yaml'), 'duration: 1m\nnodePools: [{ name: a, count: 1 }]\n');
+  const failed = await run('node', [CLI, 'plan', join(dir, 'no-plan.yaml')]).then(() => undefined, (e: { code: number; stderr: string }) => e);
+  assert.is(failed?.code, 2);
+  assert.match(failed!.stderr, /no-plan.yaml has no plan: section/);
+});
+
+test.run();
