@@ -7,18 +7,21 @@
 //   node-lifecycle-controller   node health, Unknown conditions, zones, NoExecute and NoSchedule taints
 //   taint-eviction-controller   deletes pods that do not tolerate a node's NoExecute taints, or no longer
 //   replicaset-controller       keeps each ReplicaSet's pods at its replica count
+//   pod-garbage-collector       deletes terminated pods beyond the threshold, orphans of deleted nodes
 import { createActor, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
 import { ApiClient } from '../client/client.ts';
 import type { Informer } from '../client/informer.ts';
 import { electionConfig } from '../client/leader-election.ts';
 import { Replica } from '../client/replica.ts';
+import { SharedInformers } from '../client/shared-informers.ts';
 import { RateLimiter } from '../client/rate-limiter.ts';
 import { componentMachine, componentState } from '../../machines/component.ts';
 import type { ZoneState } from '../../machines/zone.ts';
 import type { Bus } from '../../transport/bus.ts';
 import { NodeConditionTaints } from './controllers/node-condition-taints.ts';
 import { NodeLifecycleController } from './controllers/node-lifecycle.ts';
+import { PodGarbageCollector } from './controllers/pod-gc.ts';
 import { ReplicaSetController } from './controllers/replicaset.ts';
 import { TaintEvictionController } from './controllers/taint-eviction.ts';
 import { controllerEnabled, controllerManagerOptions, type ControllerManagerOptions } from './options.ts';
@@ -44,28 +47,36 @@ class Loops {
   readonly conditionTaints: NodeConditionTaints | undefined;
   readonly taintEviction: TaintEvictionController | undefined;
   readonly replicaSets: ReplicaSetController | undefined;
+  readonly podGc: PodGarbageCollector | undefined;
+  readonly #informers: SharedInformers;
   readonly #all: { start(): Promise<void>; stop(): void }[] = [];
 
   constructor(init: ControllerManagerInit, o: ControllerManagerOptions) {
     const { bus, clock } = init;
+    const informers = (this.#informers = new SharedInformers(bus, clock, 'controller-manager'));
     const limiter = () => (o.orchApiQps > 0 ? new RateLimiter(clock, o.orchApiQps, o.orchApiBurst) : undefined);
     const onError = (controller: string) => (e: unknown) => (init.onError ? init.onError(controller, e) : console.error(`${controller}:`, e));
     const optional = <T>(value: T | undefined, key: string) => (value === undefined ? {} : { [key]: value });
     if (controllerEnabled(o.controllers, 'node-lifecycle-controller')) {
-      this.conditionTaints = new NodeConditionTaints({ bus, clock, onError: onError('node-lifecycle-controller') });
-      this.nodeLifecycle = new NodeLifecycleController({ bus, clock, options: o, onError: onError('node-lifecycle-controller'),
+      this.conditionTaints = new NodeConditionTaints({ bus, informers, onError: onError('node-lifecycle-controller') });
+      this.nodeLifecycle = new NodeLifecycleController({ bus, clock, informers, options: o, onError: onError('node-lifecycle-controller'),
         ...optional(limiter(), 'limiter'), ...optional(init.onTaint, 'onTaint') });
       this.#all.push(this.conditionTaints, this.nodeLifecycle);
     }
     if (controllerEnabled(o.controllers, 'taint-eviction-controller')) {
-      this.taintEviction = new TaintEvictionController({ bus, clock, onError: onError('taint-eviction-controller'),
+      this.taintEviction = new TaintEvictionController({ bus, clock, informers, onError: onError('taint-eviction-controller'),
         ...optional(limiter(), 'limiter'), ...optional(init.onEvict, 'onEvict') });
       this.#all.push(this.taintEviction);
     }
     if (controllerEnabled(o.controllers, 'replicaset-controller')) {
-      this.replicaSets = new ReplicaSetController({ bus, clock, workers: o.concurrentReplicasetSyncs, onError: onError('replicaset-controller'),
+      this.replicaSets = new ReplicaSetController({ bus, clock, informers, workers: o.concurrentReplicasetSyncs, onError: onError('replicaset-controller'),
         ...optional(limiter(), 'limiter') });
       this.#all.push(this.replicaSets);
+    }
+    if (controllerEnabled(o.controllers, 'pod-garbage-collector')) {
+      this.podGc = new PodGarbageCollector({ bus, clock, informers, terminatedPodGcThreshold: o.terminatedPodGcThreshold, onError: onError('pod-garbage-collector'),
+        ...optional(limiter(), 'limiter') });
+      this.#all.push(this.podGc);
     }
   }
 
@@ -75,11 +86,12 @@ class Loops {
 
   stop(): void {
     for (const loop of this.#all) loop.stop();
+    this.#informers.stop();
   }
 
+  /** The informers the loops share. */
   get informers(): Informer[] {
-    return [this.conditionTaints?.informer, ...(this.nodeLifecycle?.informers ?? []), ...(this.taintEviction?.informers ?? []), ...(this.replicaSets?.informers ?? [])]
-      .filter((i): i is Informer => i !== undefined);
+    return this.#informers.all;
   }
 }
 

@@ -3,7 +3,7 @@
 import { checkLeaderElectOptions, type LeaderElectOptions } from '../client/leader-election.ts';
 
 /** The controllers `--controllers '*'` runs, by the names the flag takes. */
-export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller', 'replicaset-controller'] as const;
+export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller', 'replicaset-controller', 'pod-garbage-collector'] as const;
 export type ControllerName = (typeof KNOWN_CONTROLLERS)[number];
 
 /** With the `--leader-elect` options it shares with the other components (only the replica holding the lock works). */
@@ -24,6 +24,8 @@ export interface ControllerManagerOptions extends LeaderElectOptions {
   largeClusterSizeThreshold: number;
   /** `--unhealthy-zone-threshold`: the fraction of not-Ready nodes (more than 2) that makes a zone PartialDisruption. */
   unhealthyZoneThreshold: number;
+  /** `--terminated-pod-gc-threshold`: Succeeded and Failed pods kept before the oldest are deleted; 0 or less: all kept. */
+  terminatedPodGcThreshold: number;
   /** `--concurrent-replicaset-syncs`: ReplicaSets reconciled at once. */
   concurrentReplicasetSyncs: number;
   /** `--orch-api-qps`, `--orch-api-burst`: the client's limit towards the API server; 0 QPS: no limit. */
@@ -40,6 +42,7 @@ export const defaultControllerManagerOptions: Readonly<ControllerManagerOptions>
   secondaryNodeEvictionRate: 0.01,
   largeClusterSizeThreshold: 50,
   unhealthyZoneThreshold: 0.55,
+  terminatedPodGcThreshold: 12_500,
   concurrentReplicasetSyncs: 5,
   orchApiQps: 20,
   orchApiBurst: 30,
@@ -69,6 +72,7 @@ export function controllerManagerOptions(options: Partial<ControllerManagerOptio
     if (!(Number.isFinite(o[name]) && o[name] >= 0)) throw bad(name, 'must be a number of at least 0');
   if (!(Number.isInteger(o.largeClusterSizeThreshold) && o.largeClusterSizeThreshold >= 0)) throw bad('largeClusterSizeThreshold', 'must be an integer of at least 0');
   if (!(o.unhealthyZoneThreshold > 0 && o.unhealthyZoneThreshold <= 1)) throw bad('unhealthyZoneThreshold', 'must be a fraction greater than 0 and at most 1');
+  if (!Number.isInteger(o.terminatedPodGcThreshold)) throw bad('terminatedPodGcThreshold', 'must be an integer');
   if (!(Number.isInteger(o.concurrentReplicasetSyncs) && o.concurrentReplicasetSyncs >= 1)) throw bad('concurrentReplicasetSyncs', 'must be an integer of at least 1');
   if (!(Number.isFinite(o.orchApiQps) && o.orchApiQps >= 0)) throw bad('orchApiQps', 'must be a number of at least 0');
   if (!(Number.isInteger(o.orchApiBurst) && o.orchApiBurst >= 0)) throw bad('orchApiBurst', 'must be an integer of at least 0');

@@ -3,13 +3,12 @@
 // by the TaintNodesByCondition admission step; this removes it once the node reports Ready).
 // Level-triggered: each node event recomputes the node's managed taints from its current state
 // and writes only a difference; a conflict is settled by the next event.
-import type { Clock } from '../../api/env.ts';
 import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
-import { WatchHub } from '../../apiserver/watch/hub.ts';
 import { ApiClient } from '../../client/client.ts';
-import { Informer } from '../../client/informer.ts';
+import type { Informer } from '../../client/informer.ts';
+import type { SharedInformers } from '../../client/shared-informers.ts';
 import type { Bus } from '../../../transport/bus.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
@@ -61,24 +60,25 @@ export class NodeConditionTaints {
   readonly #informer: Informer;
   readonly #onError: (e: unknown) => void;
 
-  constructor(init: { bus: Bus; clock: Clock; onError?: (e: unknown) => void }) {
+  readonly #informers: SharedInformers;
+
+  constructor(init: { bus: Bus; informers: SharedInformers; onError?: (e: unknown) => void }) {
     this.#client = new ApiClient(init.bus, 'node-lifecycle-controller');
-    this.#informer = new Informer({ client: this.#client, hub: new WatchHub(init.bus), clock: init.clock, type: NODES });
+    this.#informers = init.informers;
+    this.#informer = init.informers.get(NODES);
     this.#onError = init.onError ?? ((e) => console.error('node-lifecycle-controller:', e));
     this.#informer.on({ add: (n) => this.#sync(n), update: (_old, n) => this.#sync(n) });
   }
 
   start(): Promise<void> {
-    return this.#informer.start();
+    return this.#informers.start();
   }
 
   get informer(): Informer {
     return this.#informer;
   }
 
-  stop(): void {
-    this.#informer.stop();
-  }
+  stop(): void {}
 
   #sync(node: KObject): void {
     const taints = reconcileTaints(node, conditionTaintKeys(node));

@@ -21,9 +21,9 @@ import { timestamp } from '../../api/env.ts';
 import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
-import { WatchHub } from '../../apiserver/watch/hub.ts';
 import { ApiClient } from '../../client/client.ts';
-import { Informer } from '../../client/informer.ts';
+import type { Informer } from '../../client/informer.ts';
+import type { SharedInformers } from '../../client/shared-informers.ts';
 import type { RateLimiter } from '../../client/rate-limiter.ts';
 import { NODE_LEASE_NAMESPACE } from '../../nodeagent/nodeagent.ts';
 import { zoneMachine, zoneStateOf, type ZoneState } from '../../../machines/zone.ts';
@@ -67,6 +67,7 @@ interface Zone {
 export interface NodeLifecycleInit {
   bus: Bus;
   clock: Clock;
+  informers: SharedInformers;
   options: ControllerManagerOptions;
   limiter?: RateLimiter;
   onError?: (e: unknown) => void;
@@ -92,6 +93,7 @@ export class NodeLifecycleController {
   readonly #o: ControllerManagerOptions;
   readonly #clock: Clock;
   readonly #client: ApiClient;
+  readonly #informers: SharedInformers;
   readonly #nodes: Informer;
   readonly #leases: Informer;
   readonly #onError: (e: unknown) => void;
@@ -109,15 +111,15 @@ export class NodeLifecycleController {
     this.#o = init.options;
     this.#clock = init.clock;
     this.#client = new ApiClient(init.bus, 'node-lifecycle-controller', undefined, init.limiter);
-    const hub = new WatchHub(init.bus);
-    this.#nodes = new Informer({ client: this.#client, hub, clock: init.clock, type: NODES });
-    this.#leases = new Informer({ client: this.#client, hub, clock: init.clock, type: LEASES, namespace: NODE_LEASE_NAMESPACE });
+    this.#informers = init.informers;
+    this.#nodes = init.informers.get(NODES);
+    this.#leases = init.informers.get(LEASES, NODE_LEASE_NAMESPACE);
     this.#onError = init.onError ?? ((e) => console.error('node-lifecycle-controller:', e));
     this.#onTaint = init.onTaint;
   }
 
   async start(): Promise<void> {
-    await Promise.all([this.#nodes.start(), this.#leases.start()]);
+    await this.#informers.start();
     this.#startMs = this.#clock.now();
     this.#monitor();
   }
@@ -126,8 +128,6 @@ export class NodeLifecycleController {
     this.#stopped = true;
     this.#clock.clearTimeout(this.#monitorTimer);
     this.#clock.clearTimeout(this.#taintingTimer);
-    this.#nodes.stop();
-    this.#leases.stop();
     for (const z of this.#zones.values()) z.actor.stop();
   }
 

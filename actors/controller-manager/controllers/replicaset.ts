@@ -14,10 +14,10 @@ import type { Clock } from '../../api/env.ts';
 import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
-import { WatchHub } from '../../apiserver/watch/hub.ts';
 import { cacheKey } from '../../client/cache.ts';
 import { ApiClient } from '../../client/client.ts';
-import { Informer } from '../../client/informer.ts';
+import type { Informer } from '../../client/informer.ts';
+import type { SharedInformers } from '../../client/shared-informers.ts';
 import type { RateLimiter } from '../../client/rate-limiter.ts';
 import { WorkQueue } from '../../client/work-queue.ts';
 import { compileLabelSelector, type LabelSelector } from '../../scheduler/label-selector.ts';
@@ -50,6 +50,7 @@ interface Expectations {
 export interface ReplicaSetInit {
   bus: Bus;
   clock: Clock;
+  informers: SharedInformers;
   workers: number;
   limiter?: RateLimiter;
   onError?: (e: unknown) => void;
@@ -81,6 +82,7 @@ export function deletionOrder(a: KObject, b: KObject): number {
 export class ReplicaSetController {
   readonly #clock: Clock;
   readonly #client: ApiClient;
+  readonly #informers: SharedInformers;
   readonly #sets: Informer;
   readonly #pods: Informer;
   readonly #queue: WorkQueue;
@@ -90,10 +92,9 @@ export class ReplicaSetController {
   constructor(init: ReplicaSetInit) {
     this.#clock = init.clock;
     this.#client = new ApiClient(init.bus, 'replicaset-controller', undefined, init.limiter);
-    const hub = new WatchHub(init.bus);
-    const reader = new ApiClient(init.bus, 'replicaset-controller');
-    this.#sets = new Informer({ client: reader, hub, clock: init.clock, type: REPLICASETS });
-    this.#pods = new Informer({ client: reader, hub, clock: init.clock, type: PODS });
+    this.#informers = init.informers;
+    this.#sets = init.informers.get(REPLICASETS);
+    this.#pods = init.informers.get(PODS);
     this.#onError = init.onError ?? ((e) => console.error('replicaset-controller:', e));
     this.#queue = new WorkQueue(init.clock, init.workers, (key) => this.#sync(key), (_key, e) => this.#onError(e));
     this.#sets.on({ add: (rs) => this.#queue.add(cacheKey(rs)), update: (_o, rs) => this.#queue.add(cacheKey(rs)), delete: (rs) => this.#forget(rs) });
@@ -102,14 +103,12 @@ export class ReplicaSetController {
 
   /** Syncs both caches, then starts the workers. */
   async start(): Promise<void> {
-    await Promise.all([this.#sets.start(), this.#pods.start()]);
+    await this.#informers.start();
     this.#queue.run();
   }
 
   stop(): void {
     this.#queue.stop();
-    this.#sets.stop();
-    this.#pods.stop();
   }
 
   get informers(): Informer[] {

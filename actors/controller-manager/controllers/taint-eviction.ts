@@ -10,10 +10,10 @@ import { timestamp } from '../../api/env.ts';
 import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
-import { WatchHub } from '../../apiserver/watch/hub.ts';
 import { ApiClient } from '../../client/client.ts';
 import { cacheKey } from '../../client/cache.ts';
-import { Informer } from '../../client/informer.ts';
+import type { Informer } from '../../client/informer.ts';
+import type { SharedInformers } from '../../client/shared-informers.ts';
 import type { RateLimiter } from '../../client/rate-limiter.ts';
 import type { Toleration } from '../../scheduler/framework.ts';
 import { toleratesTaint } from '../../scheduler/plugins/taint-toleration.ts';
@@ -31,6 +31,7 @@ interface Scheduled {
 export interface TaintEvictionInit {
   bus: Bus;
   clock: Clock;
+  informers: SharedInformers;
   limiter?: RateLimiter;
   onError?: (e: unknown) => void;
   /** Told of each pod this controller deletes. */
@@ -66,19 +67,22 @@ export function tolerationMs(taints: Taint[], tolerations: Toleration[]): number
 export class TaintEvictionController {
   readonly #clock: Clock;
   readonly #client: ApiClient;
+  readonly #informers: SharedInformers;
   readonly #nodes: Informer;
   readonly #pods: Informer;
   readonly #onError: (e: unknown) => void;
   readonly #onEvict: TaintEvictionInit['onEvict'];
   readonly #scheduled = new Map<string, Scheduled>();
   #stopped = false;
+  /** Events before both caches are synced wait for the pass over every node at start. */
+  #started = false;
 
   constructor(init: TaintEvictionInit) {
     this.#clock = init.clock;
     this.#client = new ApiClient(init.bus, 'taint-eviction-controller', undefined, init.limiter);
-    const hub = new WatchHub(init.bus);
-    this.#nodes = new Informer({ client: this.#client, hub, clock: init.clock, type: NODES });
-    this.#pods = new Informer({ client: this.#client, hub, clock: init.clock, type: PODS });
+    this.#informers = init.informers;
+    this.#nodes = init.informers.get(NODES);
+    this.#pods = init.informers.get(PODS);
     this.#onError = init.onError ?? ((e) => console.error('taint-eviction-controller:', e));
     this.#onEvict = init.onEvict;
     this.#nodes.on({
@@ -90,17 +94,16 @@ export class TaintEvictionController {
   }
 
   async start(): Promise<void> {
-    await this.#nodes.start();
-    await this.#pods.start();
+    await this.#informers.start();
+    this.#started = true;
     for (const node of this.#nodes.cache.list()) this.#nodeChanged(undefined, node);
+    for (const pod of this.#pods.cache.list()) if (!nodeNameOf(pod)) this.#cancel(cacheKey(pod));
   }
 
   stop(): void {
     this.#stopped = true;
     for (const s of this.#scheduled.values()) this.#clock.clearTimeout(s.timer);
     this.#scheduled.clear();
-    this.#nodes.stop();
-    this.#pods.stop();
   }
 
   get informers(): Informer[] {
@@ -113,6 +116,7 @@ export class TaintEvictionController {
   }
 
   #nodeChanged(old: KObject | undefined, node: KObject | undefined): void {
+    if (!this.#started || this.#stopped) return;
     const taints = noExecuteTaints(node);
     if (old && node && sameTaints(noExecuteTaints(old), taints)) return;
     const name = (node ?? old)!.metadata.name!;
@@ -120,6 +124,7 @@ export class TaintEvictionController {
   }
 
   #podChanged(pod: KObject): void {
+    if (!this.#started || this.#stopped) return;
     const nodeName = nodeNameOf(pod);
     if (!nodeName) return this.#cancel(cacheKey(pod));
     this.#process(pod, noExecuteTaints(this.#nodes.cache.get(undefined, nodeName)));

@@ -9,6 +9,7 @@ test('defaults are the seed\'s', () => {
   assert.equal([o.nodeMonitorPeriodMs, o.nodeMonitorGracePeriodMs, o.nodeStartupGracePeriodMs], [5_000, 40_000, 60_000]);
   assert.equal([o.nodeEvictionRate, o.secondaryNodeEvictionRate, o.largeClusterSizeThreshold, o.unhealthyZoneThreshold], [0.1, 0.01, 50, 0.55]);
   assert.equal([o.orchApiQps, o.orchApiBurst, o.controllers], [20, 30, ['*']]);
+  assert.equal([o.terminatedPodGcThreshold, o.concurrentReplicasetSyncs], [12_500, 5]);
   assert.equal([o.leaderElect, o.leaderElectLeaseDurationMs, o.leaderElectRenewDeadlineMs, o.leaderElectRetryPeriodMs], [true, 15_000, 10_000, 2_000]);
   assert.equal([o.leaderElectResourceName, o.leaderElectResourceNamespace], ['orch-controller-manager', 'orch-system']);
 });
@@ -19,6 +20,8 @@ test('each bad value names the option and the rule', () => {
     [{ nodeEvictionRate: -1 }, /nodeEvictionRate must be a number of at least 0/],
     [{ unhealthyZoneThreshold: 1.5 }, /unhealthyZoneThreshold must be a fraction/],
     [{ largeClusterSizeThreshold: 2.5 }, /largeClusterSizeThreshold must be an integer/],
+    [{ concurrentReplicasetSyncs: 0 }, /concurrentReplicasetSyncs must be an integer of at least 1, got 0/],
+    [{ terminatedPodGcThreshold: 1.5 }, /terminatedPodGcThreshold must be an integer, got 1.5/],
     [{ controllers: ['-nope'] }, /controllers names "nope", which is not a controller/],
     [{ nodeMonitorGrace: 1 }, /unknown controller manager option nodeMonitorGrace/],
     [{ leaderElectRenewDeadlineMs: 15_000 }, /leaseDuration \(15000 ms\) must be greater than renewDeadline \(15000 ms\)/],

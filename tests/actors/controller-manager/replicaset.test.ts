@@ -8,6 +8,7 @@ import type { KObject } from '../../../actors/api/types.ts';
 import { apiServerOptions } from '../../../actors/apiserver/options.ts';
 import { ApiServer } from '../../../actors/apiserver/server.ts';
 import { ApiClient } from '../../../actors/client/client.ts';
+import { SharedInformers } from '../../../actors/client/shared-informers.ts';
 import { deletionOrder, ReplicaSetController } from '../../../actors/controller-manager/controllers/replicaset.ts';
 import { Kernel } from '../../../sim/kernel.ts';
 import { seededRandom } from '../../../sim/random.ts';
@@ -25,7 +26,8 @@ async function world() {
   const server = new ApiServer(apiServerOptions({}), { clock, random: seededRandom(3).fork('apiserver'), bus });
   await server.start();
   const client = new ApiClient(bus, 'test');
-  const controller = new ReplicaSetController({ bus, clock, workers: 5, onError: (e) => { throw e; } });
+  const informers = new SharedInformers(bus, clock, 'test');
+  const controller = new ReplicaSetController({ bus, clock, informers, workers: 5, onError: (e) => { throw e; } });
   await controller.start();
   const rs = (name: string, replicas: number) => client.create(RS, { metadata: { name, namespace: 'default' }, spec: {
     replicas, selector: { matchLabels: { app: name } },
@@ -34,7 +36,7 @@ async function world() {
   const pods = async (app: string) => ((await client.list(PODS, 'default')).items as Rec[])
     .filter((p) => p.metadata.labels?.app === app && !p.metadata.deletionTimestamp);
   const settle = () => kernel.run({ until: clock.now() + 1_000 });
-  return { clock, client, rs, pods, settle, stop: () => { controller.stop(); server.stop(); } };
+  return { clock, client, rs, pods, settle, stop: () => { controller.stop(); informers.stop(); server.stop(); } };
 }
 
 test('a new set gets its pods, owned by it and named after it, and its status', async () => {

@@ -9,6 +9,7 @@ import type { KObject } from '../../../actors/api/types.ts';
 import { apiServerOptions } from '../../../actors/apiserver/options.ts';
 import { ApiServer } from '../../../actors/apiserver/server.ts';
 import { ApiClient } from '../../../actors/client/client.ts';
+import { SharedInformers } from '../../../actors/client/shared-informers.ts';
 import { NodeConditionTaints } from '../../../actors/controller-manager/controllers/node-condition-taints.ts';
 import type { SchedulerOptions } from '../../../actors/scheduler/options.ts';
 import { Scheduler, type Decision } from '../../../actors/scheduler/scheduler.ts';
@@ -42,11 +43,12 @@ async function world(options: Partial<SchedulerOptions> = {}, seed = 3) {
     client.create(PODS, { metadata: { name, namespace: 'default' },
       spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu, memory: '64Mi' } } }], terminationGracePeriodSeconds: 0, ...extra } } as KObject);
   // New nodes carry the not-ready taint until the node lifecycle controller sees them Ready.
-  const taints = new NodeConditionTaints({ bus, clock, onError: (e) => { throw e; } });
+  const informers = new SharedInformers(bus, clock, 'test');
+  const taints = new NodeConditionTaints({ bus, informers, onError: (e) => { throw e; } });
   await taints.start();
   const get = (name: string) => client.get(PODS, 'default', name) as Promise<Rec>;
   const run = (ms: number) => kernel.run({ until: clock.now() + ms });
-  return { clock, server, client, scheduler, decisions, bound, node, pod, get, run, stop: () => { scheduler.stop(); taints.stop(); server.stop(); } };
+  return { clock, server, client, scheduler, decisions, bound, node, pod, get, run, stop: () => { scheduler.stop(); taints.stop(); informers.stop(); server.stop(); } };
 }
 
 test('pods are bound through pods/binding, each once, spread by LeastAllocated', async () => {

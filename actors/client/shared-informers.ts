@@ -1,0 +1,46 @@
+// One informer per resource (and namespace) for all the controllers of a process, as client-go's
+// shared informer factory: each controller registers its handlers, then starting the factory
+// lists and follows each resource once however many controllers read it.
+import type { Clock } from '../api/env.ts';
+import type { ResourceType } from '../api/resources.ts';
+import { WatchHub } from '../apiserver/watch/hub.ts';
+import type { Bus } from '../../transport/bus.ts';
+import { ApiClient } from './client.ts';
+import { Informer } from './informer.ts';
+
+export class SharedInformers {
+  readonly #client: ApiClient;
+  readonly #hub: WatchHub;
+  readonly #informers = new Map<string, Informer>();
+  readonly #started = new Map<Informer, Promise<void>>();
+
+  constructor(bus: Bus, readonly clock: Clock, userAgent: string) {
+    this.#client = new ApiClient(bus, userAgent);
+    this.#hub = new WatchHub(bus);
+  }
+
+  /** The informer of `type` (in `namespace`, or all); created on first ask. */
+  get(type: ResourceType, namespace?: string): Informer {
+    const key = `${type.group}/${type.resource}/${namespace ?? ''}`;
+    let informer = this.#informers.get(key);
+    if (!informer) {
+      informer = new Informer({ client: this.#client, hub: this.#hub, clock: this.clock, type, ...(namespace ? { namespace } : {}) });
+      this.#informers.set(key, informer);
+    }
+    return informer;
+  }
+
+  /** Starts every informer not started yet; resolves once all are synced. */
+  start(): Promise<void> {
+    for (const informer of this.#informers.values()) if (!this.#started.has(informer)) this.#started.set(informer, informer.start());
+    return Promise.all(this.#started.values()).then(() => undefined);
+  }
+
+  stop(): void {
+    for (const informer of this.#informers.values()) informer.stop();
+  }
+
+  get all(): Informer[] {
+    return [...this.#informers.values()];
+  }
+}

@@ -1,0 +1,129 @@
+// The pod garbage collector (the real podgc controller), every GC_PERIOD_MS:
+// - terminated pods (Succeeded or Failed) beyond `--terminated-pod-gc-threshold` are deleted,
+//   oldest first (0 or less: never);
+// - pods bound to a node that no longer exists, unseen for ORPHAN_QUARANTINE_MS, are deleted;
+// - pods being deleted that were never scheduled are deleted at once (nobody else would finish them).
+// Deletions have no grace period, as the real collector's.
+import type { Clock } from '../../api/env.ts';
+import { lookupResource } from '../../api/resources.ts';
+import { StatusError } from '../../api/status.ts';
+import type { KObject } from '../../api/types.ts';
+import { cacheKey } from '../../client/cache.ts';
+import { ApiClient } from '../../client/client.ts';
+import type { Informer } from '../../client/informer.ts';
+import type { SharedInformers } from '../../client/shared-informers.ts';
+import type { RateLimiter } from '../../client/rate-limiter.ts';
+import type { Bus } from '../../../transport/bus.ts';
+import { NODES } from '../node-taints.ts';
+
+const PODS = lookupResource('', 'v1', 'pods')!;
+/** How often the collector looks (the real gcCheckPeriod). */
+export const GC_PERIOD_MS = 20_000;
+/** How long a node must be missing before its pods are collected (the real quarantineTime). */
+export const ORPHAN_QUARANTINE_MS = 40_000;
+
+export interface PodGcInit {
+  bus: Bus;
+  clock: Clock;
+  informers: SharedInformers;
+  terminatedPodGcThreshold: number;
+  limiter?: RateLimiter;
+  onError?: (e: unknown) => void;
+  /** Told of each pod collected, and why. */
+  onCollect?: (pod: string, reason: 'terminated' | 'orphaned' | 'unscheduled-terminating') => void;
+}
+
+const phaseOf = (pod: KObject) => (pod.status as { phase?: string } | undefined)?.phase;
+const nodeNameOf = (pod: KObject) => (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+
+export class PodGarbageCollector {
+  readonly #init: PodGcInit;
+  readonly #client: ApiClient;
+  readonly #informers: SharedInformers;
+  readonly #pods: Informer;
+  readonly #nodes: Informer;
+  /** Nodes found missing, and since when (on this collector's clock). */
+  readonly #missingSince = new Map<string, number>();
+  readonly #collecting = new Set<string>();
+  #timer: unknown;
+  #stopped = false;
+
+  constructor(init: PodGcInit) {
+    this.#init = init;
+    this.#client = new ApiClient(init.bus, 'pod-garbage-collector', undefined, init.limiter);
+    this.#informers = init.informers;
+    this.#pods = init.informers.get(PODS);
+    this.#nodes = init.informers.get(NODES);
+  }
+
+  async start(): Promise<void> {
+    await this.#informers.start();
+    this.#arm();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#init.clock.clearTimeout(this.#timer);
+  }
+
+  get informers(): Informer[] {
+    return [this.#pods, this.#nodes];
+  }
+
+  #arm(): void {
+    if (this.#stopped) return;
+    this.#timer = this.#init.clock.setTimeout(() => {
+      try {
+        this.#gc();
+      } catch (e) {
+        this.#onError(e);
+      }
+      this.#arm();
+    }, GC_PERIOD_MS);
+  }
+
+  #onError(e: unknown): void {
+    if (this.#init.onError) this.#init.onError(e);
+    else console.error('pod-garbage-collector:', e);
+  }
+
+  #gc(): void {
+    const pods = this.#pods.cache.list();
+    const threshold = this.#init.terminatedPodGcThreshold;
+    if (threshold > 0) {
+      const terminated = pods.filter((p) => phaseOf(p) === 'Succeeded' || phaseOf(p) === 'Failed');
+      if (terminated.length > threshold) {
+        const oldest = terminated.sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || cacheKey(a).localeCompare(cacheKey(b)));
+        for (const pod of oldest.slice(0, terminated.length - threshold)) this.#collect(pod, 'terminated');
+      }
+    }
+    const now = this.#init.clock.now();
+    const missing = new Set<string>();
+    for (const pod of pods) {
+      const node = nodeNameOf(pod);
+      if (!node) {
+        if (pod.metadata.deletionTimestamp) this.#collect(pod, 'unscheduled-terminating');
+        continue;
+      }
+      if (this.#nodes.cache.get(undefined, node)) continue;
+      missing.add(node);
+      const since = this.#missingSince.get(node) ?? now;
+      this.#missingSince.set(node, since);
+      if (now - since >= ORPHAN_QUARANTINE_MS) this.#collect(pod, 'orphaned');
+    }
+    for (const node of [...this.#missingSince.keys()]) if (!missing.has(node)) this.#missingSince.delete(node);
+  }
+
+  #collect(pod: KObject, reason: 'terminated' | 'orphaned' | 'unscheduled-terminating'): void {
+    const key = cacheKey(pod);
+    if (this.#collecting.has(key)) return;
+    this.#collecting.add(key);
+    this.#init.onCollect?.(key, reason);
+    const { namespace, name, uid } = pod.metadata;
+    this.#client.request('DELETE', `/api/v1/namespaces/${encodeURIComponent(namespace!)}/pods/${encodeURIComponent(name!)}`, { gracePeriodSeconds: 0, preconditions: { uid } })
+      .catch((e) => {
+        if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#onError(e);
+      })
+      .finally(() => this.#collecting.delete(key));
+  }
+}

@@ -1,0 +1,65 @@
+// The pod garbage collector against a real API server on virtual time: terminated pods beyond the
+// threshold go oldest first; pods of a deleted node go after the 40 s quarantine.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { lookupResource } from '../../../actors/api/resources.ts';
+import type { KObject } from '../../../actors/api/types.ts';
+import { apiServerOptions } from '../../../actors/apiserver/options.ts';
+import { ApiServer } from '../../../actors/apiserver/server.ts';
+import { ApiClient } from '../../../actors/client/client.ts';
+import { ControllerManager } from '../../../actors/controller-manager/controller-manager.ts';
+import { Kernel } from '../../../sim/kernel.ts';
+import { seededRandom } from '../../../sim/random.ts';
+import { virtualClock } from '../../../sim/virtual-clock.ts';
+import { MemoryBus } from '../../../transport/memory-bus.ts';
+
+const PODS = lookupResource('', 'v1', 'pods')!;
+const NODES = lookupResource('', 'v1', 'nodes')!;
+type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function world(threshold: number) {
+  const clock = virtualClock();
+  const kernel = new Kernel({ clock });
+  const bus = new MemoryBus({ clock });
+  const server = new ApiServer(apiServerOptions({}), { clock, random: seededRandom(5).fork('apiserver'), bus });
+  await server.start();
+  const client = new ApiClient(bus, 'test');
+  const collected: [string, string, number][] = [];
+  const t0 = clock.now();
+  const cm = new ControllerManager({ bus, clock, random: seededRandom(5), options: { leaderElect: false, controllers: ['pod-garbage-collector'], terminatedPodGcThreshold: threshold },
+    onError: (c, e) => { throw new Error(`${c}: ${e}`); } });
+  const pod = async (name: string, extra: Rec = {}, phase?: string) => {
+    const created = await client.create(PODS, { metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx' }], ...extra } } as KObject);
+    if (phase) await client.patch(PODS, 'default', name, { status: { phase } }, 'merge', 'status');
+    await kernel.run({ until: clock.now() + 1_000 });
+    return created;
+  };
+  const names = async () => ((await client.list(PODS, 'default')).items as Rec[]).map((p) => p.metadata.name).sort();
+  return { clock, kernel, client, cm, collected, t0, pod, names, run: (ms: number) => kernel.run({ until: clock.now() + ms }), stop: () => { void cm.stop(); server.stop(); } };
+}
+
+test('terminated pods beyond the threshold are deleted, oldest first; running ones are kept', async () => {
+  const w = await world(2);
+  for (const [i, phase] of ['Succeeded', 'Failed', 'Succeeded', 'Succeeded'].entries()) await w.pod(`done-${i}`, {}, phase);
+  await w.pod('running', {}, 'Running');
+  await w.cm.start();
+  await w.run(25_000);
+  assert.equal(await w.names(), ['done-2', 'done-3', 'running']);
+  w.stop();
+});
+
+test('pods of a node that is gone are deleted after the quarantine, not before', async () => {
+  const w = await world(100);
+  await w.client.create(NODES, { metadata: { name: 'n1' } } as KObject);
+  await w.pod('on-n1', { nodeName: 'n1' });
+  await w.pod('unbound');
+  await w.cm.start();
+  await w.client.delete(NODES, undefined, 'n1');
+  await w.run(21_000);
+  assert.equal(await w.names(), ['on-n1', 'unbound'], 'first seen missing at 20 s: quarantined');
+  await w.run(40_000);
+  assert.equal(await w.names(), ['unbound'], 'collected once its node had been missing 40 s; a pod on no node is not an orphan');
+  w.stop();
+});
+
+test.run();
