@@ -14,8 +14,7 @@ import { schedulerOptions, type SchedulerOptions } from '../actors/scheduler/opt
 import { ApiClient } from '../actors/client/client.ts';
 import { electionConfig } from '../actors/client/leader-election.ts';
 import { Replica } from '../actors/client/replica.ts';
-import { Link } from './link.ts';
-import { BusTimeoutError } from '../transport/bus.ts';
+import { Link, LostRequestError } from './link.ts';
 import { MemoryBus } from '../transport/memory-bus.ts';
 import { Kernel } from './kernel.ts';
 import { seededRandom } from './random.ts';
@@ -114,7 +113,7 @@ export class SimCluster {
 
   #link(name: string): Link {
     let link = this.links.get(name);
-    if (!link) this.links.set(name, (link = new Link(this.bus, this.clock)));
+    if (!link) this.links.set(name, (link = new Link(this.bus, this.clock, this.random.fork(`link/${name}`))));
     return link;
   }
 
@@ -184,8 +183,8 @@ export class SimCluster {
   }
 
   #error(component: string, e: unknown): void {
-    // A partitioned agent's requests time out: that is the fault, not a failure of the run.
-    if (e instanceof BusTimeoutError && component.startsWith('nodeagent/') && this.links.get(component.slice('nodeagent/'.length))?.cut) return;
+    // Requests a faulty link lost time out: that is the fault, not a failure of the run.
+    if (e instanceof LostRequestError) return;
     if (this.#hooks.onError) this.#hooks.onError(component, e);
     else console.error(`${component}:`, e);
   }

@@ -1,15 +1,17 @@
 // Faults on the virtual clock. A node crash stops the node's agent (no lease renewals, no status,
 // its pods' containers forgotten); recovery starts a fresh agent for the same node, which finds
 // its node registered and its pods bound, and runs them again. Memory pressure loads the nodes'
-// memory beyond their pods' use until it ends; their agents evict pods as the real agent would. Targets not named in the scenario
-// are drawn from the run's `faults` stream, so the same seed crashes the same nodes. A partitioned
-// zone's agents keep running but everything they send is lost. A controller-manager or scheduler
-// replica (the leader at the time, or one by index) crashes and is replaced by a fresh one after
-// recoverAfter, or freezes: everything it sends is held for recoverAfter.
+// memory beyond their pods' use until it ends; their agents evict pods as the real agent would.
+// A partitioned zone's agents keep running but everything they send is lost; a flapping node
+// crashes and comes back in turn; a lossy or slow link loses or delays what its component sends.
+// A controller-manager or scheduler replica (the leader at the time, or one by index) crashes and
+// is replaced by a fresh one after recoverAfter, or freezes: everything it sends is held for
+// recoverAfter. Targets not named in the scenario are drawn from the run's `faults` stream, so
+// the same seed hits the same nodes.
 import type { Clock, Random } from '../actors/api/env.ts';
 import type { SimCluster } from './cluster.ts';
 import type { FaultRecord } from './report/types.ts';
-import type { Fault } from './scenario/types.ts';
+import { REPLICA_FAULTS, type Fault } from './scenario/types.ts';
 
 /** `count` distinct names drawn from `names` (a partial Fisher–Yates shuffle of a sorted copy). */
 export function drawTargets(names: string[], count: number, random: Random): string[] {
@@ -22,30 +24,61 @@ export function drawTargets(names: string[], count: number, random: Random): str
   return pool.slice(0, n);
 }
 
+/** What a fault does to one target, and how it is undone at recovery. */
+interface Effect {
+  apply(target: string): void;
+  undo(target: string): void;
+}
+
+function effectOf(cluster: SimCluster, f: Fault, onError: (e: unknown) => void): Effect {
+  const link = (name: string) => cluster.links.get(name)!;
+  switch (f.kind) {
+    case 'memoryPressure':
+      return { apply: (n) => cluster.agents.get(n)?.setExtraMemoryUsage(f.memoryBytes ?? 0), undo: (n) => cluster.agents.get(n)?.setExtraMemoryUsage(0) };
+    case 'zonePartition':
+      return { apply: (n) => (link(n).cut = true), undo: (n) => (link(n).cut = false) };
+    case 'messageLoss':
+      return { apply: (n) => (link(n).loss = f.probability ?? 0), undo: (n) => (link(n).loss = 0) };
+    case 'latency':
+      return { apply: (n) => (link(n).latencyMs = f.latencyMs ?? 0), undo: (n) => (link(n).latencyMs = 0) };
+    default:
+      return { apply: (n) => cluster.crashNode(n), undo: (n) => void cluster.startNode(n).catch(onError) };
+  }
+}
+
+/** The links or nodes a fault hits: every replica of a component, a whole zone, named nodes, or nodes drawn at random. */
+function targetsOf(cluster: SimCluster, f: Fault, stream: Random): string[] {
+  if (f.component === 'controllerManager') return cluster.controllerManagers.map((_, i) => `controller-manager-${i}`);
+  if (f.component === 'scheduler') return cluster.schedulers.map((_, i) => `scheduler-${i}`);
+  const candidates = cluster.nodes.filter((n) => (!f.pool || n.pool === f.pool) && (f.zone === undefined || n.zone === f.zone)).map((n) => n.name);
+  return f.kind === 'zonePartition' ? candidates.sort() : f.nodes ?? drawTargets(candidates, f.count, stream);
+}
+
 export function scheduleFaults(cluster: SimCluster, clock: Clock, random: Random, faults: Fault[], t0: number, onError: (e: unknown) => void): FaultRecord[] {
   const records: FaultRecord[] = [];
   faults.forEach((f, i) => {
     const stream = random.fork(`fault/${i}`);
     clock.setTimeout(() => {
-      if (f.kind !== 'nodeCrash' && f.kind !== 'memoryPressure' && f.kind !== 'zonePartition') return records.push(replicaFault(cluster, clock, f, t0));
-      const candidates = cluster.nodes.filter((n) => (!f.pool || n.pool === f.pool) && (f.zone === undefined || n.zone === f.zone)).map((n) => n.name);
-      const targets = f.kind === 'zonePartition' ? candidates.sort() : f.nodes ?? drawTargets(candidates, f.count, stream);
+      if ((REPLICA_FAULTS as readonly string[]).includes(f.kind)) return void records.push(replicaFault(cluster, clock, f, t0));
+      const targets = targetsOf(cluster, f, stream);
       const record: FaultRecord = { kind: f.kind, atMs: clock.now() - t0, targets };
       records.push(record);
-      const memory = f.kind === 'memoryPressure';
-      for (const name of targets) {
-        if (memory) cluster.agents.get(name)?.setExtraMemoryUsage(f.memoryBytes ?? 0);
-        else if (f.kind === 'zonePartition') cluster.links.get(name)!.cut = true;
-        else cluster.crashNode(name);
+      const effect = effectOf(cluster, f, onError);
+      const endAt = f.recoverAfterMs === undefined ? Infinity : clock.now() + f.recoverAfterMs;
+      for (const name of targets) effect.apply(name);
+      // A flapping node comes back after downFor, goes down again after upFor, ... until the fault ends.
+      if (f.kind === 'nodeFlap') {
+        const flip = (down: boolean) => clock.setTimeout(() => {
+          if (clock.now() >= endAt) return;
+          for (const name of targets) (down ? effect.undo : effect.apply)(name);
+          flip(!down);
+        }, down ? f.downForMs! : f.upForMs!);
+        flip(true);
       }
       if (f.recoverAfterMs === undefined) return;
       clock.setTimeout(() => {
         record.recoveredAtMs = clock.now() - t0;
-        for (const name of targets) {
-          if (memory) cluster.agents.get(name)?.setExtraMemoryUsage(0);
-          else if (f.kind === 'zonePartition') cluster.links.get(name)!.cut = false;
-          else void cluster.startNode(name).catch(onError);
-        }
+        for (const name of targets) effect.undo(name);
       }, f.recoverAfterMs);
     }, Math.max(0, t0 + f.atMs - clock.now()));
   });

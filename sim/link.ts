@@ -1,16 +1,29 @@
 // A component's link to the bus, for faults: while paused, what the component sends (publishes and
 // requests) is held and goes out, in order, when the pause ends, as from a process that froze;
-// while cut, it is lost (a request times out unanswered), as from a partitioned node. What the
-// component receives is not touched. Everything else passes straight through.
-import type { Clock } from '../actors/api/env.ts';
+// while cut, it is lost (a request times out unanswered), as from a partitioned node; with a loss
+// probability, each message is lost with it (drawn from the link's seeded stream); with extra
+// latency, each goes out that much later. What the component receives is not touched.
+import type { Clock, Random } from '../actors/api/env.ts';
 import { BusTimeoutError, type Body, type Bus, type Message, type SubscribeOptions, type Subscription } from '../transport/bus.ts';
+
+/** A request the link lost: it times out like any unanswered one, and says the fault caused it. */
+export class LostRequestError extends BusTimeoutError {}
 
 export class Link implements Bus {
   #pausedUntil = -Infinity;
   #held: (() => void)[] = [];
   #timer: unknown;
 
-  constructor(readonly inner: Bus, readonly clock: Clock) {}
+  /** Each message sent is lost with this probability (0..1). */
+  loss = 0;
+  /** Extra delay of each message sent, in ms. */
+  latencyMs = 0;
+
+  constructor(readonly inner: Bus, readonly clock: Clock, readonly random: Random) {}
+
+  #lost(): boolean {
+    return this.cut || (this.loss > 0 && this.random.next() < this.loss);
+  }
 
   /** Holds everything sent from now for `ms`; a longer pause extends a current one. */
   pause(ms: number): void {
@@ -29,9 +42,11 @@ export class Link implements Bus {
   }
 
   publish(subject: string, data: Body, reply?: string): void {
-    if (this.cut) return;
-    if (this.paused) this.#held.push(() => this.inner.publish(subject, data, reply));
-    else this.inner.publish(subject, data, reply);
+    if (this.#lost()) return;
+    const send = () => this.inner.publish(subject, data, reply);
+    if (this.paused) this.#held.push(send);
+    else if (this.latencyMs > 0) this.clock.setTimeout(send, this.latencyMs);
+    else send();
   }
 
   subscribe(subject: string, handler: (msg: Message) => void, opts?: SubscribeOptions): Subscription {
@@ -39,9 +54,13 @@ export class Link implements Bus {
   }
 
   request(subject: string, data: Body, timeoutMs: number): Promise<Message> {
-    if (this.cut) return new Promise((_, reject) => this.clock.setTimeout(() => reject(new BusTimeoutError(subject, timeoutMs)), timeoutMs));
-    if (!this.paused) return this.inner.request(subject, data, timeoutMs);
-    return new Promise((resolve, reject) => this.#held.push(() => this.inner.request(subject, data, timeoutMs).then(resolve, reject)));
+    if (this.#lost()) return new Promise((_, reject) => this.clock.setTimeout(() => reject(new LostRequestError(subject, timeoutMs)), timeoutMs));
+    if (!this.paused && this.latencyMs === 0) return this.inner.request(subject, data, timeoutMs);
+    return new Promise((resolve, reject) => {
+      const send = () => void this.inner.request(subject, data, timeoutMs).then(resolve, reject);
+      if (this.paused) this.#held.push(send);
+      else this.clock.setTimeout(send, this.latencyMs);
+    });
   }
 
   hasSubscribers(subject: string): boolean {

@@ -5,15 +5,18 @@ import { wholeUnits } from '../../actors/api/quantity.ts';
 import { REPLICA_FAULTS, type Fault, type NodePool, type ReplicaFaultKind, type Scenario } from './types.ts';
 import { listed, type Field } from './field.ts';
 import { locateNode, nodesInZone } from './pools.ts';
-import { dnsLabel, durationMs, nonEmptyString, oneOf, optional, positiveInteger, quantity } from './schema.ts';
+import { dnsLabel, durationMs, nonEmptyString, number, oneOf, optional, positiveInteger, quantity } from './schema.ts';
 
-const FAULT_FIELDS = ['kind', 'at', 'recoverAfter', 'nodes', 'count', 'pool', 'zone', 'memory', 'replica'];
+const FAULT_FIELDS = ['kind', 'at', 'recoverAfter', 'nodes', 'count', 'pool', 'zone', 'memory', 'replica', 'downFor', 'upFor', 'probability', 'latency', 'component'];
+const KIND_FIELDS: Record<string, string[]> = { downFor: ['nodeFlap'], upFor: ['nodeFlap'], probability: ['messageLoss'], latency: ['latency'], component: ['messageLoss', 'latency'] };
 const FAULT_NODES_MAX = 100_000;
 
 /** One entry of `faults:`; `runMs` is the scenario's duration, `pools` every pool by name. */
 export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePool>, replicas: Scenario['replicas']): Fault {
   f.mapping(FAULT_FIELDS);
-  const kind = oneOf(f.child('kind'), ['nodeCrash', 'memoryPressure', 'zonePartition', ...REPLICA_FAULTS] as const);
+  const kind = oneOf(f.child('kind'), ['nodeCrash', 'memoryPressure', 'zonePartition', 'nodeFlap', 'messageLoss', 'latency', ...REPLICA_FAULTS] as const);
+  for (const [field, kinds] of Object.entries(KIND_FIELDS))
+    if (f.child(field).present && !kinds.includes(kind)) f.child(field).error(`belongs to ${kinds.join(' and ')} faults only`);
   const atMs = durationMs(f.child('at'));
   if (atMs < 0) f.child('at').fail('must not be negative');
   if (atMs >= runMs) f.child('at').fail(`must be before the end of the run (duration ${formatDuration(runMs)})`);
@@ -21,6 +24,32 @@ export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePo
   if ((REPLICA_FAULTS as readonly string[]).includes(kind)) return replicaFault(f, out, kind as ReplicaFaultKind, replicas);
   if (f.child('replica').present) f.child('replica').error('belongs to controller-manager and scheduler faults only');
   if (kind === 'zonePartition') return zoneFault(f, out, pools);
+  if (kind === 'nodeFlap') {
+    for (const field of ['downFor', 'upFor'] as const) {
+      if (!f.child(field).present) f.child(field).error(`is required for nodeFlap: how long the nodes stay ${field === 'downFor' ? 'down' : 'up'} each time`);
+      const ms = durationMs(f.child(field));
+      if (!(ms > 0)) f.child(field).fail('must be greater than 0');
+      out[field === 'downFor' ? 'downForMs' : 'upForMs'] = ms;
+    }
+  }
+  if (kind === 'messageLoss') {
+    if (!f.child('probability').present) f.child('probability').error('is required for messageLoss: the share of messages lost, 0..1');
+    out.probability = number(f.child('probability'), 0, 1, 'a probability from 0 to 1');
+  }
+  if (kind === 'latency') {
+    if (!f.child('latency').present) f.child('latency').error('is required for latency: the extra delay of each message, e.g. 200ms');
+    out.latencyMs = durationMs(f.child('latency'));
+    if (!(out.latencyMs > 0)) f.child('latency').fail('must be greater than 0');
+  }
+  if (kind === 'messageLoss' || kind === 'latency') {
+    out.component = optional(f.child('component'), (c) => oneOf(c, ['nodes', 'controllerManager', 'scheduler'] as const), 'nodes');
+    if (out.component !== 'nodes') {
+      for (const other of ['nodes', 'count', 'pool', 'zone'])
+        if (f.child(other).present) f.child(other).error(`does not apply to component ${out.component}: it hits every replica`);
+      if (f.child('recoverAfter').present) out.recoverAfterMs = positiveDuration(f.child('recoverAfter'));
+      return out;
+    }
+  }
   if (kind === 'memoryPressure') {
     if (!f.child('memory').present) f.child('memory').error('is required for a memoryPressure fault: the extra memory each node uses, e.g. 30Gi');
     out.memoryBytes = wholeUnits(quantity(f.child('memory'), { positive: true }));
@@ -103,4 +132,10 @@ function zoneFault(f: Field, out: Fault, pools: ReadonlyMap<string, NodePool>): 
     if (!(out.recoverAfterMs > 0)) f.child('recoverAfter').fail('must be greater than 0');
   }
   return out;
+}
+
+function positiveDuration(f: Field): number {
+  const ms = durationMs(f);
+  if (!(ms > 0)) f.fail('must be greater than 0');
+  return ms;
 }

@@ -42,6 +42,13 @@
 //       at: 10m
 //       zone: zone-b            # required
 //       recoverAfter: 5m        # optional
+//     - kind: nodeFlap           # down for downFor, up for upFor, ... until recoverAfter
+//       at: 10m
+//       downFor: 1m
+//       upFor: 2m
+//     - kind: messageLoss        # probability: 0.1; or kind: latency with latency: 200ms;
+//       at: 10m                  # component: nodes (default, chosen as for nodeCrash) | controllerManager | scheduler
+//       probability: 0.1
 //     - kind: controllerManagerCrash   # or schedulerCrash: restarted after recoverAfter (optional);
 //       at: 10m                        # controllerManagerFreeze / schedulerFreeze: its requests hang
 //       replica: leader                # for recoverAfter (required); replica: leader (default) or an index

@@ -90,7 +90,7 @@ export type ReplicaFaultKind = 'controllerManagerCrash' | 'controllerManagerFree
 export const REPLICA_FAULTS: readonly ReplicaFaultKind[] = ['controllerManagerCrash', 'controllerManagerFreeze', 'schedulerCrash', 'schedulerFreeze'];
 
 export interface Fault {
-  kind: 'nodeCrash' | 'memoryPressure' | 'zonePartition' | ReplicaFaultKind;
+  kind: 'nodeCrash' | 'memoryPressure' | 'zonePartition' | 'nodeFlap' | 'messageLoss' | 'latency' | ReplicaFaultKind;
   atMs: number;
   recoverAfterMs?: number;
   nodes?: string[];
@@ -101,4 +101,13 @@ export interface Fault {
   memoryBytes?: number;
   /** Replica faults: the replica's index, or the one leading at the time. */
   replica?: number | 'leader';
+  /** nodeFlap: how long each target stays down, then up, in turn until the fault ends. */
+  downForMs?: number;
+  upForMs?: number;
+  /** messageLoss: the probability each message the targets send is lost. */
+  probability?: number;
+  /** latency: extra delay of each message the targets send. */
+  latencyMs?: number;
+  /** messageLoss and latency: whose links (node agents, chosen as for node faults, or every replica of a component). */
+  component?: 'nodes' | 'controllerManager' | 'scheduler';
 }

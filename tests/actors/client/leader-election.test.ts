@@ -40,7 +40,7 @@ async function world(replicas: number, seed: number) {
   const links: Link[] = [];
   const electors = Array.from({ length: replicas }, (_, i) => {
     const id = `r${i}`;
-    const link = new Link(bus, clock);
+    const link = new Link(bus, clock, random.fork(`link/${id}`));
     links.push(link);
     return new LeaderElector({
       client: new ApiClient(link, id), clock, random: random.fork(id), config: config(id),

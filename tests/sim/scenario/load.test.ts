@@ -355,7 +355,7 @@ test('a fault naming a node no pool has is rejected', () => {
   rejects('faults: [{ kind: nodeCrash, at: 1m, nodes: [general-01], count: 1 }]', 'faults[0].count', 'cannot be given with nodes: name the nodes, or give count with optional pool and zone filters');
   rejects('faults: [{ kind: nodeCrash, at: 1m, pool: gpu }]', 'faults[0].pool', 'must name a node pool (general), got "gpu"');
   rejects('faults: [{ kind: nodeCrash, at: 1m, zone: zone-c }]', 'faults[0].zone', 'must be a zone of some pool ("zone-a", "zone-b"), got "zone-c"');
-  rejects('faults: [{ kind: nodeSlow, at: 1m }]', 'faults[0].kind', 'must be one of nodeCrash, memoryPressure, zonePartition, controllerManagerCrash, controllerManagerFreeze, schedulerCrash, schedulerFreeze, got "nodeSlow"');
+  rejects('faults: [{ kind: nodeSlow, at: 1m }]', 'faults[0].kind', 'must be one of nodeCrash, memoryPressure, zonePartition, nodeFlap, messageLoss, latency, controllerManagerCrash, controllerManagerFreeze, schedulerCrash, schedulerFreeze, got "nodeSlow"');
 });
 
 test('a memoryPressure fault carries its extra memory in bytes; memory belongs to it alone', () => {
@@ -407,6 +407,19 @@ test('a ReplicaSet workload: one set of count replicas at its start, no arrival 
   rejects('workloads: [{ name: web, count: 5, controller: ReplicaSet, requests: {}, arrival: { kind: poisson, ratePerSecond: 1 } }]', 'workloads[0].arrival',
     'does not apply to a ReplicaSet workload: the set creates its count pods at start');
   rejects('workloads: [{ name: web, count: 5, requests: {}, controller: Deployment }]', 'workloads[0].controller', 'must be one of ReplicaSet, got "Deployment"');
+});
+
+test('flapping nodes and lossy or slow links: their fields, and only on their kinds', () => {
+  const s = parse(`${BASE}faults:\n  - { kind: nodeFlap, at: 1m, count: 2, downFor: 30s, upFor: 1m }\n  - { kind: messageLoss, at: 1m, probability: 0.25, zone: zone-a }\n  - { kind: latency, at: 1m, latency: 200ms, component: scheduler, recoverAfter: 5m }\n`);
+  assert.equal(s.faults, [
+    { kind: 'nodeFlap', atMs: 60_000, count: 2, downForMs: 30_000, upForMs: 60_000 },
+    { kind: 'messageLoss', atMs: 60_000, count: 1, probability: 0.25, component: 'nodes', zone: 'zone-a' },
+    { kind: 'latency', atMs: 60_000, count: 1, latencyMs: 200, component: 'scheduler', recoverAfterMs: 300_000 },
+  ]);
+  rejects('faults: [{ kind: nodeFlap, at: 1m, upFor: 1m }]', 'faults[0].downFor', 'is required for nodeFlap: how long the nodes stay down each time');
+  rejects('faults: [{ kind: messageLoss, at: 1m, probability: 2 }]', 'faults[0].probability', 'must be a probability from 0 to 1, got 2');
+  rejects('faults: [{ kind: nodeCrash, at: 1m, latency: 1s }]', 'faults[0].latency', 'belongs to latency faults only');
+  rejects('faults: [{ kind: latency, at: 1m, latency: 1s, component: controllerManager, count: 2 }]', 'faults[0].count', 'does not apply to component controllerManager: it hits every replica');
 });
 
 test('YAML anchors are copied, not shared, between workloads', () => {

@@ -1,0 +1,43 @@
+// The node and link faults in a whole run: a flapping node goes Unknown in each down spell longer
+// than the grace period and Ready in each up spell; a node whose every message is lost goes
+// Unknown; extra latency on the controller manager's link delays its writes but breaks nothing.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { KObject } from '../../actors/api/types.ts';
+import { runScenario } from '../../sim/run.ts';
+import { parseScenario } from '../../sim/scenario/load.ts';
+
+const SCENARIO = `
+name: faults
+duration: 10m
+sampleInterval: 30s
+nodePools:
+  - { name: a, count: 4, capacity: { cpu: "4", memory: 16Gi, pods: 30 } }
+faults:
+  - { kind: nodeFlap, at: 1m, nodes: [a-0], downFor: 90s, upFor: 90s, recoverAfter: 6m }
+  - { kind: messageLoss, at: 2m, nodes: [a-1], probability: 1, recoverAfter: 3m }
+  - { kind: latency, at: 0s, component: controllerManager, latency: 500ms }
+`;
+
+test('flapping, lossy and slow links: Ready and Unknown in turn, every checker holds', async () => {
+  const ready = new Map<string, string[]>();
+  const { report, checks, errors } = await runScenario(parseScenario(SCENARIO, { name: 'faults', dir: '.' }), {
+    onStarted: (live) => live.cluster.server.store.onChange((c) => {
+      if (!c.key.includes('/core/nodes/')) return;
+      const status = (o: KObject | undefined) => ((o?.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).find((x) => x.type === 'Ready')?.status;
+      if (status(c.object) === status(c.prev)) return;
+      const name = c.object.metadata.name!;
+      ready.set(name, [...(ready.get(name) ?? []), status(c.object) ?? '-']);
+    }),
+  });
+  assert.equal(errors, []);
+  for (const c of checks) assert.is(c.violations, 0, `${c.name}: ${c.examples.join('; ')}`);
+  // Down 1:00-2:30, up to 4:00, down to 5:30, up to 7:00 (the fault's end): two Unknown spells.
+  // (Changes seen from the start of virtual time: every node registered Ready before.)
+  assert.equal(ready.get('a-0'), ['Unknown', 'True', 'Unknown', 'True']);
+  assert.equal(ready.get('a-1'), ['Unknown', 'True']);
+  assert.is(ready.get('a-2'), undefined, 'a healthy node never changes');
+  assert.equal(report.faults.map((f) => [f.kind, f.targets]), [['latency', ['controller-manager-0']], ['nodeFlap', ['a-0']], ['messageLoss', ['a-1']]]);
+});
+
+test.run();
