@@ -15,6 +15,7 @@ import { ApiClient } from '../actors/client/client.ts';
 import { electionConfig } from '../actors/client/leader-election.ts';
 import { Replica } from '../actors/client/replica.ts';
 import { Link, LostRequestError } from './link.ts';
+import { NoRespondersError } from '../transport/bus.ts';
 import { MemoryBus } from '../transport/memory-bus.ts';
 import { Kernel } from './kernel.ts';
 import { seededRandom } from './random.ts';
@@ -51,7 +52,12 @@ export class SimCluster {
   readonly kernel: Kernel;
   readonly bus: MemoryBus;
   readonly random: Random;
-  readonly server: ApiServer;
+  /** The API server; a restart replaces it with a new one on the same store. */
+  server: ApiServer;
+  /** Whether the API server is down (between a restart fault's stop and start). */
+  apiServerDown = false;
+  #requestsBefore = 0;
+  #restarts = 0;
   /** Controller-manager and scheduler replicas; with more than one, they elect a leader each. */
   readonly controllerManagers: ControllerManager[];
   readonly schedulers: Replica<Scheduler>[];
@@ -82,6 +88,27 @@ export class SimCluster {
     for (const cm of this.controllerManagers) await cm.start();
     for (const node of this.nodes) await this.startNode(node.name);
     for (const s of this.schedulers) await s.start();
+  }
+
+  /** API requests served over the run, across restarts. */
+  get apiRequests(): number {
+    return this.#requestsBefore + this.server.requests;
+  }
+
+  /**
+   * The API server stops (its state lives in the store, which survives) and a new one starts on
+   * the same store after `downMs`: clients meanwhile find no one to answer.
+   */
+  restartApiServer(downMs: number): void {
+    const old = this.server;
+    old.stop();
+    this.apiServerDown = true;
+    this.clock.setTimeout(() => {
+      this.#requestsBefore += old.requests;
+      this.server = new ApiServer(old.options, { clock: this.clock, random: this.random.fork(`apiserver/restart-${++this.#restarts}`), bus: this.bus, store: old.store });
+      this.apiServerDown = false;
+      void this.server.start().catch((e) => this.#error('apiserver', e));
+    }, downMs);
   }
 
   /** The controller manager leading now (else the first replica). */
@@ -183,8 +210,9 @@ export class SimCluster {
   }
 
   #error(component: string, e: unknown): void {
-    // Requests a faulty link lost time out: that is the fault, not a failure of the run.
-    if (e instanceof LostRequestError) return;
+    // Requests a faulty link lost time out, and nobody answers while the API server is down: that
+    // is the fault, not a failure of the run.
+    if (e instanceof LostRequestError || (e instanceof NoRespondersError && this.apiServerDown)) return;
     if (this.#hooks.onError) this.#hooks.onError(component, e);
     else console.error(`${component}:`, e);
   }

@@ -6,7 +6,8 @@
 // crashes and comes back in turn; a lossy or slow link loses or delays what its component sends.
 // A controller-manager or scheduler replica (the leader at the time, or one by index) crashes and
 // is replaced by a fresh one after recoverAfter, or freezes: everything it sends is held for
-// recoverAfter. Targets not named in the scenario are drawn from the run's `faults` stream, so
+// recoverAfter. An API server restart stops it for recoverAfter and starts a new one on the same
+// store: nothing is lost. Targets not named in the scenario are drawn from the run's `faults` stream, so
 // the same seed hits the same nodes.
 import type { Clock, Random } from '../actors/api/env.ts';
 import type { SimCluster } from './cluster.ts';
@@ -60,6 +61,12 @@ export function scheduleFaults(cluster: SimCluster, clock: Clock, random: Random
     const stream = random.fork(`fault/${i}`);
     clock.setTimeout(() => {
       if ((REPLICA_FAULTS as readonly string[]).includes(f.kind)) return void records.push(replicaFault(cluster, clock, f, t0));
+      if (f.kind === 'apiServerRestart') {
+        const record: FaultRecord = { kind: f.kind, atMs: clock.now() - t0, targets: ['apiserver'] };
+        records.push(record);
+        cluster.restartApiServer(f.recoverAfterMs!);
+        return void clock.setTimeout(() => (record.recoveredAtMs = clock.now() - t0), f.recoverAfterMs!);
+      }
       const targets = targetsOf(cluster, f, stream);
       const record: FaultRecord = { kind: f.kind, atMs: clock.now() - t0, targets };
       records.push(record);

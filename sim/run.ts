@@ -71,7 +71,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     const workloads = await startWorkloads(cluster.bus, clock, cluster.random.fork('workloads'), scenario.workloads, t0, endMs);
     const faults = scheduleFaults(cluster, clock, cluster.random.fork('faults'), scenario.faults, t0, (e) => noteError('faults', e));
     const sample = () => {
-      m.sample(server.requests, cluster.controllers.zoneStates());
+      m.sample(cluster.apiRequests, cluster.controllers.zoneStates());
       if (clock.now() - t0 < endMs) clock.setTimeout(sample, Math.min(scenario.sampleIntervalMs, t0 + endMs - clock.now()));
     };
     clock.setTimeout(sample, Math.min(scenario.sampleIntervalMs, endMs));
@@ -79,7 +79,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     const { steps } = await cluster.kernel.run({ until: t0 + endMs });
     workloads.stop();
     await drainMicrotasks();
-    await checks.compareCaches(server.store, cacheChecks(cluster), (o) => (o.spec as { nodeName?: string } | undefined)?.nodeName ?? '');
+    await checks.compareCaches(cluster.server.store, cacheChecks(cluster), (o) => (o.spec as { nodeName?: string } | undefined)?.nodeName ?? '');
     for (const e of workloads.errors) noteError('workloads', e);
     const report = buildReport(scenario, seed, m, cluster, faults, t0);
     const explanations = (options.explain ?? []).map((key) => {
@@ -151,7 +151,7 @@ function buildReport(scenario: Scenario, seed: number, m: RunMetrics, cluster: S
       taints: m.counts.taints,
       taintEvictions: m.counts.taintEvictions,
       events: m.counts.events,
-      apiRequests: cluster.server.requests,
+      apiRequests: cluster.apiRequests,
     },
     series: m.series,
     histograms: { schedulingLatencyMs: histogram(m.schedulingLatencies), podStartupMs: histogram(m.startupLatencies) },

@@ -9,7 +9,7 @@ import type { KObject } from '../actors/api/types.ts';
 import { ApiClient } from '../actors/client/client.ts';
 import { FAILURE_PROBABILITY, RUN_DURATION } from '../actors/nodeagent/nodeagent.ts';
 import { formatDuration } from '../actors/api/duration.ts';
-import type { Bus } from '../transport/bus.ts';
+import { BusTimeoutError, NoRespondersError, type Bus } from '../transport/bus.ts';
 import { WORKLOAD_LABEL } from './scenario/pods.ts';
 import type { Workload } from './scenario/types.ts';
 
@@ -18,6 +18,8 @@ const REPLICASETS = lookupResource('apps', 'v1', 'replicasets')!;
 const NAMESPACES = lookupResource('', 'v1', 'namespaces')!;
 /** Creates in flight at once, over all workloads. */
 const IN_FLIGHT = 256;
+/** How long a create nobody answered waits before it is sent again. */
+const RETRY_MS = 1_000;
 
 /** Arrival offsets (ms from the run's start) of a workload's pods that fall before `endMs`. */
 export function arrivals(w: Workload, random: Random, endMs: number): number[] {
@@ -100,6 +102,11 @@ export async function startWorkloads(bus: Bus, clock: Clock, random: Random, wor
       inFlight++;
       client.create(PODS, pod).catch((e) => {
         if (e instanceof StatusError && e.code === 409) return;
+        // The API server is away (restarting, or the answer was lost): the user tries again.
+        if (e instanceof NoRespondersError || e instanceof BusTimeoutError) {
+          clock.setTimeout(() => (backlog.push(pod), pump()), RETRY_MS);
+          return;
+        }
         driver.failures++;
         if (driver.errors.length < 10) driver.errors.push(`${pod.metadata.namespace}/${pod.metadata.name}: ${(e as Error).message}`);
       }).finally(() => {

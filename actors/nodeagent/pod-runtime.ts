@@ -15,7 +15,7 @@ import { timestamp, type Clock, type Random } from '../api/env.ts';
 import type { KObject } from '../api/types.ts';
 import { podInput, podMachine, podPhase, type PodInput, type PodPhase } from '../../machines/pod.ts';
 import type { PodPlan } from '../../machines/stages.ts';
-import { BusTimeoutError } from '../../transport/bus.ts';
+import { BusTimeoutError, NoRespondersError } from '../../transport/bus.ts';
 
 /** How long a write the API server never answered waits before it is sent again. */
 const WRITE_RETRY_MS = 10_000;
@@ -209,12 +209,12 @@ export class PodRuntime {
 
   /**
    * Writes go one after another. One the API server never answered (a timeout: the node was cut
-   * off) is tried again after WRITE_RETRY_MS, as the real agent's status manager syncs again, until
+   * off; or no server at all: it is restarting) is tried again after WRITE_RETRY_MS, as the real agent's status manager syncs again, until
    * it lands or the runtime stops; the writes after it wait for it, so their order holds.
    */
   #enqueue(work: () => Promise<void>): void {
     const attempt = (): Promise<void> => work().catch((e) => {
-      if (!(e instanceof BusTimeoutError) || this.#stopped) return this.#deps.onError(e);
+      if (!(e instanceof BusTimeoutError || e instanceof NoRespondersError) || this.#stopped) return this.#deps.onError(e);
       return new Promise<void>((resolve) => this.#deps.clock.setTimeout(resolve, WRITE_RETRY_MS)).then(() => (this.#stopped ? undefined : attempt()));
     });
     this.#queue = this.#queue.then(attempt);

@@ -49,6 +49,9 @@
 //     - kind: messageLoss        # probability: 0.1; or kind: latency with latency: 200ms;
 //       at: 10m                  # component: nodes (default, chosen as for nodeCrash) | controllerManager | scheduler
 //       probability: 0.1
+//     - kind: apiServerRestart   # down for recoverAfter (required), then a new one on the same store
+//       at: 10m
+//       recoverAfter: 30s
 //     - kind: controllerManagerCrash   # or schedulerCrash: restarted after recoverAfter (optional);
 //       at: 10m                        # controllerManagerFreeze / schedulerFreeze: its requests hang
 //       replica: leader                # for recoverAfter (required); replica: leader (default) or an index

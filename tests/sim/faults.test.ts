@@ -40,4 +40,27 @@ test('flapping, lossy and slow links: Ready and Unknown in turn, every checker h
   assert.equal(report.faults.map((f) => [f.kind, f.targets]), [['latency', ['controller-manager-0']], ['nodeFlap', ['a-0']], ['messageLoss', ['a-1']]]);
 });
 
+const RESTART = `
+name: restart
+duration: 8m
+sampleInterval: 30s
+nodePools:
+  - { name: a, count: 3, capacity: { cpu: "4", memory: 16Gi, pods: 30 } }
+workloads:
+  - { name: web, count: 20, controller: ReplicaSet, requests: { cpu: 100m } }
+  - { name: late, count: 10, start: 2m, arrival: { kind: uniform, interval: 2s }, requests: { cpu: 100m } }
+faults:
+  - { kind: apiServerRestart, at: 2m, recoverAfter: 20s }
+`;
+
+test('an API server restart loses nothing: creates refused meanwhile are sent again, leaders re-elected, every cache agrees with the store', async () => {
+  const { report, checks, errors } = await runScenario(parseScenario(RESTART, { name: 'restart', dir: '.' }));
+  for (const c of checks) assert.is(c.violations, 0, `${c.name}: ${c.examples.join('; ')}`);
+  assert.equal(report.faults, [{ kind: 'apiServerRestart', atMs: 120_000, targets: ['apiserver'], recoveredAtMs: 140_000 }]);
+  assert.equal(errors, []);
+  assert.equal([report.summary.pods.created, report.summary.pods.running], [30, 30], 'the creates refused during the outage were sent again');
+  // Both leaders lost their Lease with the server (a 20 s outage outlasts the 10 s renew deadline) and took it again.
+  assert.ok(report.leadership.filter((t) => t.lock === 'orch-controller-manager').length >= 2, JSON.stringify(report.leadership));
+});
+
 test.run();
