@@ -8,6 +8,7 @@
 //   taint-eviction-controller   deletes pods that do not tolerate a node's NoExecute taints, or no longer
 //   replicaset-controller       keeps each ReplicaSet's pods at its replica count
 //   pod-garbage-collector       deletes terminated pods beyond the threshold, orphans of deleted nodes
+//   garbage-collector           deletes objects whose owners are all gone (background propagation)
 import { createActor, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
 import { ApiClient } from '../client/client.ts';
@@ -21,6 +22,7 @@ import type { ZoneState } from '../../machines/zone.ts';
 import type { Bus } from '../../transport/bus.ts';
 import { NodeConditionTaints } from './controllers/node-condition-taints.ts';
 import { NodeLifecycleController } from './controllers/node-lifecycle.ts';
+import { GarbageCollector } from './controllers/garbage-collector.ts';
 import { PodGarbageCollector } from './controllers/pod-gc.ts';
 import { ReplicaSetController } from './controllers/replicaset.ts';
 import { TaintEvictionController } from './controllers/taint-eviction.ts';
@@ -48,6 +50,7 @@ class Loops {
   readonly taintEviction: TaintEvictionController | undefined;
   readonly replicaSets: ReplicaSetController | undefined;
   readonly podGc: PodGarbageCollector | undefined;
+  readonly garbageCollector: GarbageCollector | undefined;
   readonly #informers: SharedInformers;
   readonly #all: { start(): Promise<void>; stop(): void }[] = [];
 
@@ -77,6 +80,11 @@ class Loops {
       this.podGc = new PodGarbageCollector({ bus, clock, informers, terminatedPodGcThreshold: o.terminatedPodGcThreshold, onError: onError('pod-garbage-collector'),
         ...optional(limiter(), 'limiter') });
       this.#all.push(this.podGc);
+    }
+    if (controllerEnabled(o.controllers, 'garbage-collector')) {
+      this.garbageCollector = new GarbageCollector({ bus, clock, informers, workers: o.concurrentGcSyncs, onError: onError('garbage-collector'),
+        ...optional(limiter(), 'limiter') });
+      this.#all.push(this.garbageCollector);
     }
   }
 

@@ -393,11 +393,12 @@ export class NodeAgent {
     return table;
   }
 
-  /** Deletes a pod whose containers are gone: grace 0, and only the pod this agent ran (uid precondition). */
-  /** Deletes the pod with no grace: by name and uid only, so a runtime's closure keeps no old version alive. */
+  /**
+   * Deletes a pod whose containers are gone: grace 0, and only the pod this agent ran (uid
+   * precondition); by name and uid, so a runtime's closure keeps no old version alive.
+   */
   async #remove(namespace: string, name: string, uid: string): Promise<void> {
-    const url = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`;
-    await this.#client.request('DELETE', url, { gracePeriodSeconds: 0, preconditions: { uid } });
+    await this.#client.delete(PODS, namespace, name, { gracePeriodSeconds: 0, preconditions: { uid } });
   }
 
   #drop(key: string, runtime: PodRuntime): void {

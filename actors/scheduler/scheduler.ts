@@ -335,9 +335,8 @@ export class Scheduler {
   /** Deletes a preemption victim with its own grace period, as the real scheduler does. */
   async #evict(victim: PodInfo, preemptor: string): Promise<void> {
     const { namespace, name, uid } = victim.pod.metadata;
-    const url = `/api/v1/namespaces/${encodeURIComponent(namespace!)}/pods/${encodeURIComponent(name!)}`;
     try {
-      await this.#client.request('DELETE', url, { preconditions: { uid } });
+      await this.#client.delete(PODS, namespace, name!, { preconditions: { uid } });
     } catch (e) {
       if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#report(new Error(`preempting ${victim.key} for ${preemptor}: ${(e as Error).message}`));
     }

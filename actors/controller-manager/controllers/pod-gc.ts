@@ -120,7 +120,7 @@ export class PodGarbageCollector {
     this.#collecting.add(key);
     this.#init.onCollect?.(key, reason);
     const { namespace, name, uid } = pod.metadata;
-    this.#client.request('DELETE', `/api/v1/namespaces/${encodeURIComponent(namespace!)}/pods/${encodeURIComponent(name!)}`, { gracePeriodSeconds: 0, preconditions: { uid } })
+    this.#client.delete(PODS, namespace, name!, { gracePeriodSeconds: 0, preconditions: { uid } })
       .catch((e) => {
         if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#onError(e);
       })

@@ -170,6 +170,6 @@ export class TaintEvictionController {
     const condition = { type: 'DisruptionTarget', status: 'True', lastTransitionTime: timestamp(now),
       reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' };
     await this.#client.patch(PODS, namespace, name!, { status: { conditions: [condition] } }, 'strategic', 'status');
-    await this.#client.request('DELETE', `/api/v1/namespaces/${encodeURIComponent(namespace!)}/pods/${encodeURIComponent(name!)}`, { preconditions: { uid } });
+    await this.#client.delete(PODS, namespace, name!, { preconditions: { uid } });
   }
 }
