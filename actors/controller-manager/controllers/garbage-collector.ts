@@ -8,7 +8,7 @@
 import type { Clock } from '../../api/env.ts';
 import { lookupKind, lookupResource, type ResourceType } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
-import type { KObject } from '../../api/types.ts';
+import type { KObject, OwnerReference } from '../../api/types.ts';
 import { ApiClient } from '../../client/client.ts';
 import type { RateLimiter } from '../../client/rate-limiter.ts';
 import type { SharedInformers } from '../../client/shared-informers.ts';
@@ -25,12 +25,6 @@ const WATCHED: ResourceType[] = [
   lookupResource('apps', 'v1', 'controllerrevisions')!,
 ];
 
-interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-}
 
 export interface GarbageCollectorInit {
   bus: Bus;
@@ -43,7 +37,7 @@ export interface GarbageCollectorInit {
   onCollect?: (kind: string, key: string) => void;
 }
 
-const ownersOf = (o: KObject) => (o.metadata.ownerReferences ?? []) as OwnerReference[];
+const ownersOf = (o: KObject) => o.metadata.ownerReferences ?? [];
 /** Queue keys: `<group>/<resource>/<namespace>/<name>`. */
 const keyOf = (t: ResourceType, o: KObject) => `${t.group}/${t.resource}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 

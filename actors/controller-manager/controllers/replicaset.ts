@@ -13,7 +13,7 @@
 import type { Clock } from '../../api/env.ts';
 import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
-import type { KObject } from '../../api/types.ts';
+import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import { ApiClient } from '../../client/client.ts';
 import type { Informer } from '../../client/informer.ts';
@@ -32,14 +32,6 @@ const EXPECTATIONS_TTL_MS = 5 * 60_000;
 
 type Rec = Record<string, unknown>;
 
-interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
 
 interface Expectations {
   adds: number;
@@ -56,8 +48,11 @@ export interface ReplicaSetInit {
   onError?: (e: unknown) => void;
 }
 
+/** The reference a set's pods carry to it. */
+const controllerRef = (rs: KObject): OwnerReference =>
+  ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata.name!, uid: rs.metadata.uid!, controller: true, blockOwnerDeletion: true });
 const ownerOf = (pod: KObject): OwnerReference | undefined =>
-  ((pod.metadata.ownerReferences ?? []) as OwnerReference[]).find((r) => r.controller);
+  (pod.metadata.ownerReferences ?? []).find((r) => r.controller);
 const phaseOf = (pod: KObject) => (pod.status as { phase?: string } | undefined)?.phase ?? 'Pending';
 const readySince = (pod: KObject): number | undefined => {
   const c = ((pod.status as { conditions?: { type: string; status: string; lastTransitionTime?: string }[] } | undefined)?.conditions ?? [])
@@ -192,7 +187,7 @@ export class ReplicaSetController {
   }
 
   async #adopt(rs: KObject, pod: KObject): Promise<boolean> {
-    const ref: OwnerReference = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata.name!, uid: rs.metadata.uid!, controller: true, blockOwnerDeletion: true };
+    const ref = controllerRef(rs);
     const patch = { metadata: { resourceVersion: pod.metadata.resourceVersion, ownerReferences: [...(pod.metadata.ownerReferences ?? []), ref] } };
     try {
       await this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'merge');
@@ -235,7 +230,7 @@ export class ReplicaSetController {
 
   #createPod(rs: KObject, template: KObject | undefined): Promise<KObject> {
     const meta = (template?.metadata ?? {}) as KObject['metadata'];
-    const ref: OwnerReference = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata.name!, uid: rs.metadata.uid!, controller: true, blockOwnerDeletion: true };
+    const ref = controllerRef(rs);
     const pod = {
       metadata: { generateName: `${rs.metadata.name}-`, namespace: rs.metadata.namespace, ...(meta.labels ? { labels: meta.labels } : {}),
         ...(meta.annotations ? { annotations: meta.annotations } : {}), ownerReferences: [ref] },
