@@ -88,6 +88,11 @@ export class ApiClient {
     return this.request('PATCH', `${objectPath(type, namespace, name, subresource)}${manager}`, patch, PATCH_CONTENT[kind]) as Promise<KObject>;
   }
 
+  /** Deletes every object of `type` in `namespace` (deletecollection). */
+  deleteCollection(type: ResourceType, namespace: string): Promise<unknown> {
+    return this.request('DELETE', collectionPath(type, namespace));
+  }
+
   /** Deletes with DeleteOptions: a grace period, and preconditions (only the object with this uid). */
   delete(type: ResourceType, namespace: string | undefined, name: string, options: { gracePeriodSeconds?: number; preconditions?: { uid?: string } } = {}): Promise<unknown> {
     return this.request('DELETE', objectPath(type, namespace, name), Object.keys(options).length ? options : undefined);

@@ -9,6 +9,7 @@
 //   replicaset-controller       keeps each ReplicaSet's pods at its replica count
 //   pod-garbage-collector       deletes terminated pods beyond the threshold, orphans of deleted nodes
 //   garbage-collector           deletes objects whose owners are all gone (background propagation)
+//   namespace-controller        empties a namespace being deleted, then lets it go
 import { createActor, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
 import { ApiClient } from '../client/client.ts';
@@ -23,6 +24,7 @@ import type { Bus } from '../../transport/bus.ts';
 import { NodeConditionTaints } from './controllers/node-condition-taints.ts';
 import { NodeLifecycleController } from './controllers/node-lifecycle.ts';
 import { GarbageCollector } from './controllers/garbage-collector.ts';
+import { NamespaceController } from './controllers/namespace.ts';
 import { PodGarbageCollector } from './controllers/pod-gc.ts';
 import { ReplicaSetController } from './controllers/replicaset.ts';
 import { TaintEvictionController } from './controllers/taint-eviction.ts';
@@ -51,6 +53,7 @@ class Loops {
   readonly replicaSets: ReplicaSetController | undefined;
   readonly podGc: PodGarbageCollector | undefined;
   readonly garbageCollector: GarbageCollector | undefined;
+  readonly namespaces: NamespaceController | undefined;
   readonly #informers: SharedInformers;
   readonly #all: { start(): Promise<void>; stop(): void }[] = [];
 
@@ -85,6 +88,11 @@ class Loops {
       this.garbageCollector = new GarbageCollector({ bus, clock, informers, workers: o.concurrentGcSyncs, onError: onError('garbage-collector'),
         ...optional(limiter(), 'limiter') });
       this.#all.push(this.garbageCollector);
+    }
+    if (controllerEnabled(o.controllers, 'namespace-controller')) {
+      this.namespaces = new NamespaceController({ bus, clock, informers, workers: o.concurrentNamespaceSyncs, onError: onError('namespace-controller'),
+        ...optional(limiter(), 'limiter') });
+      this.#all.push(this.namespaces);
     }
   }
 
