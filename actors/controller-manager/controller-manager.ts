@@ -10,6 +10,7 @@
 //   pod-garbage-collector       deletes terminated pods beyond the threshold, orphans of deleted nodes
 //   garbage-collector           deletes objects whose owners are all gone (background propagation)
 //   namespace-controller        empties a namespace being deleted, then lets it go
+//   deployment-controller       rolls each Deployment's template out through ReplicaSets
 import { createActor, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
 import { ApiClient } from '../client/client.ts';
@@ -23,6 +24,7 @@ import type { ZoneState } from '../../machines/zone.ts';
 import type { Bus } from '../../transport/bus.ts';
 import { NodeConditionTaints } from './controllers/node-condition-taints.ts';
 import { NodeLifecycleController } from './controllers/node-lifecycle.ts';
+import { DeploymentController } from './controllers/deployment.ts';
 import { GarbageCollector } from './controllers/garbage-collector.ts';
 import { NamespaceController } from './controllers/namespace.ts';
 import { PodGarbageCollector } from './controllers/pod-gc.ts';
@@ -54,6 +56,7 @@ class Loops {
   readonly podGc: PodGarbageCollector | undefined;
   readonly garbageCollector: GarbageCollector | undefined;
   readonly namespaces: NamespaceController | undefined;
+  readonly deployments: DeploymentController | undefined;
   readonly #informers: SharedInformers;
   readonly #all: { start(): Promise<void>; stop(): void }[] = [];
 
@@ -93,6 +96,11 @@ class Loops {
       this.namespaces = new NamespaceController({ bus, clock, informers, workers: o.concurrentNamespaceSyncs, onError: onError('namespace-controller'),
         ...optional(limiter(), 'limiter') });
       this.#all.push(this.namespaces);
+    }
+    if (controllerEnabled(o.controllers, 'deployment-controller')) {
+      this.deployments = new DeploymentController({ bus, clock, informers, workers: o.concurrentDeploymentSyncs, onError: onError('deployment-controller'),
+        ...optional(limiter(), 'limiter') });
+      this.#all.push(this.deployments);
     }
   }
 
