@@ -15,6 +15,7 @@ import type { Workload } from './scenario/types.ts';
 
 const PODS = lookupResource('', 'v1', 'pods')!;
 const REPLICASETS = lookupResource('apps', 'v1', 'replicasets')!;
+const DEPLOYMENTS = lookupResource('apps', 'v1', 'deployments')!;
 const NAMESPACES = lookupResource('', 'v1', 'namespaces')!;
 /** Creates in flight at once, over all workloads. */
 const IN_FLIGHT = 256;
@@ -50,12 +51,12 @@ export function workloadPod(w: Workload, i: number): KObject {
   };
 }
 
-/** The ReplicaSet of a `controller: ReplicaSet` workload: `count` replicas of its pod, selected by the workload label. */
-export function workloadReplicaSet(w: Workload): KObject {
+/** The ReplicaSet or Deployment of a `controller:` workload: `count` replicas of its pod, selected by the workload label. */
+export function workloadController(w: Workload): KObject {
   const { metadata, spec } = workloadPod(w, 0);
   const { name: _n, namespace: _ns, ...template } = metadata;
   return {
-    apiVersion: 'apps/v1', kind: 'ReplicaSet',
+    apiVersion: 'apps/v1', kind: w.controller ?? 'ReplicaSet',
     metadata: { name: w.name, namespace: w.namespace, labels: { [WORKLOAD_LABEL]: w.name } },
     spec: { replicas: w.count, selector: { matchLabels: { [WORKLOAD_LABEL]: w.name } }, template: { metadata: template, spec } },
   };
@@ -79,13 +80,14 @@ export async function startWorkloads(bus: Bus, clock: Clock, random: Random, wor
       if (!(e instanceof StatusError && e.code === 409)) throw e;
     }
   }
-  // A ReplicaSet workload is one object at its start; its controller makes the pods.
-  for (const w of workloads.filter((w) => w.controller === 'ReplicaSet'))
+  // A ReplicaSet or Deployment workload is one object at its start; its controllers make the pods.
+  for (const w of workloads.filter((w) => w.controller !== undefined))
     clock.setTimeout(() => {
       if (stopped) return;
-      client.create(REPLICASETS, workloadReplicaSet(w)).catch((e: Error) => {
+      const obj = workloadController(w);
+      client.create(w.controller === 'Deployment' ? DEPLOYMENTS : REPLICASETS, obj).catch((e: Error) => {
         driver.failures += w.count;
-        if (driver.errors.length < 10) driver.errors.push(`replicaset ${w.namespace}/${w.name}: ${e.message}`);
+        if (driver.errors.length < 10) driver.errors.push(`${obj.kind} ${w.namespace}/${w.name}: ${e.message}`);
       });
     }, Math.max(0, t0 + w.startMs - clock.now()));
   // One merged timeline: (time, workload, index), in time order, then workload order, then index.

@@ -75,8 +75,11 @@ export interface Workload {
   runDurationMs?: number;
   /** `failureProbability:` of a batch pod ending Failed instead of Succeeded, 0..1 (default 0). */
   failureProbability: number;
-  /** `controller: ReplicaSet`: the pods are one ReplicaSet of `count` replicas, created at `start`, whose controller replaces lost pods. */
-  controller?: 'ReplicaSet';
+  /**
+   * `controller: ReplicaSet` or `Deployment`: the pods are one object of that kind with `count`
+   * replicas, created at `start`, whose controllers replace lost pods.
+   */
+  controller?: 'ReplicaSet' | 'Deployment';
 }
 
 /**

@@ -35,9 +35,9 @@ export function workload(f: Field, runMs: number): Workload {
     out.failureProbability = number(f.child('failureProbability'), 0, 1, 'a probability from 0 to 1');
   }
   if (f.child('controller').present) {
-    out.controller = oneOf(f.child('controller'), ['ReplicaSet'] as const);
-    if (arrival.kind !== 'burst') f.child('arrival').error('does not apply to a ReplicaSet workload: the set creates its count pods at start');
-    if (out.runDurationMs !== undefined) f.child('runDuration').error('does not apply to a ReplicaSet workload: its pods run until deleted (a finished one is replaced)');
+    out.controller = oneOf(f.child('controller'), ['ReplicaSet', 'Deployment'] as const);
+    if (arrival.kind !== 'burst') f.child('arrival').error(`does not apply to a ${out.controller} workload: it creates its count pods at start`);
+    if (out.runDurationMs !== undefined) f.child('runDuration').error(`does not apply to a ${out.controller} workload: its pods run until deleted (a finished one is replaced)`);
   }
   return out;
 }

@@ -405,8 +405,8 @@ test('a ReplicaSet workload: one set of count replicas at its start, no arrival 
   const s = parse(`${BASE}workloads: [{ name: web, count: 5, controller: ReplicaSet, requests: { cpu: 100m } }]\n`);
   assert.is(s.workloads[0]!.controller, 'ReplicaSet');
   rejects('workloads: [{ name: web, count: 5, controller: ReplicaSet, requests: {}, arrival: { kind: poisson, ratePerSecond: 1 } }]', 'workloads[0].arrival',
-    'does not apply to a ReplicaSet workload: the set creates its count pods at start');
-  rejects('workloads: [{ name: web, count: 5, requests: {}, controller: Deployment }]', 'workloads[0].controller', 'must be one of ReplicaSet, got "Deployment"');
+    'does not apply to a ReplicaSet workload: it creates its count pods at start');
+  rejects('workloads: [{ name: web, count: 5, requests: {}, controller: StatefulSet }]', 'workloads[0].controller', 'must be one of ReplicaSet, Deployment, got "StatefulSet"');
 });
 
 test('flapping nodes and lossy or slow links: their fields, and only on their kinds', () => {
