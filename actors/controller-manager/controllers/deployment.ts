@@ -11,16 +11,11 @@
 // - Status: replicas, updatedReplicas, readyReplicas, availableReplicas, unavailableReplicas,
 //   observedGeneration. (Conditions, pausing and progress deadlines are not done.)
 // Keys come from a work queue with `concurrentDeploymentSyncs` workers.
-import type { Clock } from '../../api/env.ts';
 import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
-import { ApiClient } from '../../client/client.ts';
-import type { RateLimiter } from '../../client/rate-limiter.ts';
-import type { SharedInformers } from '../../client/shared-informers.ts';
-import { WorkQueue } from '../../client/work-queue.ts';
-import type { Bus } from '../../../transport/bus.ts';
+import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { REPLICASETS } from './replicaset.ts';
 
 const DEPLOYMENTS = lookupResource('apps', 'v1', 'deployments')!;
@@ -39,15 +34,6 @@ interface SetStatus {
   replicas?: number;
   readyReplicas?: number;
   availableReplicas?: number;
-}
-
-export interface DeploymentInit {
-  bus: Bus;
-  clock: Clock;
-  informers: SharedInformers;
-  workers: number;
-  limiter?: RateLimiter;
-  onError?: (e: unknown) => void;
 }
 
 /** Keys sorted, so equal templates give equal text. */
@@ -95,44 +81,24 @@ const revisionOf = (rs: KObject) => Number(rs.metadata.annotations?.[REVISION] ?
 const sum = (sets: KObject[], f: (rs: KObject) => number) => sets.reduce((n, rs) => n + f(rs), 0);
 const byAge = (a: KObject, b: KObject) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || cacheKey(a).localeCompare(cacheKey(b));
 
-export class DeploymentController {
-  readonly #init: DeploymentInit;
-  readonly #client: ApiClient;
-  readonly #queue: WorkQueue;
-
-  constructor(init: DeploymentInit) {
-    this.#init = init;
-    this.#client = new ApiClient(init.bus, 'deployment-controller', undefined, init.limiter);
-    this.#queue = new WorkQueue(init.clock, init.workers, (key) => this.#sync(key), (_k, e) => this.#onError(e));
-    init.informers.get(DEPLOYMENTS).on({ add: (d) => this.#queue.add(cacheKey(d)), update: (_o, d) => this.#queue.add(cacheKey(d)) });
+export class DeploymentController extends QueuedController {
+  constructor(init: QueuedControllerInit) {
+    super('deployment-controller', init);
+    init.informers.get(DEPLOYMENTS).on({ add: (d) => this.queue.add(cacheKey(d)), update: (_o, d) => this.queue.add(cacheKey(d)) });
     const owner = (rs: KObject) => {
       const ref = (rs.metadata.ownerReferences ?? []).find((r) => r.controller && r.kind === 'Deployment');
-      if (ref) this.#queue.add(`${rs.metadata.namespace}/${ref.name}`);
+      if (ref) this.queue.add(`${rs.metadata.namespace}/${ref.name}`);
     };
     init.informers.get(REPLICASETS).on({ add: owner, update: (_o, rs) => owner(rs), delete: owner });
   }
 
-  async start(): Promise<void> {
-    await this.#init.informers.start();
-    this.#queue.run();
-  }
-
-  stop(): void {
-    this.#queue.stop();
-  }
-
-  #onError(e: unknown): void {
-    if (this.#init.onError) this.#init.onError(e);
-    else console.error('deployment-controller:', e);
-  }
-
-  async #sync(key: string): Promise<void> {
+  protected async sync(key: string): Promise<void> {
     const [namespace, name] = key.split('/') as [string, string];
-    const d = this.#init.informers.get(DEPLOYMENTS).cache.get(namespace, name);
+    const d = this.informers.get(DEPLOYMENTS).cache.get(namespace, name);
     if (!d || d.metadata.deletionTimestamp) return;
     const spec = (d.spec ?? {}) as DeploymentSpec;
     const replicas = spec.replicas ?? 1;
-    const sets = this.#init.informers.get(REPLICASETS).cache.inNamespace(namespace)
+    const sets = this.informers.get(REPLICASETS).cache.inNamespace(namespace)
       .filter((rs) => rs.metadata.ownerReferences?.some((r) => r.controller && r.uid === d.metadata.uid));
     const hash = templateHash(spec.template ?? {});
     let newSet = sets.find((rs) => rs.metadata.labels?.[TEMPLATE_HASH] === hash);
@@ -152,7 +118,7 @@ export class DeploymentController {
     const rolling = spec.strategy?.type !== 'Recreate' && old.length > 0;
     const start = rolling ? Math.max(0, Math.min(replicas, replicas + fenceposts(spec, replicas).surge - sum(old, replicasOf))) : spec.strategy?.type === 'Recreate' && old.some((rs) => replicasOf(rs) > 0) ? 0 : replicas;
     try {
-      return await this.#client.create(REPLICASETS, {
+      return await this.client.create(REPLICASETS, {
         metadata: { name: `${d.metadata.name}-${hash}`, namespace: d.metadata.namespace, labels, annotations: { [REVISION]: String(revision) }, ownerReferences: [ref] },
         spec: {
           replicas: start,
@@ -170,7 +136,7 @@ export class DeploymentController {
   async #scale(rs: KObject, replicas: number): Promise<void> {
     if (replicasOf(rs) === replicas) return;
     try {
-      await this.#client.patch(REPLICASETS, rs.metadata.namespace, rs.metadata.name!, { metadata: { resourceVersion: rs.metadata.resourceVersion }, spec: { replicas } }, 'merge');
+      await this.client.patch(REPLICASETS, rs.metadata.namespace, rs.metadata.name!, { metadata: { resourceVersion: rs.metadata.resourceVersion }, spec: { replicas } }, 'merge');
     } catch (e) {
       if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
     }
@@ -220,7 +186,7 @@ export class DeploymentController {
     const idle = old.filter((rs) => replicasOf(rs) === 0 && (statusOf(rs).replicas ?? 0) === 0);
     for (const rs of idle.slice(0, Math.max(0, idle.length - limit))) {
       try {
-        await this.#client.delete(REPLICASETS, rs.metadata.namespace, rs.metadata.name!, { preconditions: { uid: rs.metadata.uid } });
+        await this.client.delete(REPLICASETS, rs.metadata.namespace, rs.metadata.name!, { preconditions: { uid: rs.metadata.uid } });
       } catch (e) {
         if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
       }
@@ -241,7 +207,7 @@ export class DeploymentController {
     const old = (d.status ?? {}) as Rec;
     if (Object.entries(status).every(([k, v]) => (old[k] ?? 0) === v)) return;
     try {
-      await this.#client.patch(DEPLOYMENTS, d.metadata.namespace, d.metadata.name!, { metadata: { resourceVersion: d.metadata.resourceVersion }, status }, 'merge', 'status');
+      await this.client.patch(DEPLOYMENTS, d.metadata.namespace, d.metadata.name!, { metadata: { resourceVersion: d.metadata.resourceVersion }, status }, 'merge', 'status');
     } catch (e) {
       if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
     }

@@ -5,15 +5,10 @@
 // the kinds the simulator's controllers own and are owned: pods, ReplicaSets, Deployments,
 // DaemonSets, StatefulSets and ControllerRevisions; keys are reconciled from a work queue.
 // Orphan and foreground propagation (the API server's finalizers for them) are not done yet.
-import type { Clock } from '../../api/env.ts';
 import { lookupKind, lookupResource, type ResourceType } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
-import { ApiClient } from '../../client/client.ts';
-import type { RateLimiter } from '../../client/rate-limiter.ts';
-import type { SharedInformers } from '../../client/shared-informers.ts';
-import { WorkQueue } from '../../client/work-queue.ts';
-import type { Bus } from '../../../transport/bus.ts';
+import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 
 /** The kinds watched, as dependents and as owners. */
 const WATCHED: ResourceType[] = [
@@ -26,13 +21,7 @@ const WATCHED: ResourceType[] = [
 ];
 
 
-export interface GarbageCollectorInit {
-  bus: Bus;
-  clock: Clock;
-  informers: SharedInformers;
-  workers: number;
-  limiter?: RateLimiter;
-  onError?: (e: unknown) => void;
+export interface GarbageCollectorInit extends QueuedControllerInit {
   /** Told of each object it deletes. */
   onCollect?: (kind: string, key: string) => void;
 }
@@ -41,17 +30,14 @@ const ownersOf = (o: KObject) => o.metadata.ownerReferences ?? [];
 /** Queue keys: `<group>/<resource>/<namespace>/<name>`. */
 const keyOf = (t: ResourceType, o: KObject) => `${t.group}/${t.resource}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
-export class GarbageCollector {
-  readonly #init: GarbageCollectorInit;
-  readonly #client: ApiClient;
-  readonly #queue: WorkQueue;
+export class GarbageCollector extends QueuedController {
+  readonly #onCollect: GarbageCollectorInit['onCollect'];
   /** Dependents by the uid of an owner they name. */
   readonly #dependents = new Map<string, Set<string>>();
 
   constructor(init: GarbageCollectorInit) {
-    this.#init = init;
-    this.#client = new ApiClient(init.bus, 'generic-garbage-collector', undefined, init.limiter);
-    this.#queue = new WorkQueue(init.clock, init.workers, (key) => this.#sync(key), (_k, e) => this.#onError(e));
+    super('generic-garbage-collector', init);
+    this.#onCollect = init.onCollect;
     for (const type of WATCHED) {
       init.informers.get(type).on({
         add: (o) => this.#seen(type, o),
@@ -59,20 +45,6 @@ export class GarbageCollector {
         delete: (o) => this.#gone(type, o),
       });
     }
-  }
-
-  async start(): Promise<void> {
-    await this.#init.informers.start();
-    this.#queue.run();
-  }
-
-  stop(): void {
-    this.#queue.stop();
-  }
-
-  #onError(e: unknown): void {
-    if (this.#init.onError) this.#init.onError(e);
-    else console.error('garbage-collector:', e);
   }
 
   #seen(type: ResourceType, o: KObject): void {
@@ -85,21 +57,21 @@ export class GarbageCollector {
       set.add(key);
     }
     // A dependent whose owner the cache does not hold may be an orphan: look.
-    if (owners.some((ref) => !this.#cached(ref, o.metadata.namespace))) this.#queue.add(key);
+    if (owners.some((ref) => !this.#cached(ref, o.metadata.namespace))) this.queue.add(key);
   }
 
   #gone(type: ResourceType, o: KObject): void {
     const uid = o.metadata.uid ?? '';
     const dependents = this.#dependents.get(uid);
     this.#dependents.delete(uid);
-    for (const key of dependents ?? []) this.#queue.add(key);
+    for (const key of dependents ?? []) this.queue.add(key);
     for (const ref of ownersOf(o)) this.#dependents.get(ref.uid)?.delete(keyOf(type, o));
   }
 
   #cached(ref: OwnerReference, namespace: string | undefined): boolean {
     const type = lookupKind(ref.apiVersion, ref.kind);
     if (!type || !WATCHED.includes(type)) return true; // an owner of a kind not watched is never judged gone
-    const owner = this.#init.informers.get(type).cache.get(namespaceOf(type, namespace), ref.name);
+    const owner = this.informers.get(type).cache.get(namespaceOf(type, namespace), ref.name);
     return owner?.metadata.uid === ref.uid;
   }
 
@@ -108,7 +80,7 @@ export class GarbageCollector {
     const type = lookupKind(ref.apiVersion, ref.kind);
     if (!type) return true;
     try {
-      const owner = await this.#client.get(type, namespaceOf(type, namespace), ref.name);
+      const owner = await this.client.get(type, namespaceOf(type, namespace), ref.name);
       return owner.metadata.uid === ref.uid;
     } catch (e) {
       if (e instanceof StatusError && e.code === 404) return false;
@@ -116,10 +88,10 @@ export class GarbageCollector {
     }
   }
 
-  async #sync(key: string): Promise<void> {
+  protected async sync(key: string): Promise<void> {
     const [group, resource, namespace, name] = key.split('/') as [string, string, string, string];
     const type = WATCHED.find((t) => t.group === group && t.resource === resource)!;
-    const o = this.#init.informers.get(type).cache.get(namespaceOf(type, namespace), name);
+    const o = this.informers.get(type).cache.get(namespaceOf(type, namespace), name);
     if (!o || o.metadata.deletionTimestamp) return;
     const owners = ownersOf(o);
     if (owners.length === 0) return;
@@ -128,11 +100,11 @@ export class GarbageCollector {
     if (gone.length === 0) return;
     try {
       if (gone.length === owners.length) {
-        this.#init.onCollect?.(type.kind, `${namespace}/${name}`);
-        await this.#client.delete(type, namespaceOf(type, namespace), name, { preconditions: { uid: o.metadata.uid } });
+        this.#onCollect?.(type.kind, `${namespace}/${name}`);
+        await this.client.delete(type, namespaceOf(type, namespace), name, { preconditions: { uid: o.metadata.uid } });
       } else {
         const kept = owners.filter((r) => !gone.includes(r));
-        await this.#client.patch(type, namespaceOf(type, namespace), name, { metadata: { resourceVersion: o.metadata.resourceVersion, ownerReferences: kept } }, 'merge');
+        await this.client.patch(type, namespaceOf(type, namespace), name, { metadata: { resourceVersion: o.metadata.resourceVersion, ownerReferences: kept } }, 'merge');
       }
     } catch (e) {
       // Gone already, or changed meanwhile (its next event brings it back here).

@@ -10,18 +10,13 @@
 // - It writes the status: replicas, fullyLabeledReplicas, readyReplicas, availableReplicas
 //   (Ready for minReadySeconds), observedGeneration.
 // Keys are reconciled from a work queue with `concurrentReplicasetSyncs` workers.
-import type { Clock } from '../../api/env.ts';
 import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
-import { ApiClient } from '../../client/client.ts';
 import type { Informer } from '../../client/informer.ts';
-import type { SharedInformers } from '../../client/shared-informers.ts';
-import type { RateLimiter } from '../../client/rate-limiter.ts';
-import { WorkQueue } from '../../client/work-queue.ts';
 import { compileLabelSelector, type LabelSelector } from '../../scheduler/label-selector.ts';
-import type { Bus } from '../../../transport/bus.ts';
+import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 
 export const REPLICASETS = lookupResource('apps', 'v1', 'replicasets')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
@@ -37,15 +32,6 @@ interface Expectations {
   adds: number;
   deletes: number;
   atMs: number;
-}
-
-export interface ReplicaSetInit {
-  bus: Bus;
-  clock: Clock;
-  informers: SharedInformers;
-  workers: number;
-  limiter?: RateLimiter;
-  onError?: (e: unknown) => void;
 }
 
 /** The reference a set's pods carry to it. */
@@ -74,40 +60,17 @@ export function deletionOrder(a: KObject, b: KObject): number {
   return created !== 0 ? created : cacheKey(a) < cacheKey(b) ? -1 : 1;
 }
 
-export class ReplicaSetController {
-  readonly #clock: Clock;
-  readonly #client: ApiClient;
-  readonly #informers: SharedInformers;
+export class ReplicaSetController extends QueuedController {
   readonly #sets: Informer;
   readonly #pods: Informer;
-  readonly #queue: WorkQueue;
   readonly #expectations = new Map<string, Expectations>();
-  readonly #onError: (e: unknown) => void;
 
-  constructor(init: ReplicaSetInit) {
-    this.#clock = init.clock;
-    this.#client = new ApiClient(init.bus, 'replicaset-controller', undefined, init.limiter);
-    this.#informers = init.informers;
+  constructor(init: QueuedControllerInit) {
+    super('replicaset-controller', init);
     this.#sets = init.informers.get(REPLICASETS);
     this.#pods = init.informers.get(PODS);
-    this.#onError = init.onError ?? ((e) => console.error('replicaset-controller:', e));
-    this.#queue = new WorkQueue(init.clock, init.workers, (key) => this.#sync(key), (_key, e) => this.#onError(e));
-    this.#sets.on({ add: (rs) => this.#queue.add(cacheKey(rs)), update: (_o, rs) => this.#queue.add(cacheKey(rs)), delete: (rs) => this.#forget(rs) });
+    this.#sets.on({ add: (rs) => this.queue.add(cacheKey(rs)), update: (_o, rs) => this.queue.add(cacheKey(rs)), delete: (rs) => this.#forget(rs) });
     this.#pods.on({ add: (p) => this.#podAdded(p), update: (o, p) => this.#podUpdated(o, p), delete: (p) => this.#podDeleted(p) });
-  }
-
-  /** Syncs both caches, then starts the workers. */
-  async start(): Promise<void> {
-    await this.#informers.start();
-    this.#queue.run();
-  }
-
-  stop(): void {
-    this.#queue.stop();
-  }
-
-  get informers(): Informer[] {
-    return [this.#sets, this.#pods];
   }
 
   // ---- Events -------------------------------------------------------------------------------------
@@ -123,7 +86,7 @@ export class ReplicaSetController {
   #enqueueMatching(pod: KObject): void {
     for (const rs of this.#sets.cache.inNamespace(pod.metadata.namespace ?? '')) {
       const selector = compileLabelSelector((rs.spec as { selector?: LabelSelector } | undefined)?.selector);
-      if (selector.matches(pod.metadata.labels ?? {})) this.#queue.add(cacheKey(rs));
+      if (selector.matches(pod.metadata.labels ?? {})) this.queue.add(cacheKey(rs));
     }
   }
 
@@ -131,14 +94,14 @@ export class ReplicaSetController {
     const key = this.#ownerKey(pod);
     if (key) {
       this.#observe(key, pod.metadata.deletionTimestamp ? 'deletes' : 'adds');
-      this.#queue.add(key);
+      this.queue.add(key);
     } else if (!ownerOf(pod)) this.#enqueueMatching(pod);
   }
 
   #podUpdated(old: KObject, pod: KObject): void {
     const key = this.#ownerKey(pod);
     if (key && pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp) this.#observe(key, 'deletes');
-    if (key) this.#queue.add(key);
+    if (key) this.queue.add(key);
     else if (!ownerOf(pod)) this.#enqueueMatching(pod);
   }
 
@@ -146,7 +109,7 @@ export class ReplicaSetController {
     const key = this.#ownerKey(pod);
     if (!key) return;
     if (!pod.metadata.deletionTimestamp) this.#observe(key, 'deletes');
-    this.#queue.add(key);
+    this.queue.add(key);
   }
 
   #forget(rs: KObject): void {
@@ -160,12 +123,12 @@ export class ReplicaSetController {
 
   #satisfied(key: string): boolean {
     const e = this.#expectations.get(key);
-    return !e || (e.adds <= 0 && e.deletes <= 0) || this.#clock.now() - e.atMs > EXPECTATIONS_TTL_MS;
+    return !e || (e.adds <= 0 && e.deletes <= 0) || this.clock.now() - e.atMs > EXPECTATIONS_TTL_MS;
   }
 
   // ---- Sync ---------------------------------------------------------------------------------------
 
-  async #sync(key: string): Promise<void> {
+  protected async sync(key: string): Promise<void> {
     const [namespace, name] = key.split('/') as [string, string];
     const rs = this.#sets.cache.get(namespace, name);
     if (!rs) return void this.#expectations.delete(key);
@@ -183,14 +146,14 @@ export class ReplicaSetController {
     if (this.#satisfied(key) && !rs.metadata.deletionTimestamp) await this.#manage(rs, key, owned, spec.replicas ?? 1, spec.template);
     await this.#writeStatus(rs, owned, spec);
     // Pods Ready but not yet for minReadySeconds become available later: look again then.
-    if ((spec.minReadySeconds ?? 0) > 0) this.#queue.addAfter(key, spec.minReadySeconds! * 1000);
+    if ((spec.minReadySeconds ?? 0) > 0) this.queue.addAfter(key, spec.minReadySeconds! * 1000);
   }
 
   async #adopt(rs: KObject, pod: KObject): Promise<boolean> {
     const ref = controllerRef(rs);
     const patch = { metadata: { resourceVersion: pod.metadata.resourceVersion, ownerReferences: [...(pod.metadata.ownerReferences ?? []), ref] } };
     try {
-      await this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'merge');
+      await this.client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'merge');
       return true;
     } catch (e) {
       if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return false;
@@ -202,7 +165,7 @@ export class ReplicaSetController {
     const diff = owned.length - replicas;
     if (diff < 0) {
       const want = Math.min(-diff, BURST_REPLICAS);
-      const expectations: Expectations = { adds: want, deletes: 0, atMs: this.#clock.now() };
+      const expectations: Expectations = { adds: want, deletes: 0, atMs: this.clock.now() };
       this.#expectations.set(key, expectations);
       let created = 0;
       // Slow start: a batch of 1, then 2, 4, ...; a failed create stops the rest of the sync.
@@ -217,9 +180,9 @@ export class ReplicaSetController {
       }
     } else if (diff > 0) {
       const victims = [...owned].sort(deletionOrder).slice(0, Math.min(diff, BURST_REPLICAS));
-      const expectations: Expectations = { adds: 0, deletes: victims.length, atMs: this.#clock.now() };
+      const expectations: Expectations = { adds: 0, deletes: victims.length, atMs: this.clock.now() };
       this.#expectations.set(key, expectations);
-      const results = await Promise.allSettled(victims.map((p) => this.#client.delete(PODS, p.metadata.namespace, p.metadata.name!)));
+      const results = await Promise.allSettled(victims.map((p) => this.client.delete(PODS, p.metadata.namespace, p.metadata.name!)));
       for (const r of results) {
         if (r.status === 'fulfilled') continue;
         expectations.deletes--;
@@ -236,11 +199,11 @@ export class ReplicaSetController {
         ...(meta.annotations ? { annotations: meta.annotations } : {}), ownerReferences: [ref] },
       spec: template?.spec ?? {},
     } as KObject;
-    return this.#client.create(PODS, pod);
+    return this.client.create(PODS, pod);
   }
 
   async #writeStatus(rs: KObject, owned: KObject[], spec: { minReadySeconds?: number; template?: KObject }): Promise<void> {
-    const now = this.#clock.now();
+    const now = this.clock.now();
     const labels = Object.entries(spec.template?.metadata.labels ?? {});
     const ready = owned.filter((p) => readySince(p) !== undefined);
     const status = {
@@ -253,7 +216,7 @@ export class ReplicaSetController {
     const old = (rs.status ?? {}) as Rec;
     if (Object.entries(status).every(([k, v]) => (old[k] ?? 0) === v)) return;
     try {
-      await this.#client.patch(REPLICASETS, rs.metadata.namespace, rs.metadata.name!, { metadata: { resourceVersion: rs.metadata.resourceVersion }, status }, 'merge', 'status');
+      await this.client.patch(REPLICASETS, rs.metadata.namespace, rs.metadata.name!, { metadata: { resourceVersion: rs.metadata.resourceVersion }, status }, 'merge', 'status');
     } catch (e) {
       // A set changed meanwhile is synced again on its own event.
       if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;

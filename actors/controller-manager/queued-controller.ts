@@ -1,0 +1,52 @@
+// What the controllers that reconcile keys share: their own API client (limited to the component's
+// QPS and burst), a work queue with `workers` at a time whose workers start once the shared
+// informers are synced, and where errors go. A controller registers its informer handlers in its
+// constructor and implements `sync(key)`.
+import type { Clock } from '../api/env.ts';
+import { ApiClient } from '../client/client.ts';
+import type { RateLimiter } from '../client/rate-limiter.ts';
+import type { SharedInformers } from '../client/shared-informers.ts';
+import { WorkQueue } from '../client/work-queue.ts';
+import type { Bus } from '../../transport/bus.ts';
+
+export interface QueuedControllerInit {
+  bus: Bus;
+  clock: Clock;
+  informers: SharedInformers;
+  workers: number;
+  limiter?: RateLimiter;
+  onError?: (e: unknown) => void;
+}
+
+export abstract class QueuedController {
+  protected readonly client: ApiClient;
+  protected readonly queue: WorkQueue;
+  protected readonly informers: SharedInformers;
+  protected readonly clock: Clock;
+  readonly #onError: ((e: unknown) => void) | undefined;
+
+  constructor(readonly name: string, init: QueuedControllerInit) {
+    this.client = new ApiClient(init.bus, name, undefined, init.limiter);
+    this.informers = init.informers;
+    this.clock = init.clock;
+    this.#onError = init.onError;
+    this.queue = new WorkQueue(init.clock, init.workers, (key) => this.sync(key), (_key, e) => this.report(e));
+  }
+
+  /** Syncs the caches, then starts the workers. */
+  async start(): Promise<void> {
+    await this.informers.start();
+    this.queue.run();
+  }
+
+  stop(): void {
+    this.queue.stop();
+  }
+
+  protected report(e: unknown): void {
+    if (this.#onError) this.#onError(e);
+    else console.error(`${this.name}:`, e);
+  }
+
+  protected abstract sync(key: string): Promise<void>;
+}
