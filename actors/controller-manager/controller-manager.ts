@@ -11,6 +11,7 @@
 //   garbage-collector           deletes objects whose owners are all gone (background propagation)
 //   namespace-controller        empties a namespace being deleted, then lets it go
 //   deployment-controller       rolls each Deployment's template out through ReplicaSets
+//   daemonset-controller        one pod per eligible node, its templates kept as ControllerRevisions
 import { createActor, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
 import { ApiClient } from '../client/client.ts';
@@ -24,6 +25,7 @@ import type { ZoneState } from '../../machines/zone.ts';
 import type { Bus } from '../../transport/bus.ts';
 import { NodeConditionTaints } from './controllers/node-condition-taints.ts';
 import { NodeLifecycleController } from './controllers/node-lifecycle.ts';
+import { DaemonSetController } from './controllers/daemonset.ts';
 import { DeploymentController } from './controllers/deployment.ts';
 import { GarbageCollector } from './controllers/garbage-collector.ts';
 import { NamespaceController } from './controllers/namespace.ts';
@@ -57,6 +59,7 @@ class Loops {
   readonly garbageCollector: GarbageCollector | undefined;
   readonly namespaces: NamespaceController | undefined;
   readonly deployments: DeploymentController | undefined;
+  readonly daemonSets: DaemonSetController | undefined;
   readonly #informers: SharedInformers;
   readonly #all: { start(): Promise<void>; stop(): void }[] = [];
 
@@ -101,6 +104,11 @@ class Loops {
       this.deployments = new DeploymentController({ bus, clock, informers, workers: o.concurrentDeploymentSyncs, onError: onError('deployment-controller'),
         ...optional(limiter(), 'limiter') });
       this.#all.push(this.deployments);
+    }
+    if (controllerEnabled(o.controllers, 'daemonset-controller')) {
+      this.daemonSets = new DaemonSetController({ bus, clock, informers, workers: o.concurrentDaemonsetSyncs, onError: onError('daemonset-controller'),
+        ...optional(limiter(), 'limiter') });
+      this.#all.push(this.daemonSets);
     }
   }
 
