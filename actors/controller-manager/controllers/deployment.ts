@@ -9,8 +9,10 @@
 //   the new one grows once their pods are gone.
 // - Old sets with no replicas beyond revisionHistoryLimit (10) are deleted, oldest first.
 // - Status: replicas, updatedReplicas, readyReplicas, availableReplicas, unavailableReplicas,
-//   observedGeneration. (Conditions, pausing and progress deadlines are not done.)
+//   observedGeneration, and the Available and Progressing conditions. (Pausing and progress
+//   deadlines are not done.)
 // Keys come from a work queue with `concurrentDeploymentSyncs` workers.
+import { timestamp } from '../../api/env.ts';
 import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
@@ -29,6 +31,14 @@ interface DeploymentSpec {
   template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Rec };
   strategy?: { type?: string; rollingUpdate?: { maxSurge?: number | string; maxUnavailable?: number | string } };
   revisionHistoryLimit?: number;
+}
+interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastUpdateTime?: string;
+  lastTransitionTime?: string;
 }
 interface SetStatus {
   replicas?: number;
@@ -194,9 +204,10 @@ export class DeploymentController extends QueuedController {
   }
 
   async #writeStatus(d: KObject, newSet: KObject, sets: KObject[]): Promise<void> {
-    const replicas = (d.spec as DeploymentSpec | undefined)?.replicas ?? 1;
+    const spec = (d.spec ?? {}) as DeploymentSpec;
+    const replicas = spec.replicas ?? 1;
     const available = sum(sets, (rs) => statusOf(rs).availableReplicas ?? 0);
-    const status = {
+    const counts = {
       observedGeneration: d.metadata.generation ?? 1,
       replicas: sum(sets, (rs) => statusOf(rs).replicas ?? 0),
       updatedReplicas: statusOf(newSet).replicas ?? 0,
@@ -204,12 +215,30 @@ export class DeploymentController extends QueuedController {
       availableReplicas: available,
       unavailableReplicas: Math.max(0, replicas - available),
     };
-    const old = (d.status ?? {}) as Rec;
-    if (Object.entries(status).every(([k, v]) => (old[k] ?? 0) === v)) return;
+    // The conditions kubectl rollout status and users read: enough pods available, and the rollout's progress.
+    const minAvailable = replicas - (spec.strategy?.type === 'Recreate' ? 0 : fenceposts(spec, replicas).unavailable);
+    const complete = counts.updatedReplicas === replicas && counts.replicas === replicas && available === replicas;
+    const wanted = [
+      available >= minAvailable
+        ? { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' }
+        : { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' },
+      complete
+        ? { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${newSet.metadata.name}" has successfully progressed.` }
+        : { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: `ReplicaSet "${newSet.metadata.name}" is progressing.` },
+    ];
+    const old = (d.status ?? {}) as Rec & { conditions?: Condition[] };
+    const now = timestamp(this.clock.now());
+    const conditions = wanted.map((c) => {
+      const was = old.conditions?.find((x) => x.type === c.type);
+      const same = was && was.status === c.status && was.reason === c.reason && was.message === c.message;
+      return same ? was : { ...c, lastUpdateTime: now, lastTransitionTime: was && was.status === c.status ? was.lastTransitionTime : now };
+    });
+    if (Object.entries(counts).every(([k, v]) => (old[k] ?? 0) === v) && conditions.every((c, i) => c === old.conditions?.find((x) => x.type === wanted[i]!.type))) return;
     try {
-      await this.client.patch(DEPLOYMENTS, d.metadata.namespace, d.metadata.name!, { metadata: { resourceVersion: d.metadata.resourceVersion }, status }, 'merge', 'status');
+      await this.client.patch(DEPLOYMENTS, d.metadata.namespace, d.metadata.name!, { metadata: { resourceVersion: d.metadata.resourceVersion }, status: { ...counts, conditions } }, 'merge', 'status');
     } catch (e) {
       if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
     }
   }
+
 }

@@ -63,6 +63,8 @@ test('a rolling update replaces every pod within maxSurge 1 and maxUnavailable 1
   assert.ok(seen.minReadyAfterStart >= 3, `at least replicas - maxUnavailable available, saw ${seen.minReadyAfterStart}`);
   const status = ((await client.get(DEPLOYMENTS, 'default', 'web')) as Rec).status;
   assert.equal([status.replicas, status.updatedReplicas, status.availableReplicas], [4, 4, 4]);
+  assert.equal(status.conditions.map((c: Rec) => [c.type, c.status, c.reason]),
+    [['Available', 'True', 'MinimumReplicasAvailable'], ['Progressing', 'True', 'NewReplicaSetAvailable']]);
   c.stop();
 });
 
