@@ -70,7 +70,7 @@ export async function startServer(argv: string[], mode: 'serve' | 'apiserver', l
     host: options.bindAddress, port: options.securePort, cert: cert.cert, key: cert.key, maxRequestBodyBytes: options.maxRequestBodyBytes,
   });
   if (kubeconfigOut) writeKubeconfig(kubeconfigOut, listening.url, cert.cert);
-  const what = cluster ? `, ${nodes} simulated nodes and a scheduler${speed > 1 ? `, time ${speed}× faster` : ''}` : '';
+  const what = cluster ? `, ${nodes} simulated nodes, a scheduler and the controller manager${speed > 1 ? `, time ${speed}× faster` : ''}` : '';
   log(`orchsim API server ready at ${listening.url}${what}${kubeconfigOut ? `; kubectl --kubeconfig ${kubeconfigOut} get nodes` : ''}`);
   return {
     server, listening, ...(kubeconfigOut ? { kubeconfig: kubeconfigOut } : {}),

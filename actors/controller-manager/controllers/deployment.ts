@@ -56,14 +56,15 @@ function canonical(value: unknown): string {
 
 const SAFE = 'bcdfghjklmnpqrstvwxz2456789';
 
-/** A short name-safe hash of a pod template (FNV-1a over its canonical JSON, in the real alphabet without vowels). */
+/**
+ * A short name-safe hash of a pod template: FNV-1a over its canonical JSON, its decimal digits
+ * mapped to the real alphabet without vowels (as rand.SafeEncodeString does).
+ */
 export function templateHash(template: unknown): string {
   let h = 0x811c9dc5;
   const text = canonical(template);
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  let out = '';
-  for (let n = h; out.length < 10; n = Math.floor(n / SAFE.length)) out += SAFE[n % SAFE.length];
-  return out;
+  return [...String(h)].map((c) => SAFE[c.charCodeAt(0) % SAFE.length]).join('');
 }
 
 /** An int-or-percent of `total`: percentages round up for maxSurge and down for maxUnavailable. */

@@ -88,7 +88,7 @@ test('fenceposts and template hashes', () => {
   assert.equal(fenceposts({ strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } } }, 10), { surge: 0, unavailable: 1 }, 'never both 0');
   assert.is(templateHash({ a: 1, b: [1, 2] }), templateHash({ b: [1, 2], a: 1 }), 'key order does not matter');
   assert.is.not(templateHash({ a: 1 }), templateHash({ a: 2 }));
-  assert.match(templateHash({}), /^[bcdfghjklmnpqrstvwxz2456789]{10}$/);
+  assert.match(templateHash({}), /^[bcdfghjklmnpqrstvwxz2456789]{1,10}$/);
 });
 
 test.run();
