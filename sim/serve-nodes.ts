@@ -19,7 +19,8 @@ export interface ServeNodesOptions {
 
 export interface ServedNodes {
   names: string[];
-  stop(): void;
+  /** Stops everything; resolves once the controller manager has released its Lease. */
+  stop(): Promise<void>;
 }
 
 /** Names `node-0`, `node-1`, ... as kind-like tools name theirs. */
@@ -41,10 +42,10 @@ export async function startServedNodes(bus: Bus, clock: Clock, random: Random, o
   await scheduler.start();
   return {
     names: agents.map((a) => a.nodeName),
-    stop() {
+    async stop() {
       scheduler.stop();
       for (const a of agents) a.stop();
-      void controllers.stop();
+      await controllers.stop();
     },
   };
 }

@@ -75,7 +75,7 @@ export async function startServer(argv: string[], mode: 'serve' | 'apiserver', l
   return {
     server, listening, ...(kubeconfigOut ? { kubeconfig: kubeconfigOut } : {}),
     async stop() {
-      cluster?.stop();
+      await cluster?.stop();
       server.stop();
       await listening.close();
     },

@@ -1,5 +1,6 @@
 // `orchsim serve --nodes N` stands in for a cluster: kubectl sees Ready nodes spread over zones,
-// and a pod it creates is scheduled and runs, with no other tool involved.
+// a pod it creates is scheduled and runs, and a Deployment rolls out, rolls over and rolls back,
+// with no other tool involved.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -40,7 +41,7 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>, 
   }
 }
 
-test('kubectl sees Ready simulated nodes, and a pod it runs is scheduled and starts', async () => {
+test('kubectl sees Ready simulated nodes, a pod it runs starts, a Deployment rolls out, over and back', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'orchsim-serve-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const port = await freePort();
@@ -69,6 +70,22 @@ test('kubectl sees Ready simulated nodes, and a pod it runs is scheduled and sta
     assert.match(wide.stdout, /web\s+1\/1\s+Running/);
     const deleted = await kubectl(kubeconfig, ['delete', 'pod', 'web', '--wait=true', '--timeout=30s']);
     assert.is(deleted.code, 0, deleted.stderr);
+
+    // A Deployment rolls out and rolls over as kubectl expects of a real cluster's controllers.
+    assert.is((await kubectl(kubeconfig, ['create', 'deployment', 'api', '--image=nginx:1', '--replicas=3'])).code, 0);
+    const first = await kubectl(kubeconfig, ['rollout', 'status', 'deployment/api', '--timeout=30s']);
+    assert.match(first.stdout, /deployment "api" successfully rolled out/, first.stderr);
+    assert.is((await kubectl(kubeconfig, ['set', 'image', 'deployment/api', 'nginx=nginx:2'])).code, 0);
+    const second = await kubectl(kubeconfig, ['rollout', 'status', 'deployment/api', '--timeout=60s']);
+    assert.match(second.stdout, /deployment "api" successfully rolled out/, second.stderr);
+    const sets = JSON.parse((await kubectl(kubeconfig, ['get', 'rs', '-o', 'json'])).stdout).items as { spec: { replicas: number; template: { spec: { containers: { image: string }[] } } } }[];
+    assert.equal(sets.map((rs) => `${rs.spec.template.spec.containers[0]!.image}=${rs.spec.replicas}`).sort(), ['nginx:1=0', 'nginx:2=3']);
+    const undo = await kubectl(kubeconfig, ['rollout', 'undo', 'deployment/api']);
+    assert.is(undo.code, 0, undo.stderr);
+    const third = await kubectl(kubeconfig, ['rollout', 'status', 'deployment/api', '--timeout=60s']);
+    assert.match(third.stdout, /successfully rolled out/, third.stderr);
+    const back = JSON.parse((await kubectl(kubeconfig, ['get', 'deployment', 'api', '-o', 'json'])).stdout) as { spec: { template: { spec: { containers: { image: string }[] } } } };
+    assert.is(back.spec.template.spec.containers[0]!.image, 'nginx:1', 'rollout undo went back to the first template');
   } finally {
     await running.stop();
     rmSync(dir, { recursive: true, force: true });
