@@ -23,6 +23,15 @@ export function natsServerVersion(): string | undefined {
   return r.error || r.status !== 0 ? undefined : r.stdout.trim();
 }
 
+/** The first client URL in a ports file, or undefined while the file is incomplete. */
+function parsedPorts(text: string): string | undefined {
+  try {
+    return (JSON.parse(text) as { nats?: string[] }).nats?.[0];
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startNatsServer(): Promise<NatsServer> {
   const version = natsServerVersion();
   if (version === undefined) throw new Error(NATS_SERVER_MISSING);
@@ -33,13 +42,17 @@ export async function startNatsServer(): Promise<NatsServer> {
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   for (;;) {
     const file = readdirSync(dir).find((f) => f.endsWith('.ports'));
-    if (file) {
-      const ports = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nats: string[] };
+    // The server may be half-way through writing the file: read it again until it parses.
+    const ports = file ? parsedPorts(readFileSync(join(dir, file), 'utf8')) : undefined;
+    if (ports) {
       return {
-        url: ports.nats[0],
+        url: ports,
         version,
         stop: () => new Promise((resolve) => {
-          child.once('exit', () => { rmSync(dir, { recursive: true, force: true }); resolve(); });
+          const done = () => { rmSync(dir, { recursive: true, force: true }); resolve(); };
+          // Gone already (it crashed, or was stopped before): nothing to wait for.
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          child.once('exit', done);
           child.kill('SIGTERM');
         }),
       };
