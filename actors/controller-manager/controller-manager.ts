@@ -32,7 +32,7 @@ import { NamespaceController } from './controllers/namespace.ts';
 import { PodGarbageCollector } from './controllers/pod-gc.ts';
 import { ReplicaSetController } from './controllers/replicaset.ts';
 import { TaintEvictionController } from './controllers/taint-eviction.ts';
-import { controllerEnabled, controllerManagerOptions, type ControllerManagerOptions } from './options.ts';
+import { controllerEnabled, controllerManagerOptions, type ControllerManagerOptions, type ControllerName } from './options.ts';
 
 export interface ControllerManagerInit {
   bus: Bus;
@@ -69,47 +69,21 @@ class Loops {
     const limiter = () => (o.orchApiQps > 0 ? new RateLimiter(clock, o.orchApiQps, o.orchApiBurst) : undefined);
     const onError = (controller: string) => (e: unknown) => (init.onError ? init.onError(controller, e) : console.error(`${controller}:`, e));
     const optional = <T>(value: T | undefined, key: string) => (value === undefined ? {} : { [key]: value });
-    if (controllerEnabled(o.controllers, 'node-lifecycle-controller')) {
-      this.conditionTaints = new NodeConditionTaints({ bus, informers, onError: onError('node-lifecycle-controller') });
-      this.nodeLifecycle = new NodeLifecycleController({ bus, clock, informers, options: o, onError: onError('node-lifecycle-controller'),
-        ...optional(limiter(), 'limiter'), ...optional(init.onTaint, 'onTaint') });
-      this.#all.push(this.conditionTaints, this.nodeLifecycle);
+    const enabled = (name: ControllerName) => controllerEnabled(o.controllers, name);
+    /** What every loop gets: the bus, clock and shared informers, its own rate-limited client, its error path. */
+    const base = (name: ControllerName) => ({ bus, clock, informers, onError: onError(name), ...optional(limiter(), 'limiter') });
+    const add = <T extends { start(): Promise<void>; stop(): void }>(loop: T): T => (this.#all.push(loop), loop);
+    if (enabled('node-lifecycle-controller')) {
+      this.conditionTaints = add(new NodeConditionTaints({ bus, informers, onError: onError('node-lifecycle-controller') }));
+      this.nodeLifecycle = add(new NodeLifecycleController({ ...base('node-lifecycle-controller'), options: o, ...optional(init.onTaint, 'onTaint') }));
     }
-    if (controllerEnabled(o.controllers, 'taint-eviction-controller')) {
-      this.taintEviction = new TaintEvictionController({ bus, clock, informers, onError: onError('taint-eviction-controller'),
-        ...optional(limiter(), 'limiter'), ...optional(init.onEvict, 'onEvict') });
-      this.#all.push(this.taintEviction);
-    }
-    if (controllerEnabled(o.controllers, 'replicaset-controller')) {
-      this.replicaSets = new ReplicaSetController({ bus, clock, informers, workers: o.concurrentReplicasetSyncs, onError: onError('replicaset-controller'),
-        ...optional(limiter(), 'limiter') });
-      this.#all.push(this.replicaSets);
-    }
-    if (controllerEnabled(o.controllers, 'pod-garbage-collector')) {
-      this.podGc = new PodGarbageCollector({ bus, clock, informers, terminatedPodGcThreshold: o.terminatedPodGcThreshold, onError: onError('pod-garbage-collector'),
-        ...optional(limiter(), 'limiter') });
-      this.#all.push(this.podGc);
-    }
-    if (controllerEnabled(o.controllers, 'garbage-collector')) {
-      this.garbageCollector = new GarbageCollector({ bus, clock, informers, workers: o.concurrentGcSyncs, onError: onError('garbage-collector'),
-        ...optional(limiter(), 'limiter') });
-      this.#all.push(this.garbageCollector);
-    }
-    if (controllerEnabled(o.controllers, 'namespace-controller')) {
-      this.namespaces = new NamespaceController({ bus, clock, informers, workers: o.concurrentNamespaceSyncs, onError: onError('namespace-controller'),
-        ...optional(limiter(), 'limiter') });
-      this.#all.push(this.namespaces);
-    }
-    if (controllerEnabled(o.controllers, 'deployment-controller')) {
-      this.deployments = new DeploymentController({ bus, clock, informers, workers: o.concurrentDeploymentSyncs, onError: onError('deployment-controller'),
-        ...optional(limiter(), 'limiter') });
-      this.#all.push(this.deployments);
-    }
-    if (controllerEnabled(o.controllers, 'daemonset-controller')) {
-      this.daemonSets = new DaemonSetController({ bus, clock, informers, workers: o.concurrentDaemonsetSyncs, onError: onError('daemonset-controller'),
-        ...optional(limiter(), 'limiter') });
-      this.#all.push(this.daemonSets);
-    }
+    if (enabled('taint-eviction-controller')) this.taintEviction = add(new TaintEvictionController({ ...base('taint-eviction-controller'), ...optional(init.onEvict, 'onEvict') }));
+    if (enabled('replicaset-controller')) this.replicaSets = add(new ReplicaSetController({ ...base('replicaset-controller'), workers: o.concurrentReplicasetSyncs }));
+    if (enabled('pod-garbage-collector')) this.podGc = add(new PodGarbageCollector({ ...base('pod-garbage-collector'), terminatedPodGcThreshold: o.terminatedPodGcThreshold }));
+    if (enabled('garbage-collector')) this.garbageCollector = add(new GarbageCollector({ ...base('garbage-collector'), workers: o.concurrentGcSyncs }));
+    if (enabled('namespace-controller')) this.namespaces = add(new NamespaceController({ ...base('namespace-controller'), workers: o.concurrentNamespaceSyncs }));
+    if (enabled('deployment-controller')) this.deployments = add(new DeploymentController({ ...base('deployment-controller'), workers: o.concurrentDeploymentSyncs }));
+    if (enabled('daemonset-controller')) this.daemonSets = add(new DaemonSetController({ ...base('daemonset-controller'), workers: o.concurrentDaemonsetSyncs }));
   }
 
   async start(): Promise<void> {

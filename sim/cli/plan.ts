@@ -9,8 +9,8 @@ import { workerPool } from '../plan-workers.ts';
 import { planMetrics, renderPlanHtml } from '../report/plan-html.ts';
 import { stableJson } from '../report/write.ts';
 import { formatInteger } from '../report/format.ts';
-import { loadScenario, ScenarioError } from '../scenario/load.ts';
 import { flagHelp, parseFlags, UsageError, type FlagSpec } from './flags.ts';
+import { loadScenarioArg } from './run.ts';
 
 interface PlanDraft {
   out: string;
@@ -39,13 +39,7 @@ export async function planCommand(argv: string[], log: (line: string) => void = 
   if (file === undefined) throw new UsageError(`which scenario? give a scenario file with a plan: section, e.g. sim/scenarios/capacity.yaml\n\n${planHelp()}`);
   if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}: one scenario per plan`);
   if (!(draft.workers >= 1 && draft.workers <= 64)) throw new UsageError(`invalid argument ${draft.workers} for --workers: must be from 1 to 64`);
-  let scenario;
-  try {
-    scenario = await loadScenario(file);
-  } catch (e) {
-    if (e instanceof ScenarioError) throw new UsageError(e.message);
-    throw e;
-  }
+  const scenario = await loadScenarioArg(file);
   if (!scenario.plan) throw new UsageError(`${file} has no plan: section: say which pools vary and the targets (see sim/scenarios/README.md)`);
   const p = scenario.plan;
   log(`planning ${scenario.name}: ${p.vary.map((v) => `${v.pool} ${v.min}..${v.max}`).join(', ')} nodes, ${p.seeds} seeds per candidate, ${draft.workers} workers`);

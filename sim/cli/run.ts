@@ -3,6 +3,7 @@
 // invariant checker found a violation, so scripts and CI can rely on the run.
 import { resolve } from 'node:path';
 import { loadScenario, ScenarioError } from '../scenario/load.ts';
+import type { Scenario } from '../scenario/types.ts';
 import { runScenario, type LiveRun } from '../run.ts';
 import { renderSummary } from '../report/summary.ts';
 import { writeReport } from '../report/write.ts';
@@ -54,6 +55,16 @@ function progressLine(live: LiveRun, durationMs: number, wallStart: number, last
     `  pods: ${p.Pending} pending, ${p.Running} running, ${p.Succeeded + p.Failed} done`;
 }
 
+/** The scenario a command names; a bad one is a usage error naming the file, the field and the rule. */
+export async function loadScenarioArg(file: string): Promise<Scenario> {
+  try {
+    return await loadScenario(file);
+  } catch (e) {
+    if (e instanceof ScenarioError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
 /** Runs `orchsim run`; returns the exit code. */
 export async function runCommand(argv: string[], log: (line: string) => void = console.log): Promise<number> {
   const draft: RunDraft = { explain: [], out: 'orchsim-report', progress: process.stderr.isTTY === true };
@@ -62,13 +73,7 @@ export async function runCommand(argv: string[], log: (line: string) => void = c
     if (!/^[^/\s]+\/[^/\s]+$/.test(pod)) throw new UsageError(`invalid argument ${JSON.stringify(pod)} for --explain: name pods as NAMESPACE/NAME, e.g. default/web-3`);
   if (file === undefined) throw new UsageError(`which scenario? give a scenario file, e.g. sim/scenarios/quickstart.yaml\n\n${runHelp()}`);
   if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}: one scenario per run`);
-  let scenario;
-  try {
-    scenario = await loadScenario(file);
-  } catch (e) {
-    if (e instanceof ScenarioError) throw new UsageError(e.message);
-    throw e;
-  }
+  const scenario = await loadScenarioArg(file);
   const seed = draft.seed ?? scenario.seed;
   log(`running ${scenario.name}: ${formatInteger(scenario.nodePools.reduce((n, p) => n + p.count, 0))} nodes, ` +
     `${formatInteger(scenario.workloads.reduce((n, w) => n + w.count, 0))} pods, ${formatDuration(scenario.durationMs)} of virtual time, seed ${seed}`);
