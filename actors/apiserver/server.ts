@@ -1,5 +1,6 @@
 // The API server actor: one entry point, `handle`, from a wire request to a response. HTTPS
 // (https.ts) and, later, the bus call it the same way. Routing reads the resource table.
+import { VERSION_INFO } from '../api/version.ts';
 import type { Clock, Random } from '../api/env.ts';
 import { StatusError, internal, methodNotAllowed } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
@@ -40,18 +41,6 @@ export interface ApiServerEnv {
   bus?: Bus;
 }
 
-export const VERSION_INFO = {
-  major: '1',
-  // kubectl on this machine dispatches to kubectl.1.<minor>: 32 is the client the tests drive.
-  minor: '32',
-  gitVersion: 'v1.32.0-orchsim',
-  gitCommit: '0000000000000000000000000000000000000000',
-  gitTreeState: 'clean',
-  buildDate: '2026-01-01T00:00:00Z',
-  goVersion: 'go1.23.0',
-  compiler: 'gc',
-  platform: 'linux/amd64',
-};
 
 /**
  * Picks the representation a write answers in before anything is written, as real handlers do
