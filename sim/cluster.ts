@@ -10,7 +10,7 @@ import type { ControllerManagerOptions } from '../actors/controller-manager/opti
 import { NodeAgent } from '../actors/nodeagent/nodeagent.ts';
 import type { NodeAgentOptions } from '../actors/nodeagent/options.ts';
 import { Scheduler, type Decision } from '../actors/scheduler/scheduler.ts';
-import { schedulerOptions, type SchedulerOptions } from '../actors/scheduler/options.ts';
+import { schedulerFromScenario } from '../actors/scheduler/options.ts';
 import { ApiClient } from '../actors/client/client.ts';
 import { electionConfig } from '../actors/client/leader-election.ts';
 import { Replica } from '../actors/client/replica.ts';
@@ -160,7 +160,7 @@ export class SimCluster {
     const identity = `scheduler-${i}`;
     const hooks = this.#hooks;
     const bus = this.#link(identity);
-    const options = schedulerOptions(this.scenario.options.scheduler as Partial<SchedulerOptions>);
+    const options = schedulerFromScenario(this.scenario.options.scheduler);
     const random = this.random.fork(i === 0 ? 'scheduler' : identity);
     return new Replica({
       identity, clock: this.clock,

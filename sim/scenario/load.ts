@@ -55,7 +55,9 @@
 //     - kind: controllerManagerCrash   # or schedulerCrash: restarted after recoverAfter (optional);
 //       at: 10m                        # controllerManagerFreeze / schedulerFreeze: its requests hang
 //       replica: leader                # for recoverAfter (required); replica: leader (default) or an index
-//   options: { apiserver: {}, scheduler: {}, nodeagent: {}, controllerManager: {} }   # passed through
+//   options: { apiserver: {}, scheduler: {}, nodeagent: {}, controllerManager: {} }   # each component's options:
+//                               # flags by name (leader-elect-lease-duration: 20s); the scheduler also takes
+//                               # its configuration file's fields (percentageOfNodesToScore: 50)
 //   replicas: { controllerManager: 2, scheduler: 2 }   # optional, 1..10 each, default 1: they elect leaders
 //   plan: { vary: [...], seeds: 3, targets: {...} }    # for `orchsim plan` (plan.ts)
 //   manifests: cluster.yaml     # or a list: files of Node, Pod and PodTemplate objects (or Lists of
@@ -67,6 +69,7 @@
 // `orchsim.io/workload: <workload>`, no namespace (the workload's) and none of the fields only the
 // server sets (uid, resourceVersion, ownerReferences, status, ...).
 import { readFile } from 'node:fs/promises';
+import { schedulerFromScenario } from '../../actors/scheduler/options.ts';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { formatDuration } from '../../actors/api/duration.ts';
 import type { ComponentOptions, Scenario } from './types.ts';
@@ -195,6 +198,12 @@ function componentOptions(f: Field): ComponentOptions {
     if (!at.present) continue;
     if (!isMapping(at.value)) at.fail(`must be a mapping of the ${component}'s options`);
     out[component] = structuredClone(at.value);
+  }
+  // Checked here, so a bad option is an error of the file, with its place.
+  try {
+    schedulerFromScenario(out.scheduler);
+  } catch (e) {
+    f.child('scheduler').fail((e as Error).message);
   }
   return out;
 }

@@ -293,3 +293,27 @@ export function oneOf<const T extends string>(...values: T[]): Kind<T> {
   const parse = (text: string): T => ((values as string[]).includes(text) ? (text as T) : fail(want));
   return { name: 'string', parse, read: (v) => parse(scalarText(v, want)), is: (v) => (values as unknown[]).includes(v), format: (v) => v };
 }
+
+/** One `--tls-sni-cert-key`: a certificate and key file, with the domain patterns they serve. */
+export interface NamedCertKey {
+  certFile: string;
+  keyFile: string;
+  names: string[];
+}
+const CERT_KEY_WANT = 'must be certfile,keyfile optionally followed by :domain,domain (for example foo.crt,foo.key:*.foo.com,foo.com)';
+function parseCertKey(text: string): NamedCertKey {
+  const colon = text.indexOf(':');
+  const files = (colon < 0 ? text : text.slice(0, colon)).split(',').map((s) => s.trim());
+  if (files.length !== 2 || !files[0] || !files[1]) return fail(CERT_KEY_WANT);
+  const names = colon < 0 ? [] : text.slice(colon + 1).split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return { certFile: files[0], keyFile: files[1], names };
+}
+/** `certfile,keyfile[:domain,...]`, repeatable: each occurrence adds a pair. */
+export const namedCertKeys: Kind<NamedCertKey[]> = {
+  name: 'namedCertKey',
+  parse: (text) => [parseCertKey(text)],
+  read: (v) => (Array.isArray(v) ? v.map((x) => parseCertKey(scalarText(x, CERT_KEY_WANT))) : [parseCertKey(scalarText(v, CERT_KEY_WANT))]),
+  is: (v) => Array.isArray(v) && v.every((x) => x !== null && typeof x === 'object' && 'certFile' in x && 'keyFile' in x),
+  format: (v) => `[${v.map((c) => `${c.certFile},${c.keyFile}${c.names.length ? `:${c.names.join(',')}` : ''}`).join(' ')}]`,
+  merge: (a, b) => [...a, ...b],
+};

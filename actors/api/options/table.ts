@@ -24,6 +24,8 @@ export interface OptionSpec<T> {
   rule?: (value: never) => string | undefined;
   /** Accepted with a warning saying this. */
   deprecated?: string;
+  /** For an option some of whose values are deprecated: the warning a given value earns, or undefined. */
+  deprecatedValue?: (value: never) => string | undefined;
   /** Accepted and checked, with no effect in a simulator: why. */
   inert?: string;
 }
@@ -72,6 +74,11 @@ export class OptionTable<T> {
         this.#byKey.set(s.key, s);
       }
     }
+  }
+
+  /** Whether an option sets the typed field `key`. */
+  hasKey(key: string): boolean {
+    return this.#byKey.has(key);
   }
 
   spec(name: string): OptionSpec<T> | undefined {
@@ -159,6 +166,8 @@ export class OptionTable<T> {
         if (bad) throw new OptionError(`invalid value ${show(this.#display(s, value))} for --${s.name}: ${bad}`);
       }
       if (given && s.deprecated) warnings.push(`Flag --${s.name} has been deprecated, ${s.deprecated}`);
+      const valueWarning = given && s.deprecatedValue ? (s.deprecatedValue as (v: unknown) => string | undefined)(value) : undefined;
+      if (valueWarning) warnings.push(`Flag --${s.name}: ${valueWarning}`);
       if (value === undefined) continue;
       all.set(s.name, value);
       if (s.key) options[s.key] = value;
@@ -201,7 +210,7 @@ export class OptionTable<T> {
     let best: string | undefined;
     let bestDistance = 3;
     for (const s of this.specs) {
-      const d = distance(n, s.name);
+      const d = n.length >= 4 && (s.name.startsWith(n) || n.startsWith(s.name)) ? 1 : distance(n, s.name);
       if (d < bestDistance) [best, bestDistance] = [s.name, d];
     }
     return best ? `; did you mean ${JSON.stringify(best)}?` : '';
