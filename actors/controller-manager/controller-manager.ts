@@ -12,6 +12,7 @@
 //   namespace-controller        empties a namespace being deleted, then lets it go
 //   deployment-controller       rolls each Deployment's template out through ReplicaSets
 //   daemonset-controller        one pod per eligible node, its templates kept as ControllerRevisions
+//   statefulset-controller      pods with stable names and ordinals, made, removed and updated in order
 import { createActor, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
 import { ApiClient } from '../client/client.ts';
@@ -31,6 +32,7 @@ import { GarbageCollector } from './controllers/garbage-collector.ts';
 import { NamespaceController } from './controllers/namespace.ts';
 import { PodGarbageCollector } from './controllers/pod-gc.ts';
 import { ReplicaSetController } from './controllers/replicaset.ts';
+import { StatefulSetController } from './controllers/statefulset.ts';
 import { TaintEvictionController } from './controllers/taint-eviction.ts';
 import { controllerEnabled, controllerManagerOptions, type ControllerManagerOptions, type ControllerName } from './options.ts';
 
@@ -60,6 +62,7 @@ class Loops {
   readonly namespaces: NamespaceController | undefined;
   readonly deployments: DeploymentController | undefined;
   readonly daemonSets: DaemonSetController | undefined;
+  readonly statefulSets: StatefulSetController | undefined;
   readonly #informers: SharedInformers;
   readonly #all: { start(): Promise<void>; stop(): void }[] = [];
 
@@ -84,6 +87,7 @@ class Loops {
     if (enabled('namespace-controller')) this.namespaces = add(new NamespaceController({ ...base('namespace-controller'), workers: o.concurrentNamespaceSyncs }));
     if (enabled('deployment-controller')) this.deployments = add(new DeploymentController({ ...base('deployment-controller'), workers: o.concurrentDeploymentSyncs }));
     if (enabled('daemonset-controller')) this.daemonSets = add(new DaemonSetController({ ...base('daemonset-controller'), workers: o.concurrentDaemonsetSyncs }));
+    if (enabled('statefulset-controller')) this.statefulSets = add(new StatefulSetController({ ...base('statefulset-controller'), workers: o.concurrentStatefulsetSyncs }));
   }
 
   async start(): Promise<void> {

@@ -3,7 +3,7 @@
 import { checkLeaderElectOptions, type LeaderElectOptions } from '../client/leader-election.ts';
 
 /** The controllers `--controllers '*'` runs, by the names the flag takes. */
-export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller', 'replicaset-controller', 'pod-garbage-collector', 'garbage-collector', 'namespace-controller', 'deployment-controller', 'daemonset-controller'] as const;
+export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller', 'replicaset-controller', 'pod-garbage-collector', 'garbage-collector', 'namespace-controller', 'deployment-controller', 'daemonset-controller', 'statefulset-controller'] as const;
 export type ControllerName = (typeof KNOWN_CONTROLLERS)[number];
 
 /** With the `--leader-elect` options it shares with the other components (only the replica holding the lock works). */
@@ -36,6 +36,8 @@ export interface ControllerManagerOptions extends LeaderElectOptions {
   concurrentDeploymentSyncs: number;
   /** `--concurrent-daemonset-syncs`: DaemonSets reconciled at once. */
   concurrentDaemonsetSyncs: number;
+  /** `--concurrent-statefulset-syncs`: StatefulSets reconciled at once. */
+  concurrentStatefulsetSyncs: number;
   /** `--orch-api-qps`, `--orch-api-burst`: the client's limit towards the API server; 0 QPS: no limit. */
   orchApiQps: number;
   orchApiBurst: number;
@@ -56,6 +58,7 @@ export const defaultControllerManagerOptions: Readonly<ControllerManagerOptions>
   concurrentNamespaceSyncs: 10,
   concurrentDeploymentSyncs: 5,
   concurrentDaemonsetSyncs: 2,
+  concurrentStatefulsetSyncs: 5,
   orchApiQps: 20,
   orchApiBurst: 30,
   leaderElect: true,
@@ -85,7 +88,7 @@ export function controllerManagerOptions(options: Partial<ControllerManagerOptio
   if (!(Number.isInteger(o.largeClusterSizeThreshold) && o.largeClusterSizeThreshold >= 0)) throw bad('largeClusterSizeThreshold', 'must be an integer of at least 0');
   if (!(o.unhealthyZoneThreshold > 0 && o.unhealthyZoneThreshold <= 1)) throw bad('unhealthyZoneThreshold', 'must be a fraction greater than 0 and at most 1');
   if (!Number.isInteger(o.terminatedPodGcThreshold)) throw bad('terminatedPodGcThreshold', 'must be an integer');
-  for (const name of ['concurrentReplicasetSyncs', 'concurrentGcSyncs', 'concurrentNamespaceSyncs', 'concurrentDeploymentSyncs', 'concurrentDaemonsetSyncs'] as const)
+  for (const name of ['concurrentReplicasetSyncs', 'concurrentGcSyncs', 'concurrentNamespaceSyncs', 'concurrentDeploymentSyncs', 'concurrentDaemonsetSyncs', 'concurrentStatefulsetSyncs'] as const)
     if (!(Number.isInteger(o[name]) && o[name] >= 1)) throw bad(name, 'must be an integer of at least 1');
   if (!(Number.isFinite(o.orchApiQps) && o.orchApiQps >= 0)) throw bad('orchApiQps', 'must be a number of at least 0');
   if (!(Number.isInteger(o.orchApiBurst) && o.orchApiBurst >= 0)) throw bad('orchApiBurst', 'must be an integer of at least 0');

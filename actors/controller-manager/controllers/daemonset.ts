@@ -6,29 +6,28 @@
 //   unschedulable). Each eligible node without a pod of the set gets one, pinned to it by a
 //   required node affinity on metadata.name, for the scheduler to bind; pods on nodes no longer
 //   eligible (or gone) are deleted.
-// - History: every template is stored as a ControllerRevision (`<set>-<hash>`, its `data` the pod
-//   template, `revision` counting up, owned by the set), the pods labelled with its hash
-//   (`controller-revision-hash`); a template seen before gets its old revision renumbered newest,
-//   which is how a rollback looks. Revisions beyond revisionHistoryLimit (10) not in use go.
+// - History: every template is stored as a ControllerRevision (revisions.ts: `<set>-<hash>`, its
+//   `data` the pod template, `revision` counting up, owned by the set), the pods labelled with its
+//   hash (`controller-revision-hash`); a template seen before gets its old revision renumbered
+//   newest, which is how a rollback looks. Revisions beyond revisionHistoryLimit (10) not in use go.
 // - RollingUpdate (the default): pods of an older revision are deleted while no more than
 //   maxUnavailable (1) of the set's pods are unavailable; OnDelete: only new pods use the template.
 // - Status: desiredNumberScheduled, currentNumberScheduled, numberMisscheduled, numberReady,
-//   updatedNumberScheduled, numberAvailable, numberUnavailable, observedGeneration.
+//   updatedNumberScheduled, numberAvailable, numberUnavailable, observedGeneration, and
+//   collisionCount once a revision name collided.
 import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
-import type { KObject, OwnerReference } from '../../api/types.ts';
+import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import { selectorFromSet } from '../../scheduler/label-selector.ts';
 import type { Taint, Toleration } from '../../scheduler/framework.ts';
 import { tolerationsTolerate } from '../../scheduler/plugins/taint-toleration.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { NODES, taintsOf } from '../node-taints.ts';
-import { templateHash } from './deployment.ts';
+import { controllerRef, ownedRevisions, REVISION_HASH, REVISIONS, revisionHash, syncRevision, truncateHistory } from './revisions.ts';
 
 const DAEMONSETS = lookupResource('apps', 'v1', 'daemonsets')!;
-const REVISIONS = lookupResource('apps', 'v1', 'controllerrevisions')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
-export const REVISION_HASH = 'controller-revision-hash';
 
 /** The tolerations every daemon pod gets (the real AddOrUpdateDaemonPodTolerations). */
 const DAEMON_TOLERATIONS: Toleration[] = [
@@ -65,6 +64,7 @@ export class DaemonSetController extends QueuedController {
       if (ref) this.queue.add(`${pod.metadata.namespace}/${ref.name}`);
     };
     init.informers.get(PODS).on({ add: owner, update: (_o, p) => owner(p), delete: owner });
+    init.informers.get(REVISIONS); // read in sync: made now, so that start() lists and follows it
   }
 
   protected async sync(key: string): Promise<void> {
@@ -72,9 +72,13 @@ export class DaemonSetController extends QueuedController {
     const ds = this.informers.get(DAEMONSETS).cache.get(namespace, name);
     if (!ds || ds.metadata.deletionTimestamp) return;
     const spec = (ds.spec ?? {}) as DaemonSetSpec;
-    const hash = templateHash(spec.template ?? {});
-    await this.#revision(ds, spec, hash);
+    const revisions = ownedRevisions(this.informers.get(REVISIONS).cache, ds);
+    const collisions = (ds.status as { collisionCount?: number } | undefined)?.collisionCount ?? 0;
+    const { revision, collisionCount } = await syncRevision(this.client, ds, 'DaemonSet', spec.template ?? {}, revisions, collisions);
+    const hash = revision.metadata.labels?.[REVISION_HASH] ?? revisionHash(spec.template ?? {}, collisionCount);
     const pods = this.informers.get(PODS).cache.inNamespace(namespace).filter((p) => owned(p, ds.metadata.uid) && !p.metadata.deletionTimestamp);
+    const inUse = new Set([hash, ...pods.map((p) => p.metadata.labels?.[REVISION_HASH])]);
+    await truncateHistory(this.client, revisions, (r) => inUse.has(r.metadata.labels?.[REVISION_HASH]), spec.revisionHistoryLimit ?? 10);
     const byNode = new Map<string, KObject[]>();
     for (const pod of pods) {
       const node = targetNode(pod) ?? '';
@@ -89,7 +93,7 @@ export class DaemonSetController extends QueuedController {
       for (const pod of extra) await this.#deletePod(pod);
     }
     if ((spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') await this.#rollingUpdate(spec, pods.filter((p) => wanted.has(targetNode(p) ?? '')), eligible, hash);
-    await this.#writeStatus(ds, pods, eligible, hash);
+    await this.#writeStatus(ds, pods, eligible, hash, collisionCount);
   }
 
   #eligible(spec: DaemonSetSpec, node: KObject): boolean {
@@ -100,28 +104,8 @@ export class DaemonSetController extends QueuedController {
     return taintsOf(node).every((t) => (t.effect !== 'NoSchedule' && t.effect !== 'NoExecute') || tolerationsTolerate(tolerations, t as Taint));
   }
 
-  /** The ControllerRevision of the current template: made, or renumbered newest when it is an old one; returns its number. */
-  async #revision(ds: KObject, spec: DaemonSetSpec, hash: string): Promise<number> {
-    const revisions = this.informers.get(REVISIONS).cache.inNamespace(ds.metadata.namespace!).filter((r) => owned(r, ds.metadata.uid));
-    const newest = Math.max(0, ...revisions.map((r) => (r as { revision?: number }).revision ?? 0));
-    const mine = revisions.find((r) => r.metadata.labels?.[REVISION_HASH] === hash);
-    if (mine) {
-      const number = (mine as { revision?: number }).revision ?? 0;
-      if (number === newest) return number;
-      await this.client.patch(REVISIONS, ds.metadata.namespace, mine.metadata.name!, { revision: newest + 1 }, 'merge').catch(conflictOk);
-      return newest + 1;
-    }
-    const ref: OwnerReference = { apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name!, uid: ds.metadata.uid!, controller: true, blockOwnerDeletion: true };
-    await this.client.create(REVISIONS, { metadata: { name: `${ds.metadata.name}-${hash}`, namespace: ds.metadata.namespace, labels: { ...spec.template?.metadata?.labels, [REVISION_HASH]: hash }, ownerReferences: [ref] },
-      data: { spec: { template: spec.template } }, revision: newest + 1 } as unknown as KObject).catch(conflictOk);
-    const idle = revisions.filter((r) => r.metadata.labels?.[REVISION_HASH] !== hash).sort((a, b) => ((a as { revision?: number }).revision ?? 0) - ((b as { revision?: number }).revision ?? 0));
-    for (const old of idle.slice(0, Math.max(0, idle.length + 1 - (spec.revisionHistoryLimit ?? 10))))
-      await this.client.delete(REVISIONS, old.metadata.namespace, old.metadata.name!).catch(conflictOk);
-    return newest + 1;
-  }
-
   async #createPod(ds: KObject, spec: DaemonSetSpec, node: string, hash: string): Promise<void> {
-    const ref: OwnerReference = { apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name!, uid: ds.metadata.uid!, controller: true, blockOwnerDeletion: true };
+    const ref = controllerRef(ds, 'DaemonSet');
     const template = spec.template ?? {};
     const podSpec = template.spec ?? {};
     await this.client.create(PODS, {
@@ -156,7 +140,7 @@ export class DaemonSetController extends QueuedController {
     }
   }
 
-  async #writeStatus(ds: KObject, pods: KObject[], eligible: string[], hash: string): Promise<void> {
+  async #writeStatus(ds: KObject, pods: KObject[], eligible: string[], hash: string, collisionCount: number): Promise<void> {
     const wanted = new Set(eligible);
     const scheduled = pods.filter((p) => nodeOf(p)?.nodeName);
     const onWanted = scheduled.filter((p) => wanted.has(nodeOf(p)!.nodeName!));
@@ -169,6 +153,7 @@ export class DaemonSetController extends QueuedController {
       updatedNumberScheduled: onWanted.filter((p) => p.metadata.labels?.[REVISION_HASH] === hash).length,
       numberAvailable: onWanted.filter(ready).length,
       numberUnavailable: Math.max(0, eligible.length - onWanted.filter(ready).length),
+      ...(collisionCount > 0 ? { collisionCount } : {}),
     };
     const old = (ds.status ?? {}) as Rec;
     if (Object.entries(status).every(([k, v]) => (old[k] ?? 0) === v)) return;
