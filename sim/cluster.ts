@@ -6,14 +6,13 @@ import type { Random } from '../actors/api/env.ts';
 import { apiServerOptions, type ApiServerOptions } from '../actors/apiserver/options.ts';
 import { ApiServer } from '../actors/apiserver/server.ts';
 import { ControllerManager } from '../actors/controller-manager/controller-manager.ts';
-import type { ControllerManagerOptions } from '../actors/controller-manager/options.ts';
+import { controllerManagerFromScenario } from '../actors/controller-manager/options.ts';
 import { NodeAgent } from '../actors/nodeagent/nodeagent.ts';
 import type { NodeAgentOptions } from '../actors/nodeagent/options.ts';
 import { Scheduler, type Decision } from '../actors/scheduler/scheduler.ts';
 import { schedulerFromScenario } from '../actors/scheduler/options.ts';
-import { ApiClient } from '../actors/client/client.ts';
-import { electionConfig } from '../actors/client/leader-election.ts';
-import { Replica } from '../actors/client/replica.ts';
+import { schedulerReplica } from '../actors/scheduler/replica.ts';
+import type { Replica } from '../actors/client/replica.ts';
 import { Link, LostRequestError } from './link.ts';
 import { NoRespondersError } from '../transport/bus.ts';
 import { MemoryBus } from '../transport/memory-bus.ts';
@@ -149,7 +148,7 @@ export class SimCluster {
     const hooks = this.#hooks;
     return new ControllerManager({
       bus: this.#link(identity), clock: this.clock, random: this.random.fork(identity),
-      options: this.scenario.options.controllerManager as Partial<ControllerManagerOptions>, identity,
+      options: controllerManagerFromScenario(this.scenario.options.controllerManager), identity,
       onError: (controller, e) => this.#error(controller, e),
       ...(hooks.onTaint ? { onTaint: hooks.onTaint } : {}), ...(hooks.onEvict ? { onEvict: hooks.onEvict } : {}),
       ...(hooks.onLeading ? { onLeading: (id, leading, at) => hooks.onLeading!('orch-controller-manager', id, leading, at) } : {}),
@@ -159,21 +158,11 @@ export class SimCluster {
   #scheduler(i: number): Replica<Scheduler> {
     const identity = `scheduler-${i}`;
     const hooks = this.#hooks;
-    const bus = this.#link(identity);
-    const options = schedulerFromScenario(this.scenario.options.scheduler);
-    const random = this.random.fork(i === 0 ? 'scheduler' : identity);
-    return new Replica({
-      identity, clock: this.clock,
-      make: () => new Scheduler({
-        bus, clock: this.clock, random, options,
-        ...(hooks.onDecision ? { onDecision: hooks.onDecision } : {}),
-        onError: (e) => this.#error('scheduler', e),
-      }),
-      ...(options.leaderElect ? { election: {
-        client: new ApiClient(bus, `${options.schedulerName}/leader-election`), random: random.fork('leader-election'),
-        config: electionConfig(options),
-      } } : {}),
-      ...(hooks.onLeading ? { onLeading: (id: string, leading: boolean, at: number) => hooks.onLeading!(options.leaderElectResourceName, id, leading, at) } : {}),
+    return schedulerReplica({
+      bus: this.#link(identity), clock: this.clock, random: this.random.fork(i === 0 ? 'scheduler' : identity),
+      options: schedulerFromScenario(this.scenario.options.scheduler), identity,
+      ...(hooks.onDecision ? { onDecision: hooks.onDecision } : {}),
+      ...(hooks.onLeading ? { onLeading: hooks.onLeading } : {}),
       onError: (e) => this.#error('scheduler', e),
     });
   }

@@ -5,7 +5,8 @@ import type { Clock, Random } from '../actors/api/env.ts';
 import { ControllerManager } from '../actors/controller-manager/controller-manager.ts';
 import { NodeAgent } from '../actors/nodeagent/nodeagent.ts';
 import type { NodeAgentOptions } from '../actors/nodeagent/options.ts';
-import { Scheduler } from '../actors/scheduler/scheduler.ts';
+import { schedulerOptions } from '../actors/scheduler/options.ts';
+import { schedulerReplica } from '../actors/scheduler/replica.ts';
 import type { Bus } from '../transport/bus.ts';
 import { nodeAddresses } from './cluster.ts';
 
@@ -19,7 +20,7 @@ export interface ServeNodesOptions {
 
 export interface ServedNodes {
   names: string[];
-  /** Stops everything; resolves once the controller manager has released its Lease. */
+  /** Stops everything; resolves once the controller manager and the scheduler have released their Leases. */
   stop(): Promise<void>;
 }
 
@@ -38,14 +39,13 @@ export async function startServedNodes(bus: Bus, clock: Clock, random: Random, o
     await agent.start();
     agents.push(agent);
   }
-  const scheduler = new Scheduler({ bus, clock, random: random.fork('scheduler'), onError: (e) => onError('scheduler', e) });
+  const scheduler = schedulerReplica({ bus, clock, random: random.fork('scheduler'), options: schedulerOptions(), identity: 'scheduler', onError: (e) => onError('scheduler', e) });
   await scheduler.start();
   return {
     names: agents.map((a) => a.nodeName),
     async stop() {
-      scheduler.stop();
       for (const a of agents) a.stop();
-      await controllers.stop();
+      await Promise.all([scheduler.stop(), controllers.stop()]);
     },
   };
 }

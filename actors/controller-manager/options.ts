@@ -1,12 +1,21 @@
-// The controller manager's options that shape its behaviour (seed 001, "Controller manager"), with
-// the real defaults, merged once and checked here. Durations are in milliseconds.
-import { checkLeaderElectOptions, type LeaderElectOptions } from '../client/leader-election.ts';
+// The controller manager's options (seed 001: the common options, "Controller manager", its
+// Authentication rows and its Limits) as one table: parsing, defaults, rules and help. The
+// options its loops act on set fields of ControllerManagerOptions (durations in milliseconds);
+// the rest (cloud, volumes, autoscaling, certificates) are accepted and checked but change
+// nothing in a simulator, and `--help` says so.
+import { commonOptions } from '../api/options/common.ts';
+import { AUTH_GROUP, delegatedAuthSpecs } from '../api/options/delegated-auth.ts';
+import { bool, cidrs, duration, float, int, int32, string, strings } from '../api/options/kinds.ts';
+import { OptionTable, type OptionSpec } from '../api/options/table.ts';
+import { LEADER_ELECT_RULE, leaderElectSpecs } from '../client/leader-elect-flags.ts';
+import type { LeaderElectOptions } from '../client/leader-election.ts';
+import { CONTROLLER_ALIASES, NOT_SIMULATED_CONTROLLERS } from './controller-names.ts';
 
 /** The controllers `--controllers '*'` runs, by the names the flag takes. */
 export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller', 'replicaset-controller', 'pod-garbage-collector', 'garbage-collector', 'namespace-controller', 'deployment-controller', 'daemonset-controller', 'statefulset-controller'] as const;
 export type ControllerName = (typeof KNOWN_CONTROLLERS)[number];
 
-/** With the `--leader-elect` options it shares with the other components (only the replica holding the lock works). */
+/** With the `--leader-elect` options it shares with the scheduler (only the replica holding the lock works). */
 export interface ControllerManagerOptions extends LeaderElectOptions {
   /** `--controllers`: `*` all, `name` enables one, `-name` disables one. */
   controllers: string[];
@@ -26,78 +35,176 @@ export interface ControllerManagerOptions extends LeaderElectOptions {
   unhealthyZoneThreshold: number;
   /** `--terminated-pod-gc-threshold`: Succeeded and Failed pods kept before the oldest are deleted; 0 or less: all kept. */
   terminatedPodGcThreshold: number;
-  /** `--concurrent-replicaset-syncs`: ReplicaSets reconciled at once. */
+  /** `--concurrent-*-syncs`: objects of each kind reconciled at once. */
   concurrentReplicasetSyncs: number;
-  /** `--concurrent-gc-syncs`: objects the garbage collector works on at once. */
   concurrentGcSyncs: number;
-  /** `--concurrent-namespace-syncs`: namespaces emptied at once. */
   concurrentNamespaceSyncs: number;
-  /** `--concurrent-deployment-syncs`: Deployments reconciled at once. */
   concurrentDeploymentSyncs: number;
-  /** `--concurrent-daemonset-syncs`: DaemonSets reconciled at once. */
   concurrentDaemonsetSyncs: number;
-  /** `--concurrent-statefulset-syncs`: StatefulSets reconciled at once. */
   concurrentStatefulsetSyncs: number;
   /** `--orch-api-qps`, `--orch-api-burst`: the client's limit towards the API server; 0 QPS: no limit. */
   orchApiQps: number;
   orchApiBurst: number;
 }
 
-export const defaultControllerManagerOptions: Readonly<ControllerManagerOptions> = {
-  controllers: ['*'],
-  nodeMonitorPeriodMs: 5_000,
-  nodeMonitorGracePeriodMs: 40_000,
-  nodeStartupGracePeriodMs: 60_000,
-  nodeEvictionRate: 0.1,
-  secondaryNodeEvictionRate: 0.01,
-  largeClusterSizeThreshold: 50,
-  unhealthyZoneThreshold: 0.55,
-  terminatedPodGcThreshold: 12_500,
-  concurrentReplicasetSyncs: 5,
-  concurrentGcSyncs: 20,
-  concurrentNamespaceSyncs: 10,
-  concurrentDeploymentSyncs: 5,
-  concurrentDaemonsetSyncs: 2,
-  concurrentStatefulsetSyncs: 5,
-  orchApiQps: 20,
-  orchApiBurst: 30,
-  leaderElect: true,
-  leaderElectLeaseDurationMs: 15_000,
-  leaderElectRenewDeadlineMs: 10_000,
-  leaderElectRetryPeriodMs: 2_000,
-  leaderElectResourceName: 'orch-controller-manager',
-  leaderElectResourceNamespace: 'orch-system',
-};
+const GROUP = 'Controller manager options';
+const LIMITS = 'Limits';
+const CLOUD = 'no cloud provider is simulated';
+const VOLUMES = 'volumes are not simulated';
+const NETWORK = 'pod and service networking is not simulated';
+const NOT_RUN = 'the controller it tunes is not simulated';
+const positive = (v: number) => (v > 0 ? undefined : 'must be a duration greater than 0');
+const atLeastOne = (v: number) => (v >= 1 ? undefined : 'must be at least 1');
+const notNegative = (v: number) => (v >= 0 ? undefined : 'must not be negative');
 
-/** Merges `options` over the defaults and validates the result; throws a RangeError naming the bad field. */
-export function controllerManagerOptions(options: Partial<ControllerManagerOptions> = {}): ControllerManagerOptions {
-  const unknown = Object.keys(options).filter((k) => !(k in defaultControllerManagerOptions));
-  if (unknown.length) throw new RangeError(`unknown controller manager option ${unknown.join(', ')}; known: ${Object.keys(defaultControllerManagerOptions).join(', ')}`);
-  const o: ControllerManagerOptions = { ...defaultControllerManagerOptions, ...options };
-  const bad = (name: keyof ControllerManagerOptions, rule: string) => new RangeError(`controller manager option ${name} ${rule}, got ${JSON.stringify(o[name])}`);
-  if (!Array.isArray(o.controllers) || o.controllers.some((c) => typeof c !== 'string')) throw bad('controllers', 'must be a list of controller names');
-  for (const c of o.controllers) {
+/** Every name `--controllers` takes: orchsim's, their aliases, and the real ones it does not simulate. */
+function controllersRule(list: string[]): string | undefined {
+  for (const c of list) {
     const name = c.startsWith('-') ? c.slice(1) : c;
-    if (name !== '*' && !(KNOWN_CONTROLLERS as readonly string[]).includes(name))
-      throw bad('controllers', `names ${JSON.stringify(name)}, which is not a controller (known: ${KNOWN_CONTROLLERS.join(', ')})`);
+    if (name === '*' || (KNOWN_CONTROLLERS as readonly string[]).includes(name) || name in CONTROLLER_ALIASES || NOT_SIMULATED_CONTROLLERS.has(name)) continue;
+    return `names ${JSON.stringify(name)}, which is not a controller (simulated: ${KNOWN_CONTROLLERS.join(', ')})`;
   }
-  for (const name of ['nodeMonitorPeriodMs', 'nodeMonitorGracePeriodMs', 'nodeStartupGracePeriodMs'] as const)
-    if (!(Number.isFinite(o[name]) && o[name] > 0)) throw bad(name, 'must be a duration greater than 0');
-  for (const name of ['nodeEvictionRate', 'secondaryNodeEvictionRate'] as const)
-    if (!(Number.isFinite(o[name]) && o[name] >= 0)) throw bad(name, 'must be a number of at least 0');
-  if (!(Number.isInteger(o.largeClusterSizeThreshold) && o.largeClusterSizeThreshold >= 0)) throw bad('largeClusterSizeThreshold', 'must be an integer of at least 0');
-  if (!(o.unhealthyZoneThreshold > 0 && o.unhealthyZoneThreshold <= 1)) throw bad('unhealthyZoneThreshold', 'must be a fraction greater than 0 and at most 1');
-  if (!Number.isInteger(o.terminatedPodGcThreshold)) throw bad('terminatedPodGcThreshold', 'must be an integer');
-  for (const name of ['concurrentReplicasetSyncs', 'concurrentGcSyncs', 'concurrentNamespaceSyncs', 'concurrentDeploymentSyncs', 'concurrentDaemonsetSyncs', 'concurrentStatefulsetSyncs'] as const)
-    if (!(Number.isInteger(o[name]) && o[name] >= 1)) throw bad(name, 'must be an integer of at least 1');
-  if (!(Number.isFinite(o.orchApiQps) && o.orchApiQps >= 0)) throw bad('orchApiQps', 'must be a number of at least 0');
-  if (!(Number.isInteger(o.orchApiBurst) && o.orchApiBurst >= 0)) throw bad('orchApiBurst', 'must be an integer of at least 0');
-  checkLeaderElectOptions('controller manager', o);
-  return o;
+  return undefined;
 }
 
-/** Whether `--controllers` runs `name`: listed, or `*` and not `-name`. */
+const concurrent = (what: string, dflt: number, key?: keyof ControllerManagerOptions): OptionSpec<ControllerManagerOptions> => ({
+  name: `concurrent-${what}-syncs`, kind: int32, default: dflt, group: LIMITS, rule: atLeastOne, help: `${what} objects synced at once`,
+  ...(key ? { key } : { inert: NOT_RUN }),
+});
+
+const SIGNERS = ['apiserver-client', 'apiserver-client-nodeagent', 'nodeagent-serving', 'legacy-unknown'];
+
+function signingSpecs(): OptionSpec<ControllerManagerOptions>[] {
+  const inert = 'certificates are not signed';
+  return [
+    { name: 'cluster-signing-cert-file', kind: string, group: AUTH_GROUP, help: 'the CA certificate of every signer', inert },
+    { name: 'cluster-signing-key-file', kind: string, group: AUTH_GROUP, help: 'the CA key of every signer', inert },
+    ...SIGNERS.flatMap((s): OptionSpec<ControllerManagerOptions>[] => [
+      { name: `cluster-signing-${s}-cert-file`, kind: string, group: AUTH_GROUP, help: `the CA certificate of the ${s} signer`, inert },
+      { name: `cluster-signing-${s}-key-file`, kind: string, group: AUTH_GROUP, help: `the CA key of the ${s} signer`, inert },
+    ]),
+  ];
+}
+
+/** The general signing pair excludes the signer-specific files. */
+const signingRule = {
+  names: ['cluster-signing-cert-file', 'cluster-signing-key-file'],
+  check: (_: unknown, given: (name: string) => boolean) => {
+    if (!given('cluster-signing-cert-file') && !given('cluster-signing-key-file')) return undefined;
+    const specific = SIGNERS.flatMap((s) => [`cluster-signing-${s}-cert-file`, `cluster-signing-${s}-key-file`]).find(given);
+    return specific ? `--cluster-signing-cert-file and --cluster-signing-key-file exclude the signer-specific files such as --${specific}` : undefined;
+  },
+};
+
+export const CONTROLLER_MANAGER_TABLE = new OptionTable<ControllerManagerOptions>('controller manager', [
+  ...commonOptions<ControllerManagerOptions>('controller-manager'),
+  { name: 'secure-port', kind: int, default: 10257, group: GROUP, rule: (v: number) => (v >= 0 && v <= 65535 ? undefined : 'must be a port from 0 to 65535 (0 serves no HTTPS)'), help: 'the HTTPS port of /healthz and /metrics; 0 serves no HTTPS' },
+  { name: 'orchconfig', kind: string, group: GROUP, help: 'credentials and the API server\'s location' },
+  { name: 'master', kind: string, group: GROUP, help: 'the API server\'s address; overrides the one in --orchconfig (in orchsim, nats://HOST:PORT, the bus the API server serves on)' },
+  { name: 'controllers', kind: strings, key: 'controllers', default: ['*'], group: GROUP, rule: controllersRule,
+    help: `controllers to run: * (every default one), name (enable), -name (disable); simulated: ${KNOWN_CONTROLLERS.join(', ')}; the real ones' other names are accepted and run nothing` },
+  { name: 'controller-start-interval', kind: duration, group: GROUP, rule: notNegative, help: 'the interval between starting controllers', inert: 'controllers start together' },
+  { name: 'allocate-node-cidrs', kind: bool, default: false, group: GROUP, help: 'allocate pod CIDRs to nodes and set them at the cloud provider', inert: NETWORK },
+  { name: 'cluster-cidr', kind: cidrs, group: GROUP, help: 'the pods\' range; needs --allocate-node-cidrs', inert: NETWORK },
+  { name: 'service-cluster-ip-range', kind: cidrs, group: GROUP, help: 'the services\' range; needs --allocate-node-cidrs', inert: NETWORK, rule: (v: string[]) => (v.length <= 2 ? undefined : 'must be at most two CIDRs (dual stack)') },
+  { name: 'cidr-allocator-type', kind: string, default: 'RangeAllocator', group: GROUP, help: 'the CIDR allocator', inert: NETWORK },
+  { name: 'node-cidr-mask-size', kind: int32, group: GROUP, help: 'the mask size of node CIDRs', inert: NETWORK, rule: (v: number) => (v >= 0 && v <= 128 ? undefined : 'must be from 0 to 128') },
+  { name: 'node-cidr-mask-size-ipv4', kind: int32, default: 24, group: GROUP, help: 'the mask size of IPv4 node CIDRs', inert: NETWORK, rule: (v: number) => (v >= 0 && v <= 32 ? undefined : 'must be from 0 to 32') },
+  { name: 'node-cidr-mask-size-ipv6', kind: int32, default: 64, group: GROUP, help: 'the mask size of IPv6 node CIDRs', inert: NETWORK, rule: (v: number) => (v >= 0 && v <= 128 ? undefined : 'must be from 0 to 128') },
+  { name: 'configure-cloud-routes', kind: bool, default: true, group: GROUP, help: 'configure allocated CIDRs at the cloud provider', inert: CLOUD },
+  { name: 'route-reconciliation-period', kind: duration, default: 10_000, group: GROUP, rule: positive, help: 'how often routes are reconciled', inert: CLOUD },
+  { name: 'cloud-config', kind: string, group: GROUP, help: 'the cloud provider\'s configuration file', inert: CLOUD, deprecated: 'cloud providers are removed from the controller manager' },
+  { name: 'cloud-provider', kind: string, group: GROUP, help: 'the cloud provider', inert: CLOUD, deprecated: 'cloud providers are removed from the controller manager' },
+  { name: 'external-cloud-volume-plugin', kind: string, group: GROUP, help: 'the volume plugin of an external cloud provider', inert: CLOUD, deprecated: 'cloud providers are removed from the controller manager' },
+  { name: 'cluster-name', kind: string, default: 'orch', group: GROUP, help: 'the prefix of the cluster\'s instances', inert: CLOUD },
+  { name: 'cluster-signing-duration', kind: duration, default: 8_760 * 3_600_000, group: GROUP, rule: positive, help: 'the longest lifetime of a signed certificate (a request may ask for less with spec.expirationSeconds)', inert: 'certificates are not signed' },
+  { name: 'enable-dynamic-provisioning', kind: bool, default: true, group: GROUP, help: 'provision volumes dynamically', inert: VOLUMES },
+  { name: 'enable-garbage-collector', kind: bool, default: true, group: GROUP, help: 'run the garbage collector; must match the API server\'s flag', inert: 'use --controllers=-garbage-collector' },
+  { name: 'enable-hostpath-provisioner', kind: bool, default: false, group: GROUP, help: 'host-path volumes for development', inert: VOLUMES },
+  { name: 'enable-leader-migration', kind: bool, default: false, group: GROUP, help: 'migrate controllers\' leadership between managers', inert: 'there is one kind of controller manager' },
+  { name: 'leader-migration-config', kind: string, group: GROUP, help: 'the LeaderMigrationConfiguration (v1alpha1) file', inert: 'there is one kind of controller manager' },
+  { name: 'endpoint-updates-batch-period', kind: duration, group: GROUP, rule: notNegative, help: 'how long endpoint updates are batched', inert: NOT_RUN },
+  { name: 'endpointslice-updates-batch-period', kind: duration, group: GROUP, rule: notNegative, help: 'how long endpoint slice updates are batched', inert: NOT_RUN },
+  { name: 'mirroring-endpointslice-updates-batch-period', kind: duration, group: GROUP, rule: notNegative, help: 'how long mirrored slice updates are batched', inert: NOT_RUN },
+  { name: 'max-endpoints-per-slice', kind: int32, default: 100, group: LIMITS, rule: (v: number) => (v >= 1 && v <= 1000 ? undefined : 'must be from 1 to 1000'), help: 'endpoints per slice', inert: NOT_RUN },
+  { name: 'mirroring-max-endpoints-per-subset', kind: int32, default: 1000, group: GROUP, rule: (v: number) => (v >= 1 ? undefined : 'must be at least 1'), help: 'endpoints a mirrored slice takes per subset', inert: NOT_RUN },
+  { name: 'attach-detach-reconcile-sync-period', kind: duration, default: 60_000, group: GROUP, rule: (v: number) => (v > 1_000 ? undefined : 'must be longer than 1s'), help: 'how often volume attachments are reconciled', inert: VOLUMES },
+  { name: 'disable-attach-detach-reconcile-sync', kind: bool, default: false, group: GROUP, help: 'skip reconciling volume attachments', inert: VOLUMES },
+  { name: 'pvclaimbinder-sync-period', kind: duration, default: 15_000, group: GROUP, rule: positive, help: 'how often volumes and claims are synced', inert: VOLUMES },
+  { name: 'pv-recycler-minimum-timeout-nfs', kind: int32, default: 300, group: GROUP, rule: notNegative, help: 'the shortest timeout of an NFS recycler pod', inert: VOLUMES },
+  { name: 'pv-recycler-increment-timeout-nfs', kind: int32, default: 30, group: GROUP, rule: notNegative, help: 'seconds added per Gi to an NFS recycler pod\'s timeout', inert: VOLUMES },
+  { name: 'pv-recycler-minimum-timeout-hostpath', kind: int32, default: 60, group: GROUP, rule: notNegative, help: 'the shortest timeout of a host-path recycler pod', inert: VOLUMES },
+  { name: 'pv-recycler-timeout-increment-hostpath', kind: int32, default: 30, group: GROUP, rule: notNegative, help: 'seconds added per Gi to a host-path recycler pod\'s timeout', inert: VOLUMES },
+  { name: 'pv-recycler-pod-template-filepath-nfs', kind: string, group: GROUP, help: 'the pod template of NFS recyclers', inert: VOLUMES },
+  { name: 'pv-recycler-pod-template-filepath-hostpath', kind: string, group: GROUP, help: 'the pod template of host-path recyclers', inert: VOLUMES },
+  { name: 'namespace-sync-period', kind: duration, default: 300_000, group: GROUP, rule: positive, help: 'how often namespaces\' life cycles are synced', inert: 'namespaces are synced on every change' },
+  { name: 'resource-quota-sync-period', kind: duration, default: 300_000, group: GROUP, rule: positive, help: 'how often quota usage is synced', inert: NOT_RUN },
+  { name: 'min-resync-period', kind: duration, default: 12 * 3_600_000, group: GROUP, rule: positive, help: 'reflectors resync at a random time between this and twice this', inert: 'informers never lose events here, so they do not resync' },
+  { name: 'horizontal-pod-autoscaler-sync-period', kind: duration, default: 15_000, group: GROUP, rule: positive, help: 'how often autoscalers are synced', inert: NOT_RUN },
+  { name: 'horizontal-pod-autoscaler-downscale-stabilization', kind: duration, default: 300_000, group: GROUP, rule: notNegative, help: 'the window of downscale recommendations', inert: NOT_RUN },
+  { name: 'horizontal-pod-autoscaler-cpu-initialization-period', kind: duration, default: 300_000, group: GROUP, rule: notNegative, help: 'how long after start CPU samples may be skipped', inert: NOT_RUN },
+  { name: 'horizontal-pod-autoscaler-initial-readiness-delay', kind: duration, default: 30_000, group: GROUP, rule: notNegative, help: 'how long after start readiness changes count as first readiness', inert: NOT_RUN },
+  { name: 'horizontal-pod-autoscaler-tolerance', kind: float, default: 0.1, group: GROUP, rule: notNegative, help: 'the least change from 1.0 in the metric ratio that scales', inert: NOT_RUN },
+  ...leaderElectSpecs<ControllerManagerOptions>(GROUP, 'orch-controller-manager'),
+  { name: 'node-monitor-period', kind: duration, key: 'nodeMonitorPeriodMs', default: 5_000, group: GROUP, rule: positive, help: 'how often node health is probed' },
+  { name: 'node-monitor-grace-period', kind: duration, key: 'nodeMonitorGracePeriodMs', default: 40_000, group: GROUP, rule: positive,
+    help: 'how long a node may go unheard before it is unhealthy; should be a multiple of the node agents\' status update frequency' },
+  { name: 'node-startup-grace-period', kind: duration, key: 'nodeStartupGracePeriodMs', default: 60_000, group: GROUP, rule: positive, help: 'the same for a node that never reported Ready' },
+  { name: 'pod-eviction-timeout', kind: duration, default: 300_000, group: GROUP, rule: positive, help: 'the grace of pods on failed nodes',
+    inert: 'taint-based eviction uses the pods\' tolerationSeconds instead, as the real controller does since taint eviction' },
+  { name: 'node-eviction-rate', kind: float, key: 'nodeEvictionRate', default: 0.1, group: GROUP, rule: notNegative, help: 'nodes tainted per second in a healthy zone' },
+  { name: 'secondary-node-eviction-rate', kind: float, key: 'secondaryNodeEvictionRate', default: 0.01, group: GROUP, rule: notNegative,
+    help: 'nodes tainted per second in an unhealthy zone; 0 at or below --large-cluster-size-threshold' },
+  { name: 'large-cluster-size-threshold', kind: int32, key: 'largeClusterSizeThreshold', default: 50, group: GROUP, rule: notNegative, help: 'zones of at most this many nodes are not tainted while partially disrupted' },
+  { name: 'unhealthy-zone-threshold', kind: float, key: 'unhealthyZoneThreshold', default: 0.55, group: GROUP,
+    rule: (v: number) => (v > 0 && v <= 1 ? undefined : 'must be a fraction greater than 0 and at most 1'), help: 'the fraction of not-Ready nodes (at least 3) that makes a zone unhealthy' },
+  { name: 'terminated-pod-gc-threshold', kind: int32, key: 'terminatedPodGcThreshold', default: 12_500, group: LIMITS, help: 'terminated pods kept before the oldest are deleted; 0 or less disables the collector' },
+  { name: 'orch-api-content-type', kind: string, default: 'application/vnd.orchestrator.protobuf', group: GROUP, help: 'the content type of requests to the API server', inert: 'bus messages have one codec' },
+  { name: 'flex-volume-plugin-dir', kind: string, default: '/usr/libexec/orch/nodeagent-plugins/volume/exec/', group: GROUP, help: 'where flex volume plugins are', inert: VOLUMES },
+  { name: 'volume-host-allow-local-loopback', kind: bool, default: true, group: GROUP, help: 'let volume plugins reach local loopback addresses', inert: VOLUMES },
+  { name: 'volume-host-cidr-denylist', kind: cidrs, group: GROUP, help: 'ranges volume plugins may not reach', inert: VOLUMES },
+  ...delegatedAuthSpecs<ControllerManagerOptions>('controller-manager'),
+  { name: 'use-service-account-credentials', kind: bool, default: false, group: AUTH_GROUP, help: 'each controller uses its own service account', inert: 'authorization is not per controller here' },
+  { name: 'root-ca-file', kind: string, group: AUTH_GROUP, help: 'the CA put in service account token secrets', inert: 'token secrets are not made' },
+  { name: 'service-account-private-key-file', kind: string, group: AUTH_GROUP, help: 'the key that signs service account tokens', inert: 'token secrets are not made' },
+  ...signingSpecs(),
+  { name: 'orch-api-qps', kind: float, key: 'orchApiQps', default: 20, group: LIMITS, rule: notNegative, help: 'requests per second towards the API server; 0: no limit' },
+  { name: 'orch-api-burst', kind: int32, key: 'orchApiBurst', default: 30, group: LIMITS, rule: notNegative, help: 'requests allowed in a burst towards the API server' },
+  concurrent('deployment', 5, 'concurrentDeploymentSyncs'),
+  concurrent('endpoint', 5),
+  concurrent('ephemeralvolume', 5),
+  concurrent('gc', 20, 'concurrentGcSyncs'),
+  concurrent('namespace', 10, 'concurrentNamespaceSyncs'),
+  concurrent('rc', 5),
+  concurrent('replicaset', 5, 'concurrentReplicasetSyncs'),
+  concurrent('resource-quota', 5),
+  concurrent('service-endpoint', 5),
+  concurrent('service', 1),
+  concurrent('serviceaccount-token', 5),
+  concurrent('statefulset', 5, 'concurrentStatefulsetSyncs'),
+  concurrent('ttl-after-finished', 5),
+  concurrent('daemonset', 2, 'concurrentDaemonsetSyncs'),
+  { name: 'mirroring-concurrent-service-endpoint-syncs', kind: int32, default: 5, group: LIMITS, rule: atLeastOne, help: 'mirrored endpoint objects synced at once', inert: NOT_RUN },
+] as OptionSpec<ControllerManagerOptions>[], [
+  LEADER_ELECT_RULE,
+  signingRule,
+]);
+
+export const defaultControllerManagerOptions: Readonly<ControllerManagerOptions> = CONTROLLER_MANAGER_TABLE.defaults();
+
+/** Fields given in code, checked by the table's rules (as the command line is). */
+export function controllerManagerOptions(options: Partial<ControllerManagerOptions> = {}): ControllerManagerOptions {
+  return CONTROLLER_MANAGER_TABLE.options(options);
+}
+
+/** A scenario's `options.controllerManager`: flags by name (`node-monitor-grace-period: 20s`). */
+export function controllerManagerFromScenario(record: Record<string, unknown>, where = ''): ControllerManagerOptions {
+  return CONTROLLER_MANAGER_TABLE.resolve(CONTROLLER_MANAGER_TABLE.readValues(record, where)).options;
+}
+
+/** Whether `--controllers` runs `name`: listed (or by an alias), or `*` and not `-name`. */
 export function controllerEnabled(controllers: readonly string[], name: ControllerName): boolean {
-  if (controllers.includes(`-${name}`)) return false;
-  return controllers.includes(name) || controllers.includes('*');
+  const names = (entry: string) => [entry, CONTROLLER_ALIASES[entry]];
+  if (controllers.some((c) => c.startsWith('-') && names(c.slice(1)).includes(name))) return false;
+  return controllers.includes('*') || controllers.some((c) => names(c).includes(name));
 }

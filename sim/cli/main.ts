@@ -1,9 +1,10 @@
 // The orchsim command line: one subcommand per file; errors say what was wrong and exit non-zero.
+import { OptionError } from '../../actors/api/options/table.ts';
 import { benchHelp, runBench } from './bench.ts';
 import { UsageError } from './flags.ts';
 import { planCommand, planHelp } from './plan.ts';
 import { runCommand, runHelp } from './run.ts';
-import { serveHelp, startServer } from './serve.ts';
+import { parseServeArgs, startServer } from './serve.ts';
 
 const USAGE = `usage: orchsim <command> [flags]
 
@@ -22,11 +23,13 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 2;
   }
   if (command === 'serve' || command === 'apiserver') {
-    if (rest.includes('--help') || rest.includes('-h')) {
-      console.log(serveHelp(command));
+    // The option table reads -h, --help and --version itself, as the components do.
+    const line = parseServeArgs(rest, command);
+    if (line.print !== undefined) {
+      console.log(line.print);
       return 0;
     }
-    const running = await startServer(rest, command);
+    const running = await startServer(line, command);
     await new Promise<void>((done) => {
       const stop = () => void running.stop().then(done);
       process.once('SIGINT', stop);
@@ -68,7 +71,7 @@ async function main(argv: string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (e) {
-  if (e instanceof UsageError) {
+  if (e instanceof UsageError || e instanceof OptionError) {
     console.error(`orchsim: ${e.message}`);
     process.exitCode = 2;
   } else {

@@ -1,38 +1,81 @@
 // `orchsim serve` and `orchsim apiserver`: the API server on HTTPS in wall-clock time.
-// serve adds what a person at a terminal wants: a kubeconfig to point kubectl at, and local
-// defaults that need no root (certificates under ./.orchsim).
+// Both read the API server's option table; serve adds what a person at a terminal wants (a
+// kubeconfig to point kubectl at, simulated nodes, local defaults that need no root:
+// certificates under ./.orchsim).
 import { randomInt } from 'node:crypto';
 import { resolve } from 'node:path';
-import { apiServerOptions, type ApiServerOptions } from '../../actors/apiserver/options.ts';
+import { versionText } from '../../actors/api/options/common.ts';
+import { helpText } from '../../actors/api/options/help.ts';
+import { float, int, string, strings } from '../../actors/api/options/kinds.ts';
+import { OptionError, OptionTable, type OptionSpec, type Resolved } from '../../actors/api/options/table.ts';
+import { API_SERVER_TABLE, inertAdmissionPlugins, withCodeOnlyFields, type ApiServerOptions } from '../../actors/apiserver/options.ts';
 import { servingCert } from '../../actors/apiserver/certs.ts';
 import { serveHttps, type Listening } from '../../actors/apiserver/https.ts';
 import { ApiServer } from '../../actors/apiserver/server.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
 import { startServedNodes } from '../serve-nodes.ts';
-import { API_SERVER_FLAGS } from './apiserver-flags.ts';
-import { flagHelp, parseFlags, UsageError, type FlagSpec } from './flags.ts';
 import { ADMIN_TOKEN, ADMIN_USER, writeKubeconfig } from './kubeconfig.ts';
 
-interface ServeDraft extends Partial<ApiServerOptions> {
-  kubeconfigOut?: string;
+type Mode = 'serve' | 'apiserver';
+
+interface ServeOptions extends ApiServerOptions {
   seed?: number;
-  nodes?: number;
-  zones?: string[];
-  speed?: number;
+  kubeconfigOut?: string;
+  nodes: number;
+  zones: string[];
+  speed: number;
 }
 
-const SERVE_FLAGS: FlagSpec<ServeDraft>[] = [
-  ...(API_SERVER_FLAGS as FlagSpec<ServeDraft>[]),
-  { name: 'kubeconfig-out', type: 'string', help: 'write a kubeconfig for this server here (serve default: .orchsim/kubeconfig)', set: (o, v) => (o.kubeconfigOut = v as string) },
-  { name: 'seed', type: 'int', help: 'seed of uids and generated names (default: random, printed)', set: (o, v) => (o.seed = v as number) },
-  { name: 'nodes', type: 'int', help: 'simulated nodes, with a scheduler, so pods get scheduled and run (serve default: 3)', set: (o, v) => (o.nodes = v as number) },
-  { name: 'zones', type: 'strings', help: 'zones the simulated nodes are spread over (default: zone-a,zone-b,zone-c)', set: (o, v) => (o.zones = v as string[]) },
-  { name: 'speed', type: 'int', help: 'run the cluster\'s clock this many times faster than real time (default 1)', set: (o, v) => (o.speed = v as number) },
-];
+const SIMULATOR = 'Simulator options';
+const SEED: OptionSpec<ServeOptions> = { name: 'seed', kind: int, key: 'seed', defaultText: 'random, printed first', group: SIMULATOR,
+  help: 'the seed of uids and generated names' };
+const SERVE_ONLY: OptionSpec<ServeOptions>[] = [
+  { name: 'kubeconfig-out', kind: string, key: 'kubeconfigOut', default: '.orchsim/kubeconfig', group: SIMULATOR,
+    help: 'where the kubeconfig for this server is written, with the admin token and the server\'s certificate' },
+  { name: 'nodes', kind: int, key: 'nodes', default: 3, group: SIMULATOR, rule: (v: number) => (v >= 0 && v <= 5000 ? undefined : 'must be from 0 to 5000'),
+    help: 'simulated nodes, with a scheduler and the controller manager, so pods get scheduled and run' },
+  { name: 'zones', kind: strings, key: 'zones', default: ['zone-a', 'zone-b', 'zone-c'], group: SIMULATOR,
+    rule: (v: string[]) => (v.length > 0 && v.every((z) => z !== '') ? undefined : 'must name at least one zone, none empty'), help: 'the zones the nodes are spread over' },
+  { name: 'speed', kind: float, key: 'speed', default: 1, group: SIMULATOR, rule: (v: number) => (v >= 1 ? undefined : 'must be at least 1'),
+    help: 'run the cluster\'s clock this many times faster than real time' },
+] as OptionSpec<ServeOptions>[];
 
-/** Flags only `serve` has: the API server component takes none of them. */
-const SERVE_ONLY = new Set(['kubeconfig-out', 'nodes', 'zones', 'speed']);
+/** serve's certificates default to ./.orchsim/certs, which needs no root. */
+const serveSpec = (s: OptionSpec<ApiServerOptions>) => (s.name === 'cert-dir' ? { ...s, default: '.orchsim/certs' } : s) as OptionSpec<ServeOptions>;
+
+const TABLES: Record<Mode, OptionTable<ServeOptions>> = {
+  apiserver: new OptionTable<ServeOptions>('API server', [...API_SERVER_TABLE.specs.map((s) => s as OptionSpec<ServeOptions>), SEED], API_SERVER_TABLE.crossRules),
+  serve: new OptionTable<ServeOptions>('orchsim serve', [...API_SERVER_TABLE.specs.map(serveSpec), SEED, ...SERVE_ONLY], API_SERVER_TABLE.crossRules),
+};
+
+const SUMMARY: Record<Mode, string> = {
+  apiserver: 'The orchsim API server alone: the resource protocol on HTTPS, its store in memory. Every option of the API server (seed 001) is accepted and checked; '
+    + 'those marked "no effect in the simulator" say why orchsim ignores them.',
+  serve: 'A cluster for kubectl and controllers under development: the API server with simulated nodes, a scheduler and the controller manager, in wall-clock time, '
+    + 'and a kubeconfig written for you. Takes every API server option (seed 001); those marked "no effect in the simulator" say why orchsim ignores them.',
+};
+
+export function serveHelp(mode: Mode): string {
+  return helpText(`orchsim ${mode}`, SUMMARY[mode], TABLES[mode]);
+}
+
+/** A command line read: help or the version to print, or options to start with. */
+export type ServeCommandLine =
+  | { print: string }
+  | { print?: undefined; options: ServeOptions; warnings: string[] };
+
+/** Reads the command line; -h, --help and --version win over the other flags' rules. Throws an OptionError. */
+export function parseServeArgs(argv: readonly string[], mode: Mode): ServeCommandLine {
+  const table = TABLES[mode];
+  const { values, positional } = table.parseArgs(argv);
+  if (values.get('help') === true) return { print: serveHelp(mode) };
+  const version = versionText(String(values.get('version') ?? 'false'));
+  if (version !== undefined) return { print: version };
+  if (positional.length > 0) throw new OptionError(`unexpected argument ${JSON.stringify(positional[0])}: orchsim ${mode} takes only flags`);
+  const resolved: Resolved<ServeOptions> = table.resolve(values);
+  return { options: resolved.options, warnings: resolved.warnings };
+}
 
 export interface Running {
   server: ApiServer;
@@ -41,21 +84,17 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** Starts the server; `serve` mode picks local defaults and writes a kubeconfig. */
-export async function startServer(argv: string[], mode: 'serve' | 'apiserver', log: (line: string) => void = console.log): Promise<Running> {
-  const draft: ServeDraft = mode === 'serve' ? { certDir: resolve('.orchsim/certs'), kubeconfigOut: resolve('.orchsim/kubeconfig') } : {};
-  const rest = parseFlags(argv, SERVE_FLAGS.filter((f) => mode === 'serve' || !SERVE_ONLY.has(f.name)), draft);
-  if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}: orchsim ${mode} takes only flags`);
-  const { kubeconfigOut, seed: givenSeed, nodes = mode === 'serve' ? 3 : 0, zones = ['zone-a', 'zone-b', 'zone-c'], speed = 1, ...given } = draft;
-  if (!(speed >= 1)) throw new UsageError(`invalid argument ${speed} for --speed: must be at least 1`);
-  if (!(nodes >= 0 && nodes <= 5000)) throw new UsageError(`invalid argument ${nodes} for --nodes: must be from 0 to 5000`);
-  let options: ApiServerOptions;
-  try {
-    // The kubeconfig serve writes carries the admin token: the server must know it.
-    options = apiServerOptions(mode === 'serve' ? { ...given, tokens: new Map([[ADMIN_TOKEN, ADMIN_USER]]) } : given);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+/** Starts the server; `serve` mode adds simulated nodes and writes a kubeconfig. Warnings go to `warn`. */
+export async function startServer(args: readonly string[] | ServeCommandLine, mode: Mode, log: (line: string) => void = console.log,
+  warn: (line: string) => void = console.error): Promise<Running> {
+  const line = Array.isArray(args) ? parseServeArgs(args as readonly string[], mode) : (args as ServeCommandLine);
+  if (line.print !== undefined) throw new OptionError(`orchsim ${mode}: --help and --version print and exit; nothing to start`);
+  const { seed: givenSeed, kubeconfigOut: out, nodes = 0, zones = [], speed = 1, ...flags } = line.options;
+  // The kubeconfig serve writes carries the admin token: the server must know it.
+  const options = withCodeOnlyFields(flags, mode === 'serve' ? { tokens: new Map([[ADMIN_TOKEN, ADMIN_USER]]) } : {});
+  for (const w of line.warnings) warn(`warning: ${w}`);
+  for (const p of inertAdmissionPlugins(options)) warn(`warning: admission plugin ${p} is accepted but not simulated: it admits everything`);
+  const kubeconfigOut = out === undefined ? undefined : resolve(out);
   const seed = givenSeed ?? randomInt(2 ** 31);
   log(`seed ${seed}`);
   const clock = wallClock(speed);
@@ -80,8 +119,4 @@ export async function startServer(argv: string[], mode: 'serve' | 'apiserver', l
       await listening.close();
     },
   };
-}
-
-export function serveHelp(mode: 'serve' | 'apiserver'): string {
-  return `usage: orchsim ${mode} [flags]\n\n${flagHelp(SERVE_FLAGS.filter((f) => mode === 'serve' || !SERVE_ONLY.has(f.name)) as FlagSpec<unknown>[])}`;
 }

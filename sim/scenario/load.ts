@@ -69,6 +69,7 @@
 // `orchsim.io/workload: <workload>`, no namespace (the workload's) and none of the fields only the
 // server sets (uid, resourceVersion, ownerReferences, status, ...).
 import { readFile } from 'node:fs/promises';
+import { controllerManagerFromScenario } from '../../actors/controller-manager/options.ts';
 import { schedulerFromScenario } from '../../actors/scheduler/options.ts';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { formatDuration } from '../../actors/api/duration.ts';
@@ -200,10 +201,13 @@ function componentOptions(f: Field): ComponentOptions {
     out[component] = structuredClone(at.value);
   }
   // Checked here, so a bad option is an error of the file, with its place.
-  try {
-    schedulerFromScenario(out.scheduler);
-  } catch (e) {
-    f.child('scheduler').fail((e as Error).message);
+  const checks: [keyof ComponentOptions, (record: Record<string, unknown>) => unknown][] = [['scheduler', schedulerFromScenario], ['controllerManager', controllerManagerFromScenario]];
+  for (const [component, check] of checks) {
+    try {
+      check(out[component]);
+    } catch (e) {
+      f.child(component).fail((e as Error).message);
+    }
   }
   return out;
 }

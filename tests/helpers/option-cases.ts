@@ -13,6 +13,8 @@ export interface OptionCase {
   valid: string;
   /** Values its rule refuses, each with a piece of the expected message. */
   invalid?: [text: string, says: string][];
+  /** Flags given alongside, for an option a cross rule ties to another (`--oidc-client-id` with `--oidc-issuer-url`). */
+  with?: string[];
 }
 
 /** Text no value of the kind is written as, and what the message then says. */
@@ -56,12 +58,12 @@ export function checkOptionTable<T>(table: OptionTable<T>, rows: OptionCase[]): 
     const spec = t.spec(row.name)!;
     const shown = spec.default === undefined ? undefined : (spec.kind.format as (v: unknown) => string)(spec.default);
     assert.is(spec.defaultText ?? shown, row.default, `--${row.name}: default`);
-    const parsed = t.parse([`--${row.name}=${row.valid}`]);
+    const parsed = t.parse([...(row.with ?? []), `--${row.name}=${row.valid}`]);
     assert.ok(parsed.given.has(row.name), `--${row.name}=${row.valid} was not taken`);
     checks += 2;
     for (const [text, says] of row.invalid ?? []) {
-      expectError(t, [`--${row.name}=${text}`], says, `--${row.name}=${text}`);
-      expectError(t, [`--${row.name}=${text}`], `--${row.name}`, `--${row.name}=${text} names the option`);
+      expectError(t, [...(row.with ?? []), `--${row.name}=${text}`], says, `--${row.name}=${text}`);
+      expectError(t, [...(row.with ?? []), `--${row.name}=${text}`], `--${row.name}`, `--${row.name}=${text} names the option`);
       checks++;
     }
     const malformed = MALFORMED[spec.kind.name];

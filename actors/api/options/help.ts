@@ -24,8 +24,8 @@ function wrap(text: string, indent: number): string {
   return lines.join(`\n${' '.repeat(indent)}`);
 }
 
-function entry<T>(s: OptionSpec<T>): string {
-  const flag = `${s.short ? `-${s.short}, ` : '    '}--${s.name}${s.kind.bare === 'true' && s.kind.name === 'bool' ? '' : ` ${s.kind.name}`}`;
+function entry<T>(s: OptionSpec<T>, field: boolean): string {
+  const flag = field ? `${s.name} ${s.kind.name}` : `${s.short ? `-${s.short}, ` : '    '}--${s.name}${s.kind.bare === 'true' && s.kind.name === 'bool' ? '' : ` ${s.kind.name}`}`;
   const notes: string[] = [];
   const d = defaultOf(s);
   if (d !== '' && !(s.kind.name === 'bool' && d === 'false')) notes.push(`default ${d}`);
@@ -37,12 +37,20 @@ function entry<T>(s: OptionSpec<T>): string {
 
 /** The help text: usage, then each group's options. */
 export function helpText<T>(command: string, summary: string, table: OptionTable<T>): string {
+  return `${wrap(summary, 0)}\n\nUsage:\n  ${command} [flags]\n\n${sections(table, false)}\n`;
+}
+
+/** The fields of a configuration file a table reads, in its groups. */
+export function fieldsHelp<T>(summary: string, table: OptionTable<T>): string {
+  return `${wrap(summary, 0)}\n\n${sections(table, true)}\n`;
+}
+
+function sections<T>(table: OptionTable<T>, fields: boolean): string {
   const groups = new Map<string, OptionSpec<T>[]>();
   for (const s of table.specs) {
     let list = groups.get(s.group);
     if (!list) groups.set(s.group, (list = []));
     list.push(s);
   }
-  const sections = [...groups].map(([group, specs]) => `${group}:\n\n${specs.map(entry).join('\n')}`);
-  return `${wrap(summary, 0)}\n\nUsage:\n  ${command} [flags]\n\n${sections.join('\n\n')}\n`;
+  return [...groups].map(([group, specs]) => `${group}:\n\n${specs.map((s) => entry(s, fields)).join('\n')}`).join('\n\n');
 }

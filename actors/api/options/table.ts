@@ -218,7 +218,7 @@ export class OptionTable<T> {
 }
 
 /** Edits (insertions, deletions, substitutions) between two names. */
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];

@@ -1,0 +1,52 @@
+// The names `--controllers` takes besides orchsim's own: the older short names of the controllers
+// orchsim runs, and the real controller manager's other controllers, which orchsim accepts (so
+// that a real command line works) and does not run.
+
+/** Another name of a simulated controller → its name here. */
+export const CONTROLLER_ALIASES: Readonly<Record<string, string>> = {
+  nodelifecycle: 'node-lifecycle-controller',
+  replicaset: 'replicaset-controller',
+  podgc: 'pod-garbage-collector',
+  'pod-garbage-collector-controller': 'pod-garbage-collector',
+  garbagecollector: 'garbage-collector',
+  'garbage-collector-controller': 'garbage-collector',
+  namespace: 'namespace-controller',
+  deployment: 'deployment-controller',
+  daemonset: 'daemonset-controller',
+  statefulset: 'statefulset-controller',
+};
+
+/** Real controllers orchsim does not simulate, by their current and older names. */
+export const NOT_SIMULATED_CONTROLLERS: ReadonlySet<string> = new Set([
+  'bootstrap-signer-controller', 'bootstrapsigner',
+  'token-cleaner-controller', 'tokencleaner',
+  'endpoints-controller', 'endpoint',
+  'endpointslice-controller', 'endpointslice',
+  'endpointslice-mirroring-controller', 'endpointslicemirroring',
+  'replicationcontroller-controller', 'replicationcontroller',
+  'serviceaccount-token-controller', 'serviceaccount-token',
+  'serviceaccount-controller', 'serviceaccount',
+  'resourcequota-controller', 'resourcequota',
+  'horizontal-pod-autoscaler-controller', 'horizontalpodautoscaling',
+  'disruption-controller', 'disruption',
+  'cronjob-controller', 'cronjob',
+  'job-controller', 'job',
+  'ttl-after-finished-controller', 'ttl-after-finished',
+  'certificatesigningrequest-signing-controller', 'csrsigning',
+  'certificatesigningrequest-approving-controller', 'csrapproving',
+  'certificatesigningrequest-cleaner-controller', 'csrcleaner',
+  'ttl-controller', 'ttl',
+  'node-ipam-controller', 'nodeipam',
+  'node-route-controller', 'route',
+  'service-lb-controller', 'service',
+  'cloud-node-lifecycle-controller', 'cloud-node-lifecycle',
+  'persistentvolume-binder-controller', 'persistentvolume-binder',
+  'persistentvolume-attach-detach-controller', 'attachdetach',
+  'persistentvolume-expander-controller', 'persistentvolume-expander',
+  'persistentvolumeclaim-protection-controller', 'pvc-protection',
+  'persistentvolume-protection-controller', 'pv-protection',
+  'ephemeral-volume-controller', 'ephemeral-volume',
+  'clusterrole-aggregation-controller', 'clusterrole-aggregation',
+  'root-ca-certificate-publisher-controller', 'root-ca-cert-publisher',
+  'legacy-serviceaccount-token-cleaner-controller', 'legacy-service-account-token-cleaner',
+]);

@@ -1,0 +1,40 @@
+// A scheduler process: with leader election (the default) it campaigns for its Lease and
+// schedules only while it leads, a fresh Scheduler per term; without, it schedules from start
+// to stop. The simulator's replicas, `orchsim serve` and `orchsim scheduler` all start it so.
+import type { Clock, Random } from '../api/env.ts';
+import { ApiClient } from '../client/client.ts';
+import { electionConfig } from '../client/leader-election.ts';
+import { Replica } from '../client/replica.ts';
+import type { Bus } from '../../transport/bus.ts';
+import type { SchedulerOptions } from './options.ts';
+import { Scheduler, type SchedulerInit } from './scheduler.ts';
+
+export interface SchedulerReplicaInit {
+  bus: Bus;
+  clock: Clock;
+  /** Tie-breaks and leader election's jitter are drawn from it. */
+  random: Random;
+  /** Checked already (schedulerOptions and the like). */
+  options: SchedulerOptions;
+  /** The holderIdentity on the Lease. */
+  identity: string;
+  onDecision?: SchedulerInit['onDecision'];
+  onError?: (e: unknown) => void;
+  /** Told when this replica starts and stops scheduling, with the lock's name. */
+  onLeading?: (lock: string, identity: string, leading: boolean, atMs: number) => void;
+}
+
+export function schedulerReplica(init: SchedulerReplicaInit): Replica<Scheduler> {
+  const { bus, clock, random, options, identity } = init;
+  const onError = init.onError ?? ((e: unknown) => console.error(`scheduler ${identity}:`, e));
+  return new Replica({
+    identity, clock,
+    make: () => new Scheduler({ bus, clock, random, options, onError, ...(init.onDecision ? { onDecision: init.onDecision } : {}) }),
+    ...(options.leaderElect ? { election: {
+      client: new ApiClient(bus, `${options.schedulerName}/leader-election`), random: random.fork('leader-election'),
+      config: electionConfig(options),
+    } } : {}),
+    ...(init.onLeading ? { onLeading: (id: string, leading: boolean, at: number) => init.onLeading!(options.leaderElectResourceName, id, leading, at) } : {}),
+    onError,
+  });
+}
