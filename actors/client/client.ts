@@ -93,8 +93,9 @@ export class ApiClient {
     return this.request('DELETE', collectionPath(type, namespace));
   }
 
-  /** Deletes with DeleteOptions: a grace period, and preconditions (only the object with this uid). */
-  delete(type: ResourceType, namespace: string | undefined, name: string, options: { gracePeriodSeconds?: number; preconditions?: { uid?: string } } = {}): Promise<unknown> {
+  /** Deletes with DeleteOptions: a grace period, preconditions (only the object with this uid), what becomes of dependents. */
+  delete(type: ResourceType, namespace: string | undefined, name: string,
+    options: { gracePeriodSeconds?: number; preconditions?: { uid?: string }; propagationPolicy?: 'Orphan' | 'Foreground' | 'Background' } = {}): Promise<unknown> {
     return this.request('DELETE', objectPath(type, namespace, name), Object.keys(options).length ? options : undefined);
   }
 

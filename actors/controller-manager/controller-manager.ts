@@ -8,7 +8,7 @@
 //   taint-eviction-controller   deletes pods that do not tolerate a node's NoExecute taints, or no longer
 //   replicaset-controller       keeps each ReplicaSet's pods at its replica count
 //   pod-garbage-collector       deletes terminated pods beyond the threshold, orphans of deleted nodes
-//   garbage-collector           deletes objects whose owners are all gone (background propagation)
+//   garbage-collector           deletes objects whose owners are gone; orphan and foreground deletion of owners
 //   namespace-controller        empties a namespace being deleted, then lets it go
 //   deployment-controller       rolls each Deployment's template out through ReplicaSets
 //   daemonset-controller        one pod per eligible node, its templates kept as ControllerRevisions

@@ -48,24 +48,34 @@ function fromFields(b: Record<string, unknown>): DeleteOptions {
   const opts: DeleteOptions = { dryRun: dryRun(dry.map(String), 'DeleteOptions') };
   if (typeof grace === 'number') opts.gracePeriodSeconds = grace;
   if (policy) opts.propagationPolicy = String(policy);
-  else if (b.orphanDependents === true) opts.propagationPolicy = 'Orphan';
+  else if (typeof b.orphanDependents === 'boolean') opts.orphanDependents = b.orphanDependents;
   if (pre) opts.preconditions = { ...(pre.uid ? { uid: String(pre.uid) } : {}), ...(pre.resourceVersion ? { resourceVersion: String(pre.resourceVersion) } : {}) };
   return opts;
 }
 
-/** Pods answer with the object; other kinds with a success Status once the object is gone. */
-function deletedResponse(r: ResourceRequest, obj: KObject, removed: boolean, ctx: EncodeContext): ApiResponse {
-  if (!removed || (r.type.group === '' && r.type.resource === 'pods')) return encodeObject(ctx, obj, 200);
+/**
+ * Pods answer with the object; other kinds with a success Status once the object is gone, and with
+ * the object (deletionTimestamp, finalizers) while it stays. A kept object answers 202 only when
+ * the request said orphanDependents=false, as the real server does (for compatibility it answers
+ * 200 to every other delete that does not remove at once, propagationPolicy=Foreground too).
+ */
+function deletedResponse(r: ResourceRequest, obj: KObject, removed: boolean, opts: DeleteOptions, ctx: EncodeContext): ApiResponse {
+  const code = !removed && opts.orphanDependents === false ? 202 : 200;
+  if (!removed || (r.type.group === '' && r.type.resource === 'pods')) return encodeObject(ctx, obj, code);
   return encodeStatus(ctx, success({ name: obj.metadata.name, group: r.type.group, kind: r.type.resource, uid: obj.metadata.uid }), 200);
 }
 
 export async function handleDelete(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
   const opts = deleteOptions(req, r);
   const { object, removed } = await registry.delete(r.type, r.namespace, r.name!, opts);
-  return deletedResponse(r, object, removed, ctx);
+  return deletedResponse(r, object, removed, opts, ctx);
 }
 
-/** Deletes every object the selectors match (one page when `limit` is set); answers the list of deleted objects. */
+/**
+ * Deletes every object the selectors match (one page when `limit` is set), each as a delete of it
+ * alone with the same options (so a propagation policy holds each the same way); answers the list
+ * of deleted objects.
+ */
 export async function handleDeleteCollection(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
   const opts = deleteOptions(req, r);
   const plan = planList(r, registry);

@@ -14,6 +14,7 @@ import { modelName } from '../validation/schema.ts';
 import { deepEqual } from './deep-equal.ts';
 import { applyDefaults } from './defaults.ts';
 import { collectionKey, objectKey } from './keys.ts';
+import { propagationFinalizers } from './propagation.ts';
 import { strategyFor } from './strategy.ts';
 
 export interface RegistryEnv {
@@ -42,7 +43,10 @@ export interface DeleteOptions {
   dryRun: boolean;
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
+  /** Orphan, Background or Foreground: see propagation.ts. */
   propagationPolicy?: string;
+  /** The deprecated form of the policy (true: Orphan); never set together with propagationPolicy. */
+  orphanDependents?: boolean;
 }
 
 export interface DeleteResult {
@@ -213,6 +217,12 @@ export class Registry {
     return !blocked && (obj.metadata.finalizers?.length ?? 0) === 0 && (obj.metadata.deletionGracePeriodSeconds ?? 0) === 0;
   }
 
+  /**
+   * Deletes at once an object nothing holds; otherwise marks it terminating (deletionTimestamp)
+   * and keeps it until its finalizers are gone and its grace period is over. The propagation
+   * policy first adds or removes the garbage collector's finalizers (propagation.ts), except on
+   * an object whose graceful deletion is already under way and not shortened by this request.
+   */
   async delete(type: ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
     const strategy = strategyFor(type);
     for (let attempt = 0; ; attempt++) {
@@ -222,13 +232,14 @@ export class Registry {
       checkPreconditions(type, name, current, opts.preconditions);
       await this.env.admission.admit({ operation: 'DELETE', type, namespace, name, dryRun: opts.dryRun, old: current }, this.lookup);
       const grace = strategy.gracePeriodSeconds?.(current, opts.gracePeriodSeconds) ?? 0;
-      const pending = (current.metadata.finalizers?.length ?? 0) > 0 || (strategy.blocksRemoval?.(current) ?? false) || grace > 0;
+      const held = gracePending(current, grace) ? current : withFinalizers(current, propagationFinalizers(type, current.metadata.finalizers, opts));
+      const pending = (held.metadata.finalizers?.length ?? 0) > 0 || (strategy.blocksRemoval?.(held) ?? false) || grace > 0;
       try {
         if (!pending) {
           if (opts.dryRun) return { object: current, removed: true };
           return { object: await this.env.store.delete(key, Number(current.metadata.resourceVersion)), removed: true };
         }
-        const next = this.#markDeleting(current, grace, strategy.hasGeneration);
+        const next = this.#markDeleting(held, grace, strategy.hasGeneration);
         if (next === current || opts.dryRun) return { object: next, removed: false };
         return { object: await this.env.store.update(key, next, Number(current.metadata.resourceVersion)), removed: false };
       } catch (e) {
@@ -322,6 +333,19 @@ function checkPreconditions(type: ResourceType, name: string, current: KObject, 
     throw conflict(target(type, name), `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${current.metadata.uid}`);
   if (p.resourceVersion && p.resourceVersion !== current.metadata.resourceVersion)
     throw conflict(target(type, name), `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`);
+}
+
+/** A terminating object whose grace period runs on and is not shortened: its finalizers are no longer a delete's to change. */
+function gracePending(current: KObject, grace: number): boolean {
+  const period = current.metadata.deletionGracePeriodSeconds ?? 0;
+  return !!current.metadata.deletionTimestamp && period > 0 && grace >= period;
+}
+
+/** `obj` with these finalizers (none: the field goes), or `obj` itself when `finalizers` is undefined. */
+function withFinalizers(obj: KObject, finalizers: string[] | undefined): KObject {
+  if (!finalizers) return obj;
+  const { finalizers: _old, ...meta } = obj.metadata;
+  return { ...obj, metadata: finalizers.length > 0 ? { ...meta, finalizers } : meta };
 }
 
 /** What create keeps of a submitted status: pods start Pending, namespaces Active, workloads empty. */

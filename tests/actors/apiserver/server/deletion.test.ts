@@ -167,16 +167,18 @@ test('a later delete may only shorten the grace period, counted from the first r
   assert.is((await h.get(`${PODS}/p`)).status, 404);
 });
 
-test('every propagationPolicy is accepted', async () => {
+test('every propagationPolicy is accepted, from the body and from the query', async () => {
   const h = await startServer();
   for (const policy of ['Orphan', 'Background', 'Foreground']) {
-    await h.post(CM, configMap(policy.toLowerCase()));
-    const body = await h.del(`${CM}/${policy.toLowerCase()}`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: policy });
+    await h.post(CM, configMap(`body-${policy.toLowerCase()}`));
+    const body = await h.del(`${CM}/body-${policy.toLowerCase()}`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: policy });
     assert.is(body.status, 200, policy);
-    await h.post(CM, configMap(policy.toLowerCase()));
-    const query = await h.del(`${CM}/${policy.toLowerCase()}?propagationPolicy=${policy}`);
+    await h.post(CM, configMap(`query-${policy.toLowerCase()}`));
+    const query = await h.del(`${CM}/query-${policy.toLowerCase()}?propagationPolicy=${policy}`);
     assert.is(query.status, 200, policy);
   }
+  // Orphan and Foreground keep the object for the garbage collector (deletion-propagation.test.ts).
+  assert.equal((await h.get(CM)).json.items.map((i: any) => i.metadata.name), ['body-foreground', 'body-orphan', 'query-foreground', 'query-orphan']);
 });
 
 test('an unknown propagationPolicy answers 422 Invalid on DeleteOptions and deletes nothing', async () => {
