@@ -5,6 +5,11 @@
 // triggered, so a missed or repeated event changes nothing. All time is the injected clock's; all
 // randomness is the injected stream's, forked by name (`pod/<uid>`, `pod-ips`, `lease-jitter`,
 // `node-info`), so the same seed gives the same node, the same plans and the same pod IPs.
+// Out of touch with the server (a request it never answered), the agent cannot know what the
+// server made of its Node and pods meanwhile (the node lifecycle controller sets the Node's
+// conditions Unknown and its pods not Ready): at the next status beat it writes its whole node
+// status, and on every beat it writes again the status of each running pod the server holds not
+// Ready, as the real agent's status loops compare what they report with the server's copy.
 import { timestamp, uuid, type Clock, type Random } from '../api/env.ts';
 import { lookupResource } from '../api/resources.ts';
 import { StatusError } from '../api/status.ts';
@@ -13,7 +18,7 @@ import { WatchHub } from '../apiserver/watch/hub.ts';
 import { cacheKey } from '../client/cache.ts';
 import { ApiClient } from '../client/client.ts';
 import { Informer } from '../client/informer.ts';
-import type { Bus } from '../../transport/bus.ts';
+import { BusTimeoutError, NoRespondersError, type Bus } from '../../transport/bus.ts';
 import { batchPodStages, drawPodPlan, podExits, validateStages, withStages, type PodStageTable } from '../../machines/stages.ts';
 import { parseDuration } from '../api/duration.ts';
 import { nodeAgentOptions, podLimit, type NodeAgentOptions } from './options.ts';
@@ -128,7 +133,7 @@ export class NodeAgent {
     this.#lifecycle.send({ type: 'STARTED' });
     this.#every('lease', () => this.#renewLease());
     // Memory is checked against evictionHard on the status loop's beat (both 10 s by default).
-    this.#every('status', () => (this.#checkMemory(), this.#updateStatus()));
+    this.#every('status', () => (this.#checkMemory(), this.#resyncPods(), this.#updateStatus()));
   }
 
   /** Memory used on top of the pods' own (a scenario's memory-pressure fault); 0 removes it. */
@@ -200,7 +205,11 @@ export class NodeAgent {
     const slot = loop === 'lease' ? 0 : 1;
     this.#timers[slot] = this.#clock.setTimeout(() => {
       if (this.#stopped) return;
-      void work().catch((e) => this.#report(e)).finally(() => { if (!this.#stopped) this.#every(loop, work); });
+      void work().catch((e) => {
+        // Unanswered: the server may hold anything of this node now; the next beat reports it all.
+        if (e instanceof BusTimeoutError || e instanceof NoRespondersError) this.#lastReported = '';
+        this.#report(e);
+      }).finally(() => { if (!this.#stopped) this.#every(loop, work); });
     }, Math.round(periodMs));
   }
 
@@ -318,6 +327,15 @@ export class NodeAgent {
   }
 
   // ---- Pods ---------------------------------------------------------------------------------------
+
+  /** Each running pod the server holds not Ready gets its running status written again. */
+  #resyncPods(): void {
+    for (const [key, runtime] of this.#pods) {
+      const [namespace, name] = key.split('/') as [string, string];
+      const pod = this.#informer.cache.get(namespace, name);
+      if (pod && pod.metadata.uid === runtime.uid) runtime.resync(pod);
+    }
+  }
 
   #reconcile(key: string): void {
     if (this.#stopped) return;

@@ -10,6 +10,10 @@
 //   Succeeded/Failed   the phase, containers terminated (Completed / Error)
 //   Terminating        nothing: containers are stopping for the grace period
 //   Removed            the pod is deleted with gracePeriodSeconds 0
+//
+// Like the real agent's status manager, a running pod whose status on the server says it is not
+// Ready (the node lifecycle controller marked it so while the node was out of touch) gets its
+// running status written again (`resync`), once no write of its own is still under way.
 import { createActor, type Actor, type Snapshot } from 'xstate';
 import { timestamp, type Clock, type Random } from '../api/env.ts';
 import type { KObject } from '../api/types.ts';
@@ -93,6 +97,8 @@ export class PodRuntime {
   #evicted: string | undefined;
   #stopTimer: unknown;
   #queue: Promise<void> = Promise.resolve();
+  /** Writes enqueued and not yet landed or given up. */
+  #inFlight = 0;
   #stopped = false;
 
   constructor(pod: KObject, plan: PodPlan, deps: PodRuntimeDeps) {
@@ -113,6 +119,20 @@ export class PodRuntime {
   /** Counts against maxPods: admitted and not finished. */
   get active(): boolean {
     return !FINISHED.has(this.#phase);
+  }
+
+  /**
+   * Writes the running status again when `server` (the pod as the API has it) is not Ready while
+   * the containers run: nothing of its own in flight, not terminating or evicted. The conditions
+   * keep their transition times (the agent never saw its pod stop being Ready). True if it wrote.
+   */
+  resync(server: KObject): boolean {
+    if (this.#phase !== 'Running' || this.#terminating || this.#evicted !== undefined || this.#inFlight > 0 || this.#stopped) return false;
+    if (server.metadata.deletionTimestamp) return false;
+    const ready = ((server.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).find((c) => c.type === 'Ready');
+    if (ready?.status === 'True') return false;
+    this.#enqueue(() => this.#deps.write(this.#runningStatus(this.#runningMs)));
+    return true;
   }
 
   /** Starts the machine already bound: the pod came to this agent with `spec.nodeName` set. */
@@ -217,7 +237,8 @@ export class PodRuntime {
       if (!(e instanceof BusTimeoutError || e instanceof NoRespondersError) || this.#stopped) return this.#deps.onError(e);
       return new Promise<void>((resolve) => this.#deps.clock.setTimeout(resolve, WRITE_RETRY_MS)).then(() => (this.#stopped ? undefined : attempt()));
     });
-    this.#queue = this.#queue.then(attempt);
+    this.#inFlight++;
+    this.#queue = this.#queue.then(attempt).finally(() => void this.#inFlight--);
   }
 
   /** The conditions, with each one's lastTransitionTime kept until its status changes. */

@@ -1,6 +1,6 @@
 // `orchsim serve --nodes N` stands in for a cluster: kubectl sees Ready nodes spread over zones,
 // a pod it creates is scheduled and runs, and a Deployment rolls out, rolls over and rolls back,
-// with no other tool involved.
+// is paused and resumed, with no other tool involved.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -41,7 +41,7 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>, 
   }
 }
 
-test('kubectl sees Ready simulated nodes, a pod it runs starts, a Deployment rolls out, over and back', async () => {
+test('kubectl sees Ready simulated nodes, a pod it runs starts, a Deployment rolls out, over and back, paused and resumed', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'orchsim-serve-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const port = await freePort();
@@ -86,6 +86,28 @@ test('kubectl sees Ready simulated nodes, a pod it runs starts, a Deployment rol
     assert.match(third.stdout, /successfully rolled out/, third.stderr);
     const back = JSON.parse((await kubectl(kubeconfig, ['get', 'deployment', 'api', '-o', 'json'])).stdout) as { spec: { template: { spec: { containers: { image: string }[] } } } };
     assert.is(back.spec.template.spec.containers[0]!.image, 'nginx:1', 'rollout undo went back to the first template');
+
+    // Paused, a new template waits: the controller sees it (observedGeneration) and makes no set for it; resumed, it rolls out.
+    const images = async () => (JSON.parse((await kubectl(kubeconfig, ['get', 'rs', '-o', 'json'])).stdout).items as { spec: { template: { spec: { containers: { image: string }[] } } } }[])
+      .map((rs) => rs.spec.template.spec.containers[0]!.image).sort();
+    const before = await images();
+    const pause = await kubectl(kubeconfig, ['rollout', 'pause', 'deployment/api']);
+    assert.is(pause.code, 0, pause.stderr);
+    assert.is((await kubectl(kubeconfig, ['set', 'image', 'deployment/api', 'nginx=nginx:3'])).code, 0);
+    type Deployment = { metadata: { generation: number }; status: { observedGeneration?: number; conditions?: { type: string; status: string; reason: string }[] } };
+    const progressing = (d: Deployment) => d.status.conditions?.find((c) => c.type === 'Progressing');
+    await eventually('the paused Deployment observed with its new template', async () => {
+      const d = JSON.parse((await kubectl(kubeconfig, ['get', 'deployment', 'api', '-o', 'json'])).stdout) as Deployment;
+      return d.status.observedGeneration === d.metadata.generation && progressing(d)?.reason === 'DeploymentPaused' ? d : undefined;
+    });
+    assert.equal(await images(), before, 'no set for the template while paused');
+    const resume = await kubectl(kubeconfig, ['rollout', 'resume', 'deployment/api']);
+    assert.is(resume.code, 0, resume.stderr);
+    const fourth = await kubectl(kubeconfig, ['rollout', 'status', 'deployment/api', '--timeout=60s']);
+    assert.match(fourth.stdout, /successfully rolled out/, fourth.stderr);
+    assert.equal(await images(), [...before, 'nginx:3']);
+    const resumed = JSON.parse((await kubectl(kubeconfig, ['get', 'deployment', 'api', '-o', 'json'])).stdout) as Deployment;
+    assert.equal([progressing(resumed)?.status, progressing(resumed)?.reason], ['True', 'NewReplicaSetAvailable']);
   } finally {
     await running.stop();
     rmSync(dir, { recursive: true, force: true });

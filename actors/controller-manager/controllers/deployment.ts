@@ -2,15 +2,24 @@
 //
 // - Each template gets its own ReplicaSet, named `<deployment>-<hash of the template>`, the hash
 //   also added to its selector and its pods as the `pod-template-hash` label, owned by the
-//   Deployment, with the revision in the `deployment.kubernetes.io/revision` annotation.
+//   Deployment, with the revision in the `deployment.kubernetes.io/revision` annotation and the
+//   Deployment's size in `desired-replicas` and `max-replicas` (replicas + maxSurge).
 // - RollingUpdate: the new set grows while all sets together stay within replicas + maxSurge
 //   (25% rounded up by default), and old sets shrink, oldest first, while at least replicas -
 //   maxUnavailable (25% rounded down) pods stay available. Recreate: old sets go to zero first,
 //   the new one grows once their pods are gone.
+// - Paused (spec.paused): no new template is rolled out (its set is not even created); a change of
+//   spec.replicas still scales the sets there are, as does one while not paused (a set's
+//   desired-replicas no longer spec.replicas): the only active set takes it all, else a rolling
+//   Deployment's active sets share replicas + maxSurge in proportion to their sizes.
 // - Old sets with no replicas beyond revisionHistoryLimit (10) are deleted, oldest first.
 // - Status: replicas, updatedReplicas, readyReplicas, availableReplicas, unavailableReplicas,
-//   observedGeneration, and the Available and Progressing conditions. (Pausing and progress
-//   deadlines are not done.)
+//   observedGeneration, the Available condition, and the Progressing condition: NewReplicaSetCreated
+//   or FoundNewReplicaSet, ReplicaSetUpdated each time more pods are updated, Ready or available
+//   or fewer are old, NewReplicaSetAvailable when the rollout completes, DeploymentPaused and
+//   DeploymentResumed (status Unknown), and ProgressDeadlineExceeded (status False) when no
+//   progress was seen for progressDeadlineSeconds (600 by default) on the clock. A rollout not yet
+//   complete is looked at again a second after its deadline; none is while paused.
 // Keys come from a work queue with `concurrentDeploymentSyncs` workers.
 import { timestamp } from '../../api/env.ts';
 import { lookupResource } from '../../api/resources.ts';
@@ -23,6 +32,13 @@ import { REPLICASETS } from './replicaset.ts';
 const DEPLOYMENTS = lookupResource('apps', 'v1', 'deployments')!;
 export const TEMPLATE_HASH = 'pod-template-hash';
 export const REVISION = 'deployment.kubernetes.io/revision';
+export const DESIRED_REPLICAS = 'deployment.kubernetes.io/desired-replicas';
+export const MAX_REPLICAS = 'deployment.kubernetes.io/max-replicas';
+const DEFAULT_PROGRESS_DEADLINE_S = 600;
+/** progressDeadlineSeconds at the int32 maximum means no deadline (the real HasProgressDeadline). */
+const NO_DEADLINE_S = 2 ** 31 - 1;
+/** A stuck rollout is looked at again this long after its deadline, so the deadline has passed. */
+const DEADLINE_SLACK_MS = 1_000;
 
 type Rec = Record<string, unknown>;
 interface DeploymentSpec {
@@ -31,6 +47,8 @@ interface DeploymentSpec {
   template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Rec };
   strategy?: { type?: string; rollingUpdate?: { maxSurge?: number | string; maxUnavailable?: number | string } };
   revisionHistoryLimit?: number;
+  paused?: boolean;
+  progressDeadlineSeconds?: number;
 }
 interface Condition {
   type: string;
@@ -45,6 +63,15 @@ interface SetStatus {
   readyReplicas?: number;
   availableReplicas?: number;
 }
+interface Counts {
+  observedGeneration: number;
+  replicas: number;
+  updatedReplicas: number;
+  readyReplicas: number;
+  availableReplicas: number;
+  unavailableReplicas: number;
+}
+type DeploymentStatus = Partial<Counts> & { conditions?: Condition[] };
 
 /** Keys sorted, so equal templates give equal text. */
 function canonical(value: unknown): string {
@@ -85,14 +112,62 @@ export function fenceposts(d: DeploymentSpec, replicas: number): { surge: number
   return { surge, unavailable };
 }
 
+const isRolling = (spec: DeploymentSpec) => spec.strategy?.type !== 'Recreate';
+/** The real MaxSurge: 0 for Recreate. */
+const maxSurge = (spec: DeploymentSpec) => (isRolling(spec) ? fenceposts(spec, spec.replicas ?? 1).surge : 0);
+
+/** The progress deadline in ms, or undefined when the Deployment has none. */
+function progressDeadlineMs(spec: DeploymentSpec): number | undefined {
+  const seconds = spec.progressDeadlineSeconds ?? DEFAULT_PROGRESS_DEADLINE_S;
+  return seconds === NO_DEADLINE_S ? undefined : seconds * 1000;
+}
+
+/**
+ * How many replicas of `toAdd` (negative: to remove) a set gets, given `added` so far: its share of
+ * replicas + maxSurge by its size over the size it had at its last scaling (the real GetProportion).
+ */
+function proportion(setReplicas: number, maxReplicas: number | undefined, replicas: number, surge: number, toAdd: number, added: number): number {
+  if (setReplicas === 0 || toAdd === 0 || toAdd === added) return 0;
+  let fraction: number;
+  if (replicas === 0) fraction = -setReplicas;
+  else if (!maxReplicas) fraction = 0;
+  else fraction = Math.round((setReplicas * (replicas + surge)) / maxReplicas) - setReplicas;
+  const allowed = toAdd - added;
+  return toAdd > 0 ? Math.min(fraction, allowed) : Math.max(fraction, allowed);
+}
+
 const specOf = (rs: KObject) => (rs.spec ?? {}) as { replicas?: number; template?: DeploymentSpec['template'] };
 const statusOf = (rs: KObject) => (rs.status ?? {}) as SetStatus;
 const replicasOf = (rs: KObject) => specOf(rs).replicas ?? 0;
 const revisionOf = (rs: KObject) => Number(rs.metadata.annotations?.[REVISION] ?? 0);
+const annotationOf = (rs: KObject, key: string) => {
+  const v = rs.metadata.annotations?.[key];
+  return v === undefined || !/^\d+$/.test(v) ? undefined : Number(v);
+};
 const sum = (sets: KObject[], f: (rs: KObject) => number) => sets.reduce((n, rs) => n + f(rs), 0);
 const byAge = (a: KObject, b: KObject) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || cacheKey(a).localeCompare(cacheKey(b));
+const CONDITION_ORDER = ['Available', 'Progressing', 'ReplicaFailure'];
+
+/**
+ * Sets `c` among `conditions` as the real SetDeploymentCondition: unchanged when its status and
+ * reason are, its transition time kept while its status is, stamped `now` otherwise.
+ */
+function setCondition(conditions: Condition[], c: Condition, now: string): Condition[] {
+  const was = conditions.find((x) => x.type === c.type);
+  if (was && was.status === c.status && was.reason === c.reason) return conditions;
+  return putCondition(conditions, { ...c, lastUpdateTime: now, lastTransitionTime: was && was.status === c.status ? was.lastTransitionTime : now });
+}
+
+/** `c` in place of the condition of its type, the conditions in a stable order. */
+function putCondition(conditions: Condition[], c: Condition): Condition[] {
+  return [...conditions.filter((x) => x.type !== c.type), c].sort((a, b) => CONDITION_ORDER.indexOf(a.type) - CONDITION_ORDER.indexOf(b.type));
+}
+const progressingOf = (conditions: Condition[]) => conditions.find((c) => c.type === 'Progressing');
 
 export class DeploymentController extends QueuedController {
+  /** When each key's pending deadline check is due: one timer a key, not one a sync. */
+  readonly #deadlineChecks = new Map<string, number>();
+
   constructor(init: QueuedControllerInit) {
     super('deployment-controller', init);
     init.informers.get(DEPLOYMENTS).on({ add: (d) => this.queue.add(cacheKey(d)), update: (_o, d) => this.queue.add(cacheKey(d)) });
@@ -106,7 +181,7 @@ export class DeploymentController extends QueuedController {
   protected async sync(key: string): Promise<void> {
     const [namespace, name] = key.split('/') as [string, string];
     const d = this.informers.get(DEPLOYMENTS).cache.get(namespace, name);
-    if (!d || d.metadata.deletionTimestamp) return;
+    if (!d || d.metadata.deletionTimestamp) return void this.#deadlineChecks.delete(key);
     const spec = (d.spec ?? {}) as DeploymentSpec;
     const replicas = spec.replicas ?? 1;
     const sets = this.informers.get(REPLICASETS).cache.inNamespace(namespace)
@@ -114,23 +189,103 @@ export class DeploymentController extends QueuedController {
     const hash = templateHash(spec.template ?? {});
     let newSet = sets.find((rs) => rs.metadata.labels?.[TEMPLATE_HASH] === hash);
     const old = sets.filter((rs) => rs !== newSet).sort(byAge);
-    if (!newSet) newSet = await this.#createSet(d, spec, hash, Math.max(0, ...sets.map(revisionOf)) + 1, replicas, old);
-    if (!newSet) return;
-    if (spec.strategy?.type === 'Recreate') await this.#recreate(newSet, old, replicas);
-    else await this.#rollingUpdate(newSet, old, replicas, fenceposts(spec, replicas));
+    const now = timestamp(this.clock.now());
+    // Pausing and resuming are written at once, as their own step; the write brings the key back.
+    const paused = this.#pausedConditions(d, spec, now);
+    if (paused) return this.#writeStatus(d, { conditions: paused });
+    let conditions = (d.status as DeploymentStatus | undefined)?.conditions ?? [];
+    if (spec.paused || this.#isScalingEvent(replicas, newSet ? [newSet, ...old] : old)) {
+      // Paused or resized: the sets there are take the new size; no template is rolled out.
+      await this.#scaleToSize(d, spec, newSet, old);
+      if (spec.paused) await this.#cleanup(old, spec.revisionHistoryLimit ?? 10);
+      const status = this.#calculateStatus(d, spec, conditions, newSet, sets, now);
+      if (!this.#sameStatus(d, status)) await this.#writeStatus(d, status);
+      return;
+    }
+    const hasDeadline = progressDeadlineMs(spec) !== undefined;
+    if (!newSet) {
+      newSet = await this.#createSet(d, spec, hash, Math.max(0, ...sets.map(revisionOf)) + 1, replicas, old);
+      if (!newSet) return;
+      if (hasDeadline) conditions = setCondition(conditions, { type: 'Progressing', status: 'True', reason: 'NewReplicaSetCreated', message: `Created new replica set "${newSet.metadata.name}"` }, now);
+    } else if (hasDeadline && !progressingOf(conditions)) {
+      conditions = setCondition(conditions, { type: 'Progressing', status: 'True', reason: 'FoundNewReplicaSet', message: `Found new replica set "${newSet.metadata.name}"` }, now);
+    }
+    if (!isRolling(spec)) await this.#recreate(d, newSet, old, replicas);
+    else await this.#rollingUpdate(d, newSet, old, replicas, fenceposts(spec, replicas));
     await this.#cleanup(old, spec.revisionHistoryLimit ?? 10);
-    await this.#writeStatus(d, newSet, sets.includes(newSet) ? sets : [...sets, newSet]);
+    await this.#syncRolloutStatus(key, d, spec, conditions, newSet, sets.includes(newSet) ? sets : [...sets, newSet], now);
+  }
+
+  // ---- Pausing and scaling ------------------------------------------------------------------------
+
+  /**
+   * The real checkPausedConditions: the conditions with Progressing Unknown DeploymentPaused, then
+   * DeploymentResumed, when that changes (a timeout reported stays); undefined when nothing does.
+   */
+  #pausedConditions(d: KObject, spec: DeploymentSpec, now: string): Condition[] | undefined {
+    const conditions = (d.status as DeploymentStatus | undefined)?.conditions ?? [];
+    const reason = progressingOf(conditions)?.reason;
+    if (progressDeadlineMs(spec) === undefined || reason === 'ProgressDeadlineExceeded') return undefined;
+    if (spec.paused && reason !== 'DeploymentPaused')
+      return setCondition(conditions, { type: 'Progressing', status: 'Unknown', reason: 'DeploymentPaused', message: 'Deployment is paused' }, now);
+    if (!spec.paused && reason === 'DeploymentPaused')
+      return setCondition(conditions, { type: 'Progressing', status: 'Unknown', reason: 'DeploymentResumed', message: 'Deployment is resumed' }, now);
+    return undefined;
+  }
+
+  /** An active set last scaled for another spec.replicas than the Deployment's now. */
+  #isScalingEvent(replicas: number, sets: KObject[]): boolean {
+    return sets.some((rs) => replicasOf(rs) > 0 && (annotationOf(rs, DESIRED_REPLICAS) ?? replicas) !== replicas);
+  }
+
+  /** The real scale: the only active set (or the newest) takes spec.replicas; else the sets share it in proportion. */
+  async #scaleToSize(d: KObject, spec: DeploymentSpec, newSet: KObject | undefined, old: KObject[]): Promise<void> {
+    const replicas = spec.replicas ?? 1;
+    const active = (newSet ? [newSet, ...old] : old).filter((rs) => replicasOf(rs) > 0);
+    if (active.length <= 1) {
+      const only = active[0] ?? newSet ?? old[old.length - 1];
+      if (only && replicasOf(only) !== replicas) await this.#scale(d, only, replicas, true);
+      return;
+    }
+    if (newSet && replicasOf(newSet) === replicas && annotationOf(newSet, DESIRED_REPLICAS) === replicas && statusOf(newSet).availableReplicas === replicas) {
+      // The new set is saturated: the old ones are not needed any more.
+      for (const rs of old) if (replicasOf(rs) > 0) await this.#scale(d, rs, 0, true);
+      return;
+    }
+    if (!isRolling(spec)) return;
+    const surge = maxSurge(spec);
+    const toAdd = (replicas > 0 ? replicas + surge : 0) - sum(active, replicasOf);
+    // The largest first; among equals, the newest first when growing and the oldest first when shrinking.
+    const ordered = [...active].sort((a, b) => replicasOf(b) - replicasOf(a) || (toAdd > 0 ? byAge(b, a) : byAge(a, b)));
+    const sizes = new Map<KObject, number>();
+    let added = 0;
+    for (const rs of ordered) {
+      const share = proportion(replicasOf(rs), annotationOf(rs, MAX_REPLICAS) ?? (d.status as DeploymentStatus | undefined)?.replicas, replicas, surge, toAdd, added);
+      sizes.set(rs, replicasOf(rs) + share);
+      added += share;
+    }
+    // What rounding left over goes to the largest set.
+    sizes.set(ordered[0]!, Math.max(0, sizes.get(ordered[0]!)! + toAdd - added));
+    for (const rs of ordered) await this.#scale(d, rs, sizes.get(rs)!, true);
+  }
+
+  // ---- Rolling out --------------------------------------------------------------------------------
+
+  #sizeAnnotations(d: KObject): Record<string, string> {
+    const spec = (d.spec ?? {}) as DeploymentSpec;
+    const replicas = spec.replicas ?? 1;
+    return { [DESIRED_REPLICAS]: String(replicas), [MAX_REPLICAS]: String(replicas + maxSurge(spec)) };
   }
 
   async #createSet(d: KObject, spec: DeploymentSpec, hash: string, revision: number, replicas: number, old: KObject[]): Promise<KObject | undefined> {
     const labels = { ...spec.template?.metadata?.labels, [TEMPLATE_HASH]: hash };
     const ref: OwnerReference = { apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name!, uid: d.metadata.uid!, controller: true, blockOwnerDeletion: true };
     // A rolling update starts the new set within the surge; a first rollout or Recreate at once.
-    const rolling = spec.strategy?.type !== 'Recreate' && old.length > 0;
-    const start = rolling ? Math.max(0, Math.min(replicas, replicas + fenceposts(spec, replicas).surge - sum(old, replicasOf))) : spec.strategy?.type === 'Recreate' && old.some((rs) => replicasOf(rs) > 0) ? 0 : replicas;
+    const rolling = isRolling(spec) && old.length > 0;
+    const start = rolling ? Math.max(0, Math.min(replicas, replicas + fenceposts(spec, replicas).surge - sum(old, replicasOf))) : !isRolling(spec) && old.some((rs) => replicasOf(rs) > 0) ? 0 : replicas;
     try {
       return await this.client.create(REPLICASETS, {
-        metadata: { name: `${d.metadata.name}-${hash}`, namespace: d.metadata.namespace, labels, annotations: { [REVISION]: String(revision) }, ownerReferences: [ref] },
+        metadata: { name: `${d.metadata.name}-${hash}`, namespace: d.metadata.namespace, labels, annotations: { [REVISION]: String(revision), ...this.#sizeAnnotations(d) }, ownerReferences: [ref] },
         spec: {
           replicas: start,
           selector: { ...spec.selector, matchLabels: { ...spec.selector?.matchLabels, [TEMPLATE_HASH]: hash } },
@@ -144,19 +299,25 @@ export class DeploymentController extends QueuedController {
     }
   }
 
-  async #scale(rs: KObject, replicas: number): Promise<void> {
-    if (replicasOf(rs) === replicas) return;
+  /**
+   * Sets a set's size, with the Deployment's size annotations. A rollout step writes only a new
+   * size (`orStale` false); scaling to the Deployment's size also mends stale annotations.
+   */
+  async #scale(d: KObject, rs: KObject, replicas: number, orStale = false): Promise<void> {
+    const annotations = this.#sizeAnnotations(d);
+    const stale = Object.entries(annotations).some(([k, v]) => rs.metadata.annotations?.[k] !== v);
+    if (replicasOf(rs) === replicas && !(orStale && stale)) return;
     try {
-      await this.client.patch(REPLICASETS, rs.metadata.namespace, rs.metadata.name!, { metadata: { resourceVersion: rs.metadata.resourceVersion }, spec: { replicas } }, 'merge');
+      await this.client.patch(REPLICASETS, rs.metadata.namespace, rs.metadata.name!, { metadata: { resourceVersion: rs.metadata.resourceVersion, annotations }, spec: { replicas } }, 'merge');
     } catch (e) {
       if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
     }
   }
 
   /** The real rolloutRolling: grow the new set within the surge, shrink old ones within the unavailability. */
-  async #rollingUpdate(newSet: KObject, old: KObject[], replicas: number, f: { surge: number; unavailable: number }): Promise<void> {
+  async #rollingUpdate(d: KObject, newSet: KObject, old: KObject[], replicas: number, f: { surge: number; unavailable: number }): Promise<void> {
     const size = new Map([newSet, ...old].map((rs) => [rs, replicasOf(rs)]));
-    const scale = async (rs: KObject, to: number) => (size.set(rs, to), this.#scale(rs, to));
+    const scale = async (rs: KObject, to: number) => (size.set(rs, to), this.#scale(d, rs, to));
     const total = () => [...size.values()].reduce((a, b) => a + b, 0);
     const newReplicas = size.get(newSet)!;
     if (newReplicas > replicas) await scale(newSet, replicas);
@@ -188,9 +349,9 @@ export class DeploymentController extends QueuedController {
   }
 
   /** Old sets to zero; the new one grows once none of their pods is left. */
-  async #recreate(newSet: KObject, old: KObject[], replicas: number): Promise<void> {
-    for (const rs of old) await this.#scale(rs, 0);
-    if (old.every((rs) => (statusOf(rs).replicas ?? 0) === 0)) await this.#scale(newSet, replicas);
+  async #recreate(d: KObject, newSet: KObject, old: KObject[], replicas: number): Promise<void> {
+    for (const rs of old) await this.#scale(d, rs, 0);
+    if (old.every((rs) => (statusOf(rs).replicas ?? 0) === 0)) await this.#scale(d, newSet, replicas);
   }
 
   async #cleanup(old: KObject[], limit: number): Promise<void> {
@@ -204,42 +365,92 @@ export class DeploymentController extends QueuedController {
     }
   }
 
-  async #writeStatus(d: KObject, newSet: KObject, sets: KObject[]): Promise<void> {
-    const spec = (d.spec ?? {}) as DeploymentSpec;
+  // ---- Status -------------------------------------------------------------------------------------
+
+  /** The real calculateStatus: the counts from the sets' status, and the Available condition. */
+  #calculateStatus(d: KObject, spec: DeploymentSpec, conditions: Condition[], newSet: KObject | undefined, sets: KObject[], now: string): Counts & { conditions: Condition[] } {
     const replicas = spec.replicas ?? 1;
     const available = sum(sets, (rs) => statusOf(rs).availableReplicas ?? 0);
-    const counts = {
+    const counts: Counts = {
       observedGeneration: d.metadata.generation ?? 1,
       replicas: sum(sets, (rs) => statusOf(rs).replicas ?? 0),
-      updatedReplicas: statusOf(newSet).replicas ?? 0,
+      updatedReplicas: newSet ? statusOf(newSet).replicas ?? 0 : 0,
       readyReplicas: sum(sets, (rs) => statusOf(rs).readyReplicas ?? 0),
       availableReplicas: available,
       unavailableReplicas: Math.max(0, replicas - available),
     };
-    // The conditions kubectl rollout status and users read: enough pods available, and the rollout's progress.
-    const minAvailable = replicas - (spec.strategy?.type === 'Recreate' ? 0 : fenceposts(spec, replicas).unavailable);
-    const complete = counts.updatedReplicas === replicas && counts.replicas === replicas && available === replicas;
-    const wanted = [
-      available >= minAvailable
-        ? { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' }
-        : { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' },
-      complete
-        ? { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${newSet.metadata.name}" has successfully progressed.` }
-        : { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: `ReplicaSet "${newSet.metadata.name}" is progressing.` },
-    ];
-    const old = (d.status ?? {}) as Rec & { conditions?: Condition[] };
-    const now = timestamp(this.clock.now());
-    const conditions = wanted.map((c) => {
-      const was = old.conditions?.find((x) => x.type === c.type);
-      const same = was && was.status === c.status && was.reason === c.reason && was.message === c.message;
-      return same ? was : { ...c, lastUpdateTime: now, lastTransitionTime: was && was.status === c.status ? was.lastTransitionTime : now };
-    });
-    if (Object.entries(counts).every(([k, v]) => (old[k] ?? 0) === v) && conditions.every((c, i) => c === old.conditions?.find((x) => x.type === wanted[i]!.type))) return;
+    const minAvailable = replicas - (isRolling(spec) && replicas > 0 ? fenceposts(spec, replicas).unavailable : 0);
+    const availableCondition = available >= minAvailable
+      ? { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' }
+      : { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' };
+    return { ...counts, conditions: setCondition(conditions, availableCondition, now) };
+  }
+
+  /**
+   * The real syncRolloutStatus: the Progressing condition from the progress since the status the
+   * API holds (`d.status`); written when it changed, else a rollout neither complete nor timed out
+   * is looked at again just after its deadline.
+   */
+  async #syncRolloutStatus(key: string, d: KObject, spec: DeploymentSpec, conditions: Condition[], newSet: KObject, sets: KObject[], now: string): Promise<void> {
+    const status = this.#calculateStatus(d, spec, conditions, newSet, sets, now);
+    const deadlineMs = progressDeadlineMs(spec);
+    const current = progressingOf(status.conditions);
+    if (deadlineMs === undefined) status.conditions = status.conditions.filter((c) => c.type !== 'Progressing');
+    else if (!(status.replicas === status.updatedReplicas && current?.reason === 'NewReplicaSetAvailable')) {
+      const was = (d.status ?? {}) as DeploymentStatus;
+      const set = newSet.metadata.name;
+      if (this.#complete(spec, status)) {
+        status.conditions = setCondition(status.conditions, { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${set}" has successfully progressed.` }, now);
+      } else if (status.updatedReplicas > (was.updatedReplicas ?? 0) || status.replicas - status.updatedReplicas < (was.replicas ?? 0) - (was.updatedReplicas ?? 0) ||
+        status.readyReplicas > (was.readyReplicas ?? 0) || status.availableReplicas > (was.availableReplicas ?? 0)) {
+        // Progress: the condition's update time moves on even when its reason stays the same.
+        status.conditions = putCondition(status.conditions, { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: `ReplicaSet "${set}" is progressing.`,
+          lastUpdateTime: now, lastTransitionTime: current?.status === 'True' ? current.lastTransitionTime : now });
+      } else if (this.#timedOut(current, deadlineMs)) {
+        status.conditions = setCondition(status.conditions, { type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: `ReplicaSet "${set}" has timed out progressing.` }, now);
+      }
+    }
+    if (!this.#sameStatus(d, status)) return this.#writeStatus(d, status);
+    this.#requeueStuck(key, spec, status);
+  }
+
+  /** Every replica updated and available: the real DeploymentComplete. */
+  #complete(spec: DeploymentSpec, status: Counts): boolean {
+    const replicas = spec.replicas ?? 1;
+    return status.updatedReplicas === replicas && status.replicas === replicas && status.availableReplicas === replicas;
+  }
+
+  /** The real DeploymentTimedOut: no progress recorded for the deadline (a completed rollout never times out). */
+  #timedOut(progressing: Condition | undefined, deadlineMs: number): boolean {
+    if (!progressing || progressing.reason === 'NewReplicaSetAvailable') return false;
+    if (progressing.reason === 'ProgressDeadlineExceeded') return true;
+    return Date.parse(progressing.lastUpdateTime ?? '') + deadlineMs < this.clock.now();
+  }
+
+  /** The real requeueStuckDeployment, on the queue's delayed add: one pending check a key. */
+  #requeueStuck(key: string, spec: DeploymentSpec, status: Counts & { conditions: Condition[] }): void {
+    const deadlineMs = progressDeadlineMs(spec);
+    const progressing = progressingOf(status.conditions);
+    if (deadlineMs === undefined || !progressing || this.#complete(spec, status) || progressing.reason === 'ProgressDeadlineExceeded') return;
+    const now = this.clock.now();
+    const dueMs = Math.max(now, (Date.parse(progressing.lastUpdateTime ?? '') || now) + deadlineMs) + DEADLINE_SLACK_MS;
+    const pending = this.#deadlineChecks.get(key);
+    // A check still to come, no later than this one, will requeue again if it is early.
+    if (pending !== undefined && pending > now && pending <= dueMs) return;
+    this.#deadlineChecks.set(key, dueMs);
+    this.queue.addAfter(key, dueMs - now);
+  }
+
+  #sameStatus(d: KObject, status: Counts & { conditions: Condition[] }): boolean {
+    const old = (d.status ?? {}) as Rec;
+    return Object.entries(status).every(([k, v]) => (k === 'conditions' ? canonical(old.conditions ?? []) === canonical(v) : (old[k] ?? 0) === v));
+  }
+
+  async #writeStatus(d: KObject, status: DeploymentStatus): Promise<void> {
     try {
-      await this.client.patch(DEPLOYMENTS, d.metadata.namespace, d.metadata.name!, { metadata: { resourceVersion: d.metadata.resourceVersion }, status: { ...counts, conditions } }, 'merge', 'status');
+      await this.client.patch(DEPLOYMENTS, d.metadata.namespace, d.metadata.name!, { metadata: { resourceVersion: d.metadata.resourceVersion }, status }, 'merge', 'status');
     } catch (e) {
       if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
     }
   }
-
 }

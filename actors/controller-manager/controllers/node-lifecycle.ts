@@ -4,6 +4,11 @@
 //   in its Ready condition, seen on this controller's own clock, is a probe. A node not probed for
 //   nodeMonitorGracePeriod (nodeStartupGracePeriod while it never reported Ready) gets its Ready,
 //   MemoryPressure, DiskPressure and PIDPressure conditions set to Unknown.
+// - The pass that turns a Ready node's condition Unknown marks its pods not Ready (their Ready
+//   condition False, through pods/status; ContainersReady stays, as the real MarkPodsNotReady
+//   leaves it), once: a node some of whose pods failed to be marked is tried again on later passes
+//   while it is not Ready. A pod newly bound to, or first seen on, a node not Ready is marked too.
+//   The node's agent sets them Ready again once it reaches the server (actors/nodeagent/).
 // - On the pass after that (the decision reads the condition as it was observed, before this
 //   pass's write) a node whose Ready is False or Unknown is queued in its zone's tainting queue;
 //   the queue puts the NoExecute taint `not-ready` or `unreachable` on it at the zone's rate. A
@@ -33,6 +38,7 @@ import type { ControllerManagerOptions } from '../options.ts';
 import { TaintingQueue, type Queued } from '../tainting-queue.ts';
 
 const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
+const PODS = lookupResource('', 'v1', 'pods')!;
 
 /** How often each zone's tainting queue is worked while it holds nodes (the real NodeEvictionPeriod). */
 export const TAINTING_PASS_MS = 100;
@@ -96,11 +102,14 @@ export class NodeLifecycleController {
   readonly #informers: SharedInformers;
   readonly #nodes: Informer;
   readonly #leases: Informer;
+  readonly #pods: Informer;
   readonly #onError: (e: unknown) => void;
   readonly #onTaint: NodeLifecycleInit['onTaint'];
   readonly #health = new Map<string, NodeHealth>();
   readonly #known = new Map<string, string>();
   readonly #zones = new Map<string, Zone>();
+  /** Nodes some of whose pods could not be marked not Ready: tried again while the node is not Ready. */
+  readonly #markRetries = new Set<string>();
   #startMs = 0;
   #lastPassMs = -Infinity;
   #monitorTimer: unknown;
@@ -114,6 +123,8 @@ export class NodeLifecycleController {
     this.#informers = init.informers;
     this.#nodes = init.informers.get(NODES);
     this.#leases = init.informers.get(LEASES, NODE_LEASE_NAMESPACE);
+    this.#pods = init.informers.get(PODS);
+    this.#pods.on({ add: (p) => this.#podBound(undefined, p), update: (old, p) => this.#podBound(old, p) });
     this.#onError = init.onError ?? ((e) => console.error('node-lifecycle-controller:', e));
     this.#onTaint = init.onTaint;
   }
@@ -137,7 +148,7 @@ export class NodeLifecycleController {
   }
 
   get informers(): Informer[] {
-    return [this.#nodes, this.#leases];
+    return [this.#nodes, this.#leases, this.#pods];
   }
 
   // ---- Monitoring ---------------------------------------------------------------------------------
@@ -179,6 +190,10 @@ export class NodeLifecycleController {
       list.push(current.status);
       readyByZone.set(zone, list);
       this.#decideTaint(node, observed, now);
+      const name = node.metadata.name!;
+      // The real monitorNodeHealth: once when this pass took the node's Ready away, again while a retry is owed.
+      if ((current.status !== 'True' && observed.status === 'True') || (this.#markRetries.has(name) && observed.status !== 'True')) this.#markPodsNotReady(name, this.#pods.cache.onNode(name), now);
+      else this.#markRetries.delete(name);
     }
     this.#handleDisruption(readyByZone, nodes, now);
     this.#armTainting();
@@ -240,6 +255,42 @@ export class NodeLifecycleController {
     this.#client.patch(NODES, undefined, node.metadata.name!, patch, 'merge', 'status').catch((e) => {
       // A node that changed meanwhile is probed again on the next pass.
       if (!(e instanceof StatusError && (e.code === 409 || e.code === 404))) this.#onError(e);
+    });
+  }
+
+  // ---- Pods ---------------------------------------------------------------------------------------
+
+  /** The real processPod: a pod bound (or first seen) on a node whose Ready, as last monitored, is not True. */
+  #podBound(old: KObject | undefined, pod: KObject): void {
+    const node = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+    if (!node || (old && (old.spec as { nodeName?: string } | undefined)?.nodeName === node)) return;
+    const ready = this.#health.get(node)?.ready;
+    if (ready && ready.status !== 'True') this.#markPodsNotReady(node, [pod], this.#clock.now());
+  }
+
+  /**
+   * The real MarkPodsNotReady: each pod's Ready condition, where it has one and it is not False
+   * already, set False (its transition time now), with the pod's resourceVersion as precondition.
+   * A failure other than the pod being gone owes the node a retry on the next pass.
+   */
+  #markPodsNotReady(nodeName: string, pods: KObject[], now: number): void {
+    const writes: Promise<boolean>[] = [];
+    for (const pod of pods) {
+      const conditions = (pod.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
+      const ready = conditions.find((c) => c.type === 'Ready');
+      if (!ready || ready.status === 'False' || (pod.spec as { nodeName?: string } | undefined)?.nodeName !== nodeName) continue;
+      const marked = conditions.map((c) => (c === ready ? { ...c, status: 'False', lastTransitionTime: timestamp(now) } : c));
+      const patch = { metadata: { resourceVersion: pod.metadata.resourceVersion }, status: { conditions: marked } };
+      writes.push(this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'merge', 'status').then(() => true, (e) => {
+        if (e instanceof StatusError && e.code === 404) return true;
+        if (!(e instanceof StatusError && e.code === 409)) this.#onError(e);
+        return false;
+      }));
+    }
+    if (writes.length === 0) return void this.#markRetries.delete(nodeName);
+    void Promise.all(writes).then((done) => {
+      if (done.every(Boolean)) this.#markRetries.delete(nodeName);
+      else this.#markRetries.add(nodeName);
     });
   }
 

@@ -129,6 +129,33 @@ test('a Normal zone losing a few nodes: Unknown after the grace period, taints 1
   w.stop();
 });
 
+test('the pass that turns a node Unknown marks its pods not Ready (Ready False, ContainersReady as it was), no other node\'s', async () => {
+  const w = await world({ a: 3 }, 2);
+  const running = (at: number) => ({ status: { phase: 'Running', conditions: ['Initialized', 'Ready', 'ContainersReady', 'PodScheduled']
+    .map((type) => ({ type, status: 'True', lastTransitionTime: timestamp(at) })) } });
+  for (const name of w.names) for (const p of [0, 1]) await w.client.patch(PODS, 'default', `${name}-p${p}`, running(w.clock.now()), 'merge', 'status');
+  const crashAt = 30 * S;
+  await w.until(crashAt);
+  w.crash(['a-01']);
+  const { unknownAt } = timeline(crashAt);
+  const conditionsOf = async (pod: string) => Object.fromEntries(((await w.client.get(PODS, 'default', pod)) as Rec).status.conditions
+    .map((c: Rec) => [c.type, [c.status, c.lastTransitionTime]]));
+  await w.until(unknownAt - 1);
+  assert.is((await conditionsOf('a-01-p0')).Ready[0], 'True', 'still Ready just before');
+  await w.until(unknownAt);
+  for (const pod of ['a-01-p0', 'a-01-p1']) {
+    const c = await conditionsOf(pod);
+    assert.equal(c.Ready, ['False', timestamp(w.clock.now())], `${pod} not Ready from the pass that found its node silent`);
+    assert.is(c.ContainersReady[0], 'True', 'ContainersReady is the agent\'s to say');
+  }
+  for (const pod of ['a-00-p0', 'a-02-p1']) assert.is((await conditionsOf(pod)).Ready[0], 'True');
+  // Back again, the node's pods stay as they are until their agent writes them Ready.
+  await w.recover(['a-01']);
+  await w.until(unknownAt + 60 * S);
+  assert.is((await conditionsOf('a-01-p0')).Ready[0], 'False');
+  w.stop();
+});
+
 test('a node that comes back loses its NoExecute taint and its pods are no longer deleted', async () => {
   const w = await world({ a: 5 }, 1);
   const crashAt = 30 * S;

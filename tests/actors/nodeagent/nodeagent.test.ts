@@ -18,6 +18,7 @@ import { batchPodStages, drawPodPlan, podStages, type PodPlan } from '../../../m
 import { Kernel } from '../../../sim/kernel.ts';
 import { seededRandom } from '../../../sim/random.ts';
 import { virtualClock } from '../../../sim/virtual-clock.ts';
+import { Link, LostRequestError } from '../../../sim/link.ts';
 import { MemoryBus } from '../../../transport/memory-bus.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
@@ -27,7 +28,10 @@ const NODE = 'node-1';
 
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** An API server, one node agent and a test client watching every pod and lease, on one virtual clock. */
+/**
+ * An API server, one node agent and a test client watching every pod and lease, on one virtual
+ * clock. The agent talks through `link`, which a test may cut; requests lost so are not errors.
+ */
 async function world(seed: number, options: Partial<NodeAgentOptions> = {}) {
   const clock = virtualClock();
   const kernel = new Kernel({ clock });
@@ -37,7 +41,8 @@ async function world(seed: number, options: Partial<NodeAgentOptions> = {}) {
   await server.start();
   const client = new ApiClient(bus, 'test');
   const agentRandom: Random = root.fork(`nodeagent/${NODE}`);
-  const agent = new NodeAgent({ bus, clock, random: agentRandom, nodeName: NODE, options, onError: (e) => { throw e; } });
+  const link = new Link(bus, clock, root.fork('link'));
+  const agent = new NodeAgent({ bus: link, clock, random: agentRandom, nodeName: NODE, options, onError: (e) => { if (!(e instanceof LostRequestError)) throw e; } });
   const t0 = clock.now();
   /** Every pod status the server sent, as `time name phase status-json`. */
   const history: string[] = [];
@@ -71,7 +76,7 @@ async function world(seed: number, options: Partial<NodeAgentOptions> = {}) {
     spec: { nodeName: NODE, containers: [{ name: 'app', image: 'nginx:1.27' }, { name: 'sidecar', image: 'busybox:1.36' }], ...extra } } as KObject);
   const planOf = (o: KObject): PodPlan => drawPodPlan(agent.options.podStages, agentRandom.fork(`pod/${o.metadata.uid}`));
   const close = () => { agent.stop(); pods.stop(); leases.stop(); server.stop(); };
-  return { clock, t0, client, agent, history, phases, renewals, until, pod, planOf, close };
+  return { clock, t0, client, agent, link, history, phases, renewals, until, pod, planOf, close };
 }
 
 test('the agent registers a Ready node with its labels, capacity, node info and taints', async () => {
@@ -221,6 +226,31 @@ test('two runs with the same seed write identical pod status histories', async (
   assert.ok(first.length > 20, `${first.length} entries`);
   assert.equal(second, first);
   assert.not.equal(await scenario(12), first, 'another seed gives another history');
+});
+
+test('cut off while its node was set Unknown and its running pod not Ready, the agent writes both back once it reaches the server again', async () => {
+  const w = await world(4);
+  await w.pod('web');
+  await w.until(60_000);
+  const conditions = async () => ((await w.client.get(PODS, 'default', 'web')).status as Rec).conditions as Rec[];
+  const before = await conditions();
+  assert.ok(before.every((c) => c.status === 'True'), JSON.stringify(before));
+  const nodeReady = async () => ((await w.client.get(NODES, undefined, NODE)).status as Rec).conditions.find((c: Rec) => c.type === 'Ready');
+  w.link.cut = true;
+  // What the node lifecycle controller does to a silent node: its Ready Unknown, its pods' Ready False.
+  const now = timestamp(w.clock.now());
+  await w.client.patch(NODES, undefined, NODE, { status: { conditions: [{ type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown',
+    message: 'Kubelet stopped posting node status.', lastHeartbeatTime: (await nodeReady()).lastHeartbeatTime, lastTransitionTime: now }] } }, 'strategic', 'status');
+  await w.client.patch(PODS, 'default', 'web', { status: { conditions: before.map((c) => (c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: now } : c)) } }, 'merge', 'status');
+  await w.until(150_000);
+  assert.is((await nodeReady()).status, 'Unknown', 'nothing the agent sent got through');
+  assert.is((await conditions()).find((c) => c.type === 'Ready')!.status, 'False');
+  w.link.cut = false;
+  // A write lost in the cut is sent again 10 s after its 30 s request timeout: back within 40 s and a beat.
+  await w.until(150_000 + 50_000);
+  assert.is((await nodeReady()).status, 'True', 'the whole node status reported again');
+  assert.equal(await conditions(), before, 'Ready again, with the transition times the agent knew');
+  w.close();
 });
 
 test('the agent runs its lifecycle machine: Running once registered, Stopped after stop', async () => {
