@@ -3,7 +3,8 @@
 // manager. Every component gets its own named stream of the run's seed, so adding one never
 // shifts another's draws.
 import type { Random } from '../actors/api/env.ts';
-import { apiServerOptions, type ApiServerOptions } from '../actors/apiserver/options.ts';
+import { apiServerFromScenario } from '../actors/apiserver/options.ts';
+import { nodeAgentFromScenario } from '../actors/nodeagent/config.ts';
 import { ApiServer } from '../actors/apiserver/server.ts';
 import { ControllerManager } from '../actors/controller-manager/controller-manager.ts';
 import { controllerManagerFromScenario } from '../actors/controller-manager/options.ts';
@@ -73,7 +74,7 @@ export class SimCluster {
     this.kernel = new Kernel({ clock: this.clock, maxSteps: Number.MAX_SAFE_INTEGER });
     this.bus = new MemoryBus({ clock: this.clock, onError: (e) => this.#error('bus', e) });
     this.random = seededRandom(seed);
-    this.server = new ApiServer(apiServerOptions(scenario.options.apiserver as Partial<ApiServerOptions>),
+    this.server = new ApiServer(apiServerFromScenario(scenario.options.apiserver),
       { clock: this.clock, random: this.random.fork('apiserver'), bus: this.bus });
     this.controllerManagers = Array.from({ length: scenario.replicas.controllerManager }, (_, i) => this.#controllerManager(i));
     this.schedulers = Array.from({ length: scenario.replicas.scheduler }, (_, i) => this.#scheduler(i));
@@ -209,7 +210,7 @@ export class SimCluster {
 
 function planNodes(scenario: Scenario): SimNode[] {
   const nodes: SimNode[] = [];
-  const agentDefaults = scenario.options.nodeagent as Partial<NodeAgentOptions>;
+  const agentDefaults = nodeAgentFromScenario(scenario.options.nodeagent);
   for (const pool of scenario.nodePools) {
     nodeNames(pool).forEach((name, i) => {
       const index = nodes.length;

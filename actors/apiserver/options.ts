@@ -458,3 +458,8 @@ export function admissionPluginNames(o: ApiServerOptions): string[] {
 export function inertAdmissionPlugins(o: ApiServerOptions): string[] {
   return (o.enableAdmissionPlugins ?? []).filter((p) => !implemented(p));
 }
+
+/** A scenario's `options.apiserver`: flags by name (`etcd-compaction-interval: 1m0s`). */
+export function apiServerFromScenario(record: Record<string, unknown>, where = ''): ApiServerOptions {
+  return withCodeOnlyFields(API_SERVER_TABLE.resolve(API_SERVER_TABLE.readValues(record, where)).options);
+}

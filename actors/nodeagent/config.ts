@@ -359,3 +359,13 @@ export function validateCredentialProviderConfig(doc: Record<string, unknown>, w
   if (problems.length) throw new OptionError(`${where}: invalid ${CREDENTIAL_PROVIDER_KIND}: ${problems.join('; ')}`);
   return { providers };
 }
+
+/**
+ * A scenario's `options.nodeagent`: the fields of a NodeAgentConfiguration (`maxPods: 50`,
+ * `evictionHard: { memory.available: 200Mi }`), read and checked as the file would be; the
+ * simulated agent's options from them.
+ */
+export function nodeAgentFromScenario(record: Record<string, unknown>, where = 'options.nodeagent'): Partial<NodeAgentOptions> {
+  const doc = JSON.stringify({ apiVersion: CONFIG_API_VERSION, kind: CONFIG_KIND, ...record });
+  return nodeAgentOptionsFromConfig(loadNodeAgentConfig([`--config=${where}`], () => doc));
+}

@@ -69,6 +69,8 @@
 // `orchsim.io/workload: <workload>`, no namespace (the workload's) and none of the fields only the
 // server sets (uid, resourceVersion, ownerReferences, status, ...).
 import { readFile } from 'node:fs/promises';
+import { apiServerFromScenario } from '../../actors/apiserver/options.ts';
+import { nodeAgentFromScenario } from '../../actors/nodeagent/config.ts';
 import { controllerManagerFromScenario } from '../../actors/controller-manager/options.ts';
 import { schedulerFromScenario } from '../../actors/scheduler/options.ts';
 import { basename, dirname, extname, resolve } from 'node:path';
@@ -201,7 +203,9 @@ function componentOptions(f: Field): ComponentOptions {
     out[component] = structuredClone(at.value);
   }
   // Checked here, so a bad option is an error of the file, with its place.
-  const checks: [keyof ComponentOptions, (record: Record<string, unknown>) => unknown][] = [['scheduler', schedulerFromScenario], ['controllerManager', controllerManagerFromScenario]];
+  const checks: [keyof ComponentOptions, (record: Record<string, unknown>) => unknown][] = [
+    ['apiserver', apiServerFromScenario], ['scheduler', schedulerFromScenario], ['controllerManager', controllerManagerFromScenario], ['nodeagent', nodeAgentFromScenario],
+  ];
   for (const [component, check] of checks) {
     try {
       check(out[component]);

@@ -116,7 +116,7 @@ faults:
     zone: zone-b
 options:
   scheduler: { percentageOfNodesToScore: 50 }
-  apiserver: { etcdCompactionInterval: 5m0s }
+  apiserver: { etcd-compaction-interval: 5m0s }
 `;
 
 const EXPECTED_FULL: Scenario = {
@@ -188,7 +188,7 @@ const EXPECTED_FULL: Scenario = {
     { kind: 'nodeCrash', atMs: 600_000, recoverAfterMs: 300_000, nodes: ['general-03', 'gpu-1'], count: 2 },
     { kind: 'nodeCrash', atMs: 1_200_000, count: 3, pool: 'general', zone: 'zone-b' },
   ],
-  options: { apiserver: { etcdCompactionInterval: '5m0s' }, scheduler: { percentageOfNodesToScore: 50 }, nodeagent: {}, controllerManager: {} },
+  options: { apiserver: { 'etcd-compaction-interval': '5m0s' }, scheduler: { percentageOfNodesToScore: 50 }, nodeagent: {}, controllerManager: {} },
   replicas: { controllerManager: 1, scheduler: 1 },
 };
 
