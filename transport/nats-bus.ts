@@ -10,6 +10,9 @@ export interface NatsBusOptions {
   onError?: (error: unknown, subject: string) => void;
 }
 
+/** Whether `servers` is what NatsBus.connect takes: nats://HOST:PORT, or several comma-separated. */
+export const isNatsUrl = (servers: string): boolean => servers.split(',').every((url) => /^nats:\/\/[^/\s,]+$/.test(url));
+
 export class NatsBus implements Bus {
   private constructor(
     readonly nc: NatsConnection,

@@ -46,6 +46,14 @@ function nodeIpRule(v: string): string | undefined {
   return undefined;
 }
 
+const CAPACITY = ['cpu', 'memory', 'ephemeral-storage'];
+function capacityRule(v: Record<string, string>): string | undefined {
+  const other = Object.keys(v).find((k) => !CAPACITY.includes(k));
+  if (other !== undefined) return `names ${JSON.stringify(other)}; the resources are ${CAPACITY.join(', ')}`;
+  const bad = Object.entries(v).find(([, q]) => !/^\d+(\.\d+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$/.test(q));
+  return bad ? `${bad[0]}=${bad[1]} is not a quantity such as 4, 500m or 16Gi` : undefined;
+}
+
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const hostnameRule = (v: string) => (v.length <= 253 && DNS_SUBDOMAIN.test(v.trim().toLowerCase()) ? undefined : 'must be a DNS subdomain such as node-1.example.com (letters are read lowercase)');
 const cgroupRule = (v: string) => (v === '' || v.startsWith('/') ? undefined : 'must be an absolute cgroup name such as /runtime.slice, or empty');
@@ -74,6 +82,8 @@ const OWN: OptionSpec<NoFields>[] = [
   { name: 'runtime-cgroups', kind: string, group: GROUP, rule: cgroupRule, help: 'the cgroup of the container runtime' },
   { name: 'version', kind: versionFlag, default: 'false', group: GROUP, help: 'print the version and exit; --version=raw prints it in full' },
   { name: 'help', short: 'h', kind: bool, default: false, group: GROUP, help: 'this help' },
+  { name: 'simulated-capacity', kind: stringMap, default: { cpu: '4', memory: '16Gi', 'ephemeral-storage': '100Gi' }, group: 'Simulator options', rule: capacityRule,
+    help: 'the simulated node\'s capacity: cpu, memory and ephemeral-storage as quantities (allocatable equals it); maxPods gives its pods' },
   { name: 'register-schedulable', kind: bool, default: true, group: OLD, help: 'register the node as schedulable (with registerNode)', deprecated: 'will be removed in a future version' },
   { name: 'keep-terminated-pod-volumes', kind: bool, default: false, group: OLD, help: 'keep the volumes of terminated pods mounted', deprecated: 'will be removed in a future version' },
   { name: 'maximum-dead-containers', kind: int32, default: -1, group: OLD, help: 'dead containers kept in all; negative: no limit', deprecated: OLD_GC },

@@ -1,13 +1,14 @@
 // What `orchsim scheduler` and `orchsim controller-manager` share: reading a YAML or JSON file an
-// option names, reaching the API server's bus (`--master nats://host:port`: in orchsim, components
-// reach the API server over the bus it serves on, `orchsim apiserver --bus`), and running until
+// option names, reaching the API server's bus (`--master nats://host:port` or the server of an
+// `--orchconfig` kubeconfig: in orchsim, components reach the API server over the bus it serves on,
+// `orchsim apiserver --bus`), and running until
 // SIGINT or SIGTERM, then stopping gracefully (a leader releases its Lease).
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { OptionError } from '../../actors/api/options/table.ts';
-import { NatsBus } from '../../transport/nats-bus.ts';
+import { isNatsUrl, NatsBus } from '../../transport/nats-bus.ts';
 
 /** A file's mapping, YAML or JSON; errors name the file. */
 export function readMappingFile(path: string): Record<string, unknown> {
@@ -27,13 +28,26 @@ export function readMappingFile(path: string): Record<string, unknown> {
   return doc as Record<string, unknown>;
 }
 
-/** The bus `--master` names. */
-export async function connectMaster(master: string | undefined, name: string): Promise<NatsBus> {
-  if (master === undefined || master === '')
-    throw new OptionError('--master is required: the NATS URL the API server serves its bus on (orchsim apiserver --bus nats://HOST:PORT)');
-  if (!master.split(',').every((url) => /^nats:\/\/[^/\s,]+$/.test(url)))
-    throw new OptionError(`invalid value ${JSON.stringify(master)} for --master: must be nats://HOST:PORT, the bus the API server serves on (orchsim components reach it over its bus, not HTTPS)`);
-  return NatsBus.connect({ servers: master, name });
+/**
+ * The API server's bus: `--master`, else the server of the connection file (`--orchconfig`, a
+ * kubeconfig: its current context's cluster, or its only cluster).
+ */
+export function masterUrl(master: string | undefined, orchconfig: string | undefined): string {
+  if (master !== undefined && master !== '') return master;
+  if (orchconfig === undefined) throw new OptionError('give --master nats://HOST:PORT or --orchconfig FILE: the bus the API server serves on (orchsim apiserver --bus nats://HOST:PORT)');
+  const doc = readMappingFile(orchconfig) as { clusters?: { name?: string; cluster?: { server?: string } }[]; contexts?: { name?: string; context?: { cluster?: string } }[]; 'current-context'?: string };
+  const context = doc.contexts?.find((c) => c.name === doc['current-context']);
+  const cluster = context ? doc.clusters?.find((c) => c.name === context.context?.cluster) : doc.clusters?.length === 1 ? doc.clusters[0] : undefined;
+  const server = cluster?.cluster?.server;
+  if (typeof server !== 'string') throw new OptionError(`${orchconfig}: no server found (its current context's cluster, or its only cluster, must have cluster.server)`);
+  return server;
+}
+
+/** The bus at `url` (nats://HOST:PORT, or several comma-separated). */
+export async function connectMaster(url: string, name: string): Promise<NatsBus> {
+  if (!isNatsUrl(url))
+    throw new OptionError(`invalid API server address ${JSON.stringify(url)}: must be nats://HOST:PORT, the bus the API server serves on (orchsim components reach it over its bus, not HTTPS)`);
+  return NatsBus.connect({ servers: url, name });
 }
 
 /** The identity a replica holds its Lease under, as the real components make it: host and a unique suffix. */

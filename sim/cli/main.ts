@@ -1,6 +1,9 @@
 // The orchsim command line: one subcommand per file; errors say what was wrong and exit non-zero.
 import { OptionError } from '../../actors/api/options/table.ts';
 import { benchHelp, runBench } from './bench.ts';
+import { controllerManagerCommand } from './controller-manager.ts';
+import { nodeAgentCommand } from './nodeagent.ts';
+import { schedulerCommand } from './scheduler.ts';
 import { UsageError } from './flags.ts';
 import { planCommand, planHelp } from './plan.ts';
 import { runCommand, runHelp } from './run.ts';
@@ -12,9 +15,18 @@ commands:
   run         a scenario in virtual time: 'orchsim run sim/scenarios/quickstart.yaml'; a summary and a report with charts
   plan        the smallest cluster meeting a scenario's targets: 'orchsim plan sim/scenarios/capacity.yaml'
   serve       a cluster's API server on HTTPS for kubectl and controllers, with a kubeconfig written for you
-  apiserver   the API server alone, with the component's flags
+  apiserver   the API server alone, with the component's flags (--bus nats://HOST:PORT lets the components below reach it)
+  controller-manager, scheduler, nodeagent
+              the other components alone, with their flags (seed 001), against an API server's bus
   bench       benchmarks of your machine and NATS: 'orchsim bench fanout' (watch fan-out)
   help        this text; 'orchsim <command> --help' for a command's flags`;
+
+/** The components beside the API server: each reads its own table, -h and --version included. */
+const COMPONENTS: Record<string, (argv: string[]) => Promise<number>> = {
+  'controller-manager': controllerManagerCommand,
+  scheduler: schedulerCommand,
+  nodeagent: nodeAgentCommand,
+};
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -37,6 +49,8 @@ async function main(argv: string[]): Promise<number> {
     });
     return 0;
   }
+  const component = COMPONENTS[command];
+  if (component) return component(rest);
   if (command === 'run') {
     if (rest.includes('--help') || rest.includes('-h')) {
       console.log(runHelp());

@@ -12,6 +12,7 @@ import { API_SERVER_TABLE, inertAdmissionPlugins, withCodeOnlyFields, type ApiSe
 import { servingCert } from '../../actors/apiserver/certs.ts';
 import { serveHttps, type Listening } from '../../actors/apiserver/https.ts';
 import { ApiServer } from '../../actors/apiserver/server.ts';
+import { isNatsUrl, NatsBus } from '../../transport/nats-bus.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
 import { startServedNodes } from '../serve-nodes.ts';
@@ -21,6 +22,7 @@ type Mode = 'serve' | 'apiserver';
 
 interface ServeOptions extends ApiServerOptions {
   seed?: number;
+  bus?: string;
   kubeconfigOut?: string;
   nodes: number;
   zones: string[];
@@ -30,6 +32,9 @@ interface ServeOptions extends ApiServerOptions {
 const SIMULATOR = 'Simulator options';
 const SEED: OptionSpec<ServeOptions> = { name: 'seed', kind: int, key: 'seed', defaultText: 'random, printed first', group: SIMULATOR,
   help: 'the seed of uids and generated names' };
+const BUS: OptionSpec<ServeOptions> = { name: 'bus', kind: string, key: 'bus', group: SIMULATOR,
+  rule: (v: string) => (isNatsUrl(v) ? undefined : 'must be nats://HOST:PORT (or several, comma-separated)'),
+  help: 'serve the API over this NATS server too, so that orchsim controller-manager, scheduler and nodeagent processes reach this server with --master nats://HOST:PORT (default: an in-process bus only)' };
 const SERVE_ONLY: OptionSpec<ServeOptions>[] = [
   { name: 'kubeconfig-out', kind: string, key: 'kubeconfigOut', default: '.orchsim/kubeconfig', group: SIMULATOR,
     help: 'where the kubeconfig for this server is written, with the admin token and the server\'s certificate' },
@@ -45,8 +50,8 @@ const SERVE_ONLY: OptionSpec<ServeOptions>[] = [
 const serveSpec = (s: OptionSpec<ApiServerOptions>) => (s.name === 'cert-dir' ? { ...s, default: '.orchsim/certs' } : s) as OptionSpec<ServeOptions>;
 
 const TABLES: Record<Mode, OptionTable<ServeOptions>> = {
-  apiserver: new OptionTable<ServeOptions>('API server', [...API_SERVER_TABLE.specs.map((s) => s as OptionSpec<ServeOptions>), SEED], API_SERVER_TABLE.crossRules),
-  serve: new OptionTable<ServeOptions>('orchsim serve', [...API_SERVER_TABLE.specs.map(serveSpec), SEED, ...SERVE_ONLY], API_SERVER_TABLE.crossRules),
+  apiserver: new OptionTable<ServeOptions>('API server', [...API_SERVER_TABLE.specs.map((s) => s as OptionSpec<ServeOptions>), SEED, BUS], API_SERVER_TABLE.crossRules),
+  serve: new OptionTable<ServeOptions>('orchsim serve', [...API_SERVER_TABLE.specs.map(serveSpec), SEED, BUS, ...SERVE_ONLY], API_SERVER_TABLE.crossRules),
 };
 
 const SUMMARY: Record<Mode, string> = {
@@ -89,7 +94,7 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   warn: (line: string) => void = console.error): Promise<Running> {
   const line = Array.isArray(args) ? parseServeArgs(args as readonly string[], mode) : (args as ServeCommandLine);
   if (line.print !== undefined) throw new OptionError(`orchsim ${mode}: --help and --version print and exit; nothing to start`);
-  const { seed: givenSeed, kubeconfigOut: out, nodes = 0, zones = [], speed = 1, ...flags } = line.options;
+  const { seed: givenSeed, bus: busUrl, kubeconfigOut: out, nodes = 0, zones = [], speed = 1, ...flags } = line.options;
   // The kubeconfig serve writes carries the admin token: the server must know it.
   const options = withCodeOnlyFields(flags, mode === 'serve' ? { tokens: new Map([[ADMIN_TOKEN, ADMIN_USER]]) } : {});
   for (const w of line.warnings) warn(`warning: ${w}`);
@@ -99,7 +104,8 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   log(`seed ${seed}`);
   const clock = wallClock(speed);
   const root = seededRandom(seed);
-  const server = new ApiServer(options, { clock, random: root });
+  const bus = busUrl === undefined ? undefined : await NatsBus.connect({ servers: busUrl, name: 'orchsim-apiserver' });
+  const server = new ApiServer(options, { clock, random: root, ...(bus ? { bus } : {}) });
   await server.start();
   const cluster = nodes > 0
     ? await startServedNodes(server.bus, clock, root.fork('cluster'), { nodes, zones }, (where, e) => console.error(`${where}: ${(e as Error).message ?? e}`))
@@ -110,13 +116,14 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   });
   if (kubeconfigOut) writeKubeconfig(kubeconfigOut, listening.url, cert.cert);
   const what = cluster ? `, ${nodes} simulated nodes, a scheduler and the controller manager${speed > 1 ? `, time ${speed}× faster` : ''}` : '';
-  log(`orchsim API server ready at ${listening.url}${what}${kubeconfigOut ? `; kubectl --kubeconfig ${kubeconfigOut} get nodes` : ''}`);
+  log(`orchsim API server ready at ${listening.url}${what}${bus ? `, serving on the bus at ${busUrl}` : ''}${kubeconfigOut ? `; kubectl --kubeconfig ${kubeconfigOut} get nodes` : ''}`);
   return {
     server, listening, ...(kubeconfigOut ? { kubeconfig: kubeconfigOut } : {}),
     async stop() {
       await cluster?.stop();
       server.stop();
       await listening.close();
+      await bus?.close();
     },
   };
 }

@@ -31,6 +31,7 @@ const OWN: OptionCase[] = [
   row('runtime-cgroups', undefined, '/runtime.slice', [['runtime.slice', 'must be an absolute cgroup name']]),
   row('version', 'false', 'raw'),
   row('help', 'false', 'true'),
+  row('simulated-capacity', '[cpu=4,memory=16Gi,ephemeral-storage=100Gi]', 'cpu=32,memory=128Gi', [['gpu=1', 'names "gpu"'], ['cpu=lots', 'cpu=lots is not a quantity']]),
   row('register-schedulable', 'true', 'false'),
   row('keep-terminated-pod-volumes', 'false', 'true'),
   row('maximum-dead-containers', '-1', '100'),

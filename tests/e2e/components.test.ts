@@ -1,0 +1,140 @@
+// The four components as separate processes, as a user starts them: `orchsim apiserver --bus`
+// on a real nats-server, two `orchsim nodeagent`s (one with maxPods 2 from its --config file),
+// `orchsim scheduler` and `orchsim controller-manager --node-monitor-grace-period=5s`. Each does
+// its job, and the options change what they do: the node with maxPods 2 runs two of four pods
+// pinned to it, and a killed node goes Unknown after about 5 s instead of the default 40 s.
+// Then each stops on SIGTERM and exits 0, the controller manager releasing its Lease.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { lookupResource } from '../../actors/api/resources.ts';
+import type { KObject } from '../../actors/api/types.ts';
+import { ApiClient } from '../../actors/client/client.ts';
+import { NatsBus } from '../../transport/nats-bus.ts';
+import { startNatsServer, type NatsServer } from '../helpers/nats-server.ts';
+
+const CLI = join(import.meta.dirname, '../../sim/cli/orchsim.js');
+const NODES = lookupResource('', 'v1', 'nodes')!;
+const PODS = lookupResource('', 'v1', 'pods')!;
+const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
+const WAIT_MS = 30_000;
+
+interface Proc {
+  name: string;
+  child: ChildProcess;
+  lines: string[];
+  exited: Promise<number | null>;
+}
+
+function start(name: string, args: string[]): Proc {
+  const child = spawn('node', [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (b: Buffer) => lines.push(...b.toString().split('\n').filter((l) => l !== '')));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  return { name, child, lines, exited };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, procs: Proc[], timeoutMs = WAIT_MS): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}\n${procs.map((p) => `--- ${p.name}\n${p.lines.slice(-15).join('\n')}`).join('\n')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    }).on('error', fail);
+  });
+}
+
+const ready = (node: KObject) => ((node.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).find((c) => c.type === 'Ready')?.status;
+const pinnedPod = (name: string): KObject => ({
+  metadata: { name, namespace: 'default' },
+  spec: { nodeSelector: { 'kubernetes.io/hostname': 'node-a' }, containers: [{ name: 'c', image: 'registry.example/app:1', resources: { requests: { cpu: '10m', memory: '16Mi' } } }] },
+});
+
+let nats: NatsServer;
+const procs: Proc[] = [];
+
+test.before(async () => {
+  nats = await startNatsServer();
+});
+
+test.after(async () => {
+  for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+  await nats.stop();
+});
+
+test('apiserver, nodeagents, scheduler and controller-manager as processes: each does its job, their options shape it', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'orchsim-components-'));
+  const kubeconfig = join(dir, 'bus.kubeconfig');
+  await writeFile(kubeconfig, `apiVersion: v1\nkind: Config\nclusters: [{ name: orchsim, cluster: { server: "${nats.url}" } }]\ncontexts: [{ name: orchsim, context: { cluster: orchsim } }]\ncurrent-context: orchsim\n`);
+  // Leases renewed every second and status every second, so a 5 s grace period is safe.
+  const agentConfig = (maxPods: number) => `apiVersion: nodeagent.config.orch.io/v1beta1\nkind: NodeAgentConfiguration\nnodeLeaseDurationSeconds: 4\nnodeStatusUpdateFrequency: 1s\nmaxPods: ${maxPods}\n`;
+  await writeFile(join(dir, 'a.yaml'), agentConfig(2));
+  await writeFile(join(dir, 'b.yaml'), agentConfig(110));
+
+  procs.push(start('apiserver', ['apiserver', `--bus=${nats.url}`, `--secure-port=${await freePort()}`, '--bind-address=127.0.0.1', `--cert-dir=${join(dir, 'certs')}`, '--seed=1']));
+  await until('the API server', async () => (procs[0]!.lines.some((l) => l.includes('ready at')) ? true : undefined), procs);
+  procs.push(start('node-a', ['nodeagent', `--orchconfig=${kubeconfig}`, '--hostname-override=node-a', `--config=${join(dir, 'a.yaml')}`, '--node-labels=topology.kubernetes.io/zone=z1']));
+  procs.push(start('node-b', ['nodeagent', `--orchconfig=${kubeconfig}`, '--hostname-override=node-b', `--config=${join(dir, 'b.yaml')}`, '--node-labels=topology.kubernetes.io/zone=z2']));
+  procs.push(start('scheduler', ['scheduler', `--master=${nats.url}`]));
+  const cm = start('controller-manager', ['controller-manager', `--master=${nats.url}`, '--node-monitor-grace-period=5s', '--node-monitor-period=1s']);
+  procs.push(cm);
+
+  const bus = await NatsBus.connect({ servers: nats.url, name: 'components-test' });
+  const client = new ApiClient(bus, 'components-test');
+  try {
+    await until('both nodes Ready', async () => {
+      const nodes = (await client.list(NODES, undefined)).items;
+      return nodes.length === 2 && nodes.every((n) => ready(n) === 'True') ? nodes : undefined;
+    }, procs);
+    const nodeA = await client.get(NODES, undefined, 'node-a');
+    assert.is((nodeA.status as { allocatable: Record<string, string> }).allocatable.pods, '2', 'maxPods from the --config file');
+    assert.is(nodeA.metadata.labels?.['topology.kubernetes.io/zone'], 'z1');
+
+    // The scheduler binds what fits node-a; its agent runs them; the rest wait, unschedulable.
+    for (let i = 0; i < 4; i++) await client.create(PODS, pinnedPod(`pinned-${i}`));
+    const pods = await until('two pods running on node-a and two unschedulable', async () => {
+      const items = (await client.list(PODS, 'default')).items;
+      const running = items.filter((p) => (p.status as { phase?: string }).phase === 'Running');
+      const waiting = items.filter((p) => ((p.status as { conditions?: { type: string; status: string; reason?: string }[] }).conditions ?? [])
+        .some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable'));
+      return running.length === 2 && waiting.length === 2 ? { running, waiting } : undefined;
+    }, procs);
+    assert.ok(pods.running.every((p) => (p.spec as { nodeName?: string }).nodeName === 'node-a'));
+
+    // A node that dies goes Unknown after the controller manager's grace period: 5 s here, 40 s by default.
+    const b = procs[2]!;
+    b.child.kill('SIGKILL');
+    const killedAt = performance.now();
+    await until('node-b Unknown', async () => (ready(await client.get(NODES, undefined, 'node-b')) === 'Unknown' ? true : undefined), procs, 20_000);
+    const tookMs = performance.now() - killedAt;
+    assert.ok(tookMs < 15_000, `node-b went Unknown ${Math.round(tookMs)} ms after it died: sooner than the default grace period of 40 s allows`);
+    assert.is(ready(await client.get(NODES, undefined, 'node-a')), 'True', 'the live node stays Ready');
+
+    // SIGTERM: the controller manager stops, releasing its Lease; then every other component exits 0 too.
+    assert.ok(cm.lines.some((l) => /leads orch-controller-manager/.test(l)), cm.lines.join('\n'));
+    cm.child.kill('SIGTERM');
+    assert.is(await cm.exited, 0);
+    const lease = await client.get(LEASES, 'orch-system', 'orch-controller-manager');
+    assert.not.ok((lease.spec as { holderIdentity?: string }).holderIdentity, `released: ${JSON.stringify(lease.spec)}`);
+    for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
+    const codes = await Promise.all(procs.filter((p) => p !== b && p !== cm).map(async (p) => [p.name, await p.exited] as const));
+    assert.equal(codes.filter(([, code]) => code !== 0), [], 'every component exits 0 on SIGTERM');
+  } finally {
+    await bus.close();
+  }
+});
+
+test.run();
