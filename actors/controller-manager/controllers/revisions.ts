@@ -17,7 +17,7 @@ import { StatusError } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import type { ApiClient } from '../../client/client.ts';
 import type { ObjectCache } from '../../client/cache.ts';
-import { templateHash } from './deployment.ts';
+import { templateHash } from './deployment-rules.ts';
 
 export const REVISIONS = lookupResource('apps', 'v1', 'controllerrevisions')!;
 export const REVISION_HASH = 'controller-revision-hash';

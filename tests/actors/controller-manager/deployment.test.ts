@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
 import { ApiClient } from '../../../actors/client/client.ts';
-import { fenceposts, templateHash } from '../../../actors/controller-manager/controllers/deployment.ts';
+import { fenceposts, templateHash } from '../../../actors/controller-manager/controllers/deployment-rules.ts';
 import { SimCluster } from '../../../sim/cluster.ts';
 import { parseScenario } from '../../../sim/scenario/load.ts';
 
