@@ -7,7 +7,9 @@
 // A controller-manager or scheduler replica (the leader at the time, or one by index) crashes and
 // is replaced by a fresh one after recoverAfter, or freezes: everything it sends is held for
 // recoverAfter. An API server restart stops it for recoverAfter and starts a new one on the same
-// store: nothing is lost. Targets not named in the scenario are drawn from the run's `faults` stream, so
+// store: nothing is lost. A NATS outage cuts every component off the bus both ways (what they
+// send and what is published to them is lost) until it ends; clients reaching the API server
+// over HTTPS (the workload) are not affected. Targets not named in the scenario are drawn from the run's `faults` stream, so
 // the same seed hits the same nodes.
 import type { Clock, Random } from '../actors/api/env.ts';
 import type { SimCluster } from './cluster.ts';
@@ -42,6 +44,8 @@ function effectOf(cluster: SimCluster, f: Fault, onError: (e: unknown) => void):
       return { apply: (n) => (link(n).loss = f.probability ?? 0), undo: (n) => (link(n).loss = 0) };
     case 'latency':
       return { apply: (n) => (link(n).latencyMs = f.latencyMs ?? 0), undo: (n) => (link(n).latencyMs = 0) };
+    case 'natsOutage':
+      return { apply: (n) => (link(n).cut = link(n).deaf = true), undo: (n) => (link(n).cut = link(n).deaf = false) };
     default:
       return { apply: (n) => cluster.crashNode(n), undo: (n) => void cluster.startNode(n).catch(onError) };
   }
@@ -49,6 +53,7 @@ function effectOf(cluster: SimCluster, f: Fault, onError: (e: unknown) => void):
 
 /** The links or nodes a fault hits: every replica of a component, a whole zone, named nodes, or nodes drawn at random. */
 function targetsOf(cluster: SimCluster, f: Fault, stream: Random): string[] {
+  if (f.kind === 'natsOutage') return [...cluster.links.keys()].sort();
   if (f.component === 'controllerManager') return cluster.controllerManagers.map((_, i) => `controller-manager-${i}`);
   if (f.component === 'scheduler') return cluster.schedulers.map((_, i) => `scheduler-${i}`);
   const candidates = cluster.nodes.filter((n) => (!f.pool || n.pool === f.pool) && (f.zone === undefined || n.zone === f.zone)).map((n) => n.name);

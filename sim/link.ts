@@ -2,7 +2,8 @@
 // requests) is held and goes out, in order, when the pause ends, as from a process that froze;
 // while cut, it is lost (a request times out unanswered), as from a partitioned node; with a loss
 // probability, each message is lost with it (drawn from the link's seeded stream); with extra
-// latency, each goes out that much later. What the component receives is not touched.
+// latency, each goes out that much later. What the component receives is not touched, unless the
+// link is deaf (the bus itself is down): then what is published to it is lost too.
 import type { Clock, Random } from '../actors/api/env.ts';
 import { BusTimeoutError, type Body, type Bus, type Message, type SubscribeOptions, type Subscription } from '../transport/bus.ts';
 
@@ -36,6 +37,8 @@ export class Link implements Bus {
 
   /** Loses everything sent while `cut` holds. */
   cut = false;
+  /** Loses everything delivered to the component while `deaf` holds. */
+  deaf = false;
 
   get paused(): boolean {
     return this.clock.now() < this.#pausedUntil;
@@ -50,7 +53,9 @@ export class Link implements Bus {
   }
 
   subscribe(subject: string, handler: (msg: Message) => void, opts?: SubscribeOptions): Subscription {
-    return this.inner.subscribe(subject, handler, opts);
+    return this.inner.subscribe(subject, (msg) => {
+      if (!this.deaf) handler(msg);
+    }, opts);
   }
 
   request(subject: string, data: Body, timeoutMs: number): Promise<Message> {

@@ -32,11 +32,12 @@ function parsedPorts(text: string): string | undefined {
   }
 }
 
-export async function startNatsServer(): Promise<NatsServer> {
+/** Starts a nats-server on loopback: on `port`, or on one it picks (read back from its ports file). */
+export async function startNatsServer(o: { port?: number } = {}): Promise<NatsServer> {
   const version = natsServerVersion();
   if (version === undefined) throw new Error(NATS_SERVER_MISSING);
   const dir = mkdtempSync(join(tmpdir(), 'orchsim-nats-'));
-  const child: ChildProcess = spawn('nats-server', ['-a', '127.0.0.1', '-p', '-1', '--ports_file_dir', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(o.port ?? -1), '--ports_file_dir', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr += d));
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;

@@ -14,7 +14,7 @@ const FAULT_NODES_MAX = 100_000;
 /** One entry of `faults:`; `runMs` is the scenario's duration, `pools` every pool by name. */
 export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePool>, replicas: Scenario['replicas']): Fault {
   f.mapping(FAULT_FIELDS);
-  const kind = oneOf(f.child('kind'), ['nodeCrash', 'memoryPressure', 'zonePartition', 'nodeFlap', 'messageLoss', 'latency', 'apiServerRestart', ...REPLICA_FAULTS] as const);
+  const kind = oneOf(f.child('kind'), ['nodeCrash', 'memoryPressure', 'zonePartition', 'nodeFlap', 'messageLoss', 'latency', 'apiServerRestart', 'natsOutage', ...REPLICA_FAULTS] as const);
   for (const [field, kinds] of Object.entries(KIND_FIELDS))
     if (f.child(field).present && !kinds.includes(kind)) f.child(field).error(`belongs to ${kinds.join(' and ')} faults only`);
   const atMs = durationMs(f.child('at'));
@@ -24,10 +24,11 @@ export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePo
   if ((REPLICA_FAULTS as readonly string[]).includes(kind)) return replicaFault(f, out, kind as ReplicaFaultKind, replicas);
   if (f.child('replica').present) f.child('replica').error('belongs to controller-manager and scheduler faults only');
   if (kind === 'zonePartition') return zoneFault(f, out, pools);
-  if (kind === 'apiServerRestart') {
+  if (kind === 'apiServerRestart' || kind === 'natsOutage') {
+    const what = kind === 'apiServerRestart' ? 'it stops the API server' : 'it stops the bus between every component and the API server';
     for (const other of ['nodes', 'count', 'pool', 'zone', 'memory'])
-      if (f.child(other).present) f.child(other).error('does not apply to apiServerRestart: it stops the API server');
-    if (!f.child('recoverAfter').present) f.child('recoverAfter').error('is required for apiServerRestart: how long the API server is down');
+      if (f.child(other).present) f.child(other).error(`does not apply to ${kind}: ${what}`);
+    if (!f.child('recoverAfter').present) f.child('recoverAfter').error(`is required for ${kind}: how long ${kind === 'apiServerRestart' ? 'the API server' : 'the bus'} is down`);
     out.recoverAfterMs = positiveDuration(f.child('recoverAfter'));
     return out;
   }

@@ -49,7 +49,8 @@
 //     - kind: messageLoss        # probability: 0.1; or kind: latency with latency: 200ms;
 //       at: 10m                  # component: nodes (default, chosen as for nodeCrash) | controllerManager | scheduler
 //       probability: 0.1
-//     - kind: apiServerRestart   # down for recoverAfter (required), then a new one on the same store
+//     - kind: apiServerRestart   # down for recoverAfter (required), then a new one on the same store;
+//                                # natsOutage: every component cut off the bus, both ways, for recoverAfter
 //       at: 10m
 //       recoverAfter: 30s
 //     - kind: controllerManagerCrash   # or schedulerCrash: restarted after recoverAfter (optional);

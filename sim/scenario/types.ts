@@ -93,7 +93,7 @@ export type ReplicaFaultKind = 'controllerManagerCrash' | 'controllerManagerFree
 export const REPLICA_FAULTS: readonly ReplicaFaultKind[] = ['controllerManagerCrash', 'controllerManagerFreeze', 'schedulerCrash', 'schedulerFreeze'];
 
 export interface Fault {
-  kind: 'nodeCrash' | 'memoryPressure' | 'zonePartition' | 'nodeFlap' | 'messageLoss' | 'latency' | 'apiServerRestart' | ReplicaFaultKind;
+  kind: 'nodeCrash' | 'memoryPressure' | 'zonePartition' | 'nodeFlap' | 'messageLoss' | 'latency' | 'apiServerRestart' | 'natsOutage' | ReplicaFaultKind;
   atMs: number;
   recoverAfterMs?: number;
   nodes?: string[];
