@@ -9,6 +9,8 @@ import type { OptionSpec } from './table.ts';
 export type ControlPlaneComponent = 'apiserver' | 'controller-manager' | 'scheduler';
 
 export const COMMON_GROUP = 'Common options';
+/** Why the verbosity options change nothing. */
+const QUIET = 'orchsim components log their state changes, warnings and errors at every verbosity';
 const GROUP = COMMON_GROUP;
 
 
@@ -45,8 +47,8 @@ export function commonOptions<T>(component: ControlPlaneComponent, keys: Partial
       rule: (v: number) => (v >= 0 ? undefined : 'must not be negative'), inert: 'orchsim serves HTTP/1.1' },
     { name: 'log-flush-frequency', kind: duration, default: 5_000, group: GROUP, help: 'the longest time between log flushes', rule: (v: number) => (v > 0 ? undefined : 'must be a duration greater than 0'), inert: 'orchsim writes each log line at once' },
     { name: 'logging-format', kind: string, default: 'text', group: GROUP, help: 'the log format; only text is permitted', rule: (v: string) => (v === 'text' ? undefined : 'must be "text", the only format permitted') },
-    { name: 'v', short: 'v', kind: int32, default: 0, group: GROUP, help: 'log verbosity', rule: (v: number) => (v >= 0 ? undefined : 'must be a non-negative integer') },
-    { name: 'vmodule', kind: vmodule, group: GROUP, help: 'per-file log verbosity, pattern=N separated by commas (text format only)' },
+    { name: 'v', short: 'v', kind: int32, default: 0, group: GROUP, help: 'log verbosity', rule: (v: number) => (v >= 0 ? undefined : 'must be a non-negative integer'), inert: QUIET },
+    { name: 'vmodule', kind: vmodule, group: GROUP, help: 'per-file log verbosity, pattern=N separated by commas (text format only)', inert: QUIET },
     { name: 'version', kind: versionFlag, default: 'false', group: GROUP, help: 'print the version and exit; --version=raw prints it in full' },
     { name: 'help', short: 'h', kind: bool, default: false, group: GROUP, help: 'this help' },
     { name: 'azure-container-registry-config', kind: string, group: GROUP, help: 'path to the container registry configuration', inert: 'no cloud provider is simulated' },
