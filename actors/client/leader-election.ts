@@ -10,14 +10,17 @@
 //   leader step down before anyone else may take over.
 // - Stopping a leader releases the Lease (holder cleared, duration 1 s), so a successor need not
 //   wait out the lease.
-// The leader machine (machines/leader.ts) holds the state.
+// The leader machine (machines/leader.ts) holds the state. Given a registry, the elector reports
+// client-go's `leader_election_master_status{name}`: 1 while it leads the lock `name`, 0 otherwise.
 import { createActor, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
+import { Gauge, type Registry } from '../api/metrics.ts';
 import { lookupResource } from '../api/resources.ts';
 import { StatusError } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import { leaderMachine, type LeaderState } from '../../machines/leader.ts';
 import type { ApiClient } from './client.ts';
+import { perRegistry } from './per-registry.ts';
 
 const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
 /** client-go's JitterFactor for candidates' retries. */
@@ -41,7 +44,14 @@ export interface LeaderElectorInit {
   onStartedLeading: () => void;
   onStoppedLeading: () => void;
   onError?: (e: unknown) => void;
+  /** Where to report leader_election_master_status. */
+  registry?: Registry;
 }
+
+const masterStatus = perRegistry((registry: Registry) => new Gauge({
+  name: 'leader_election_master_status', labelNames: ['name'] as const, registers: [registry],
+  help: "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.",
+}));
 
 interface LeaseSpec {
   holderIdentity?: string;
@@ -105,6 +115,7 @@ export class LeaderElector {
   /** Bumped whenever a term ends, so answers to an older term's requests are ignored. */
   #epoch = 0;
   #stopped = false;
+  readonly #status: ((leading: boolean) => void) | undefined;
 
   constructor(init: LeaderElectorInit) {
     checkLeaderElection(init.config);
@@ -114,6 +125,10 @@ export class LeaderElector {
     this.#clock = init.clock;
     this.#random = init.random;
     this.#machine = createActor(leaderMachine, { clock: init.clock, input: { identity: init.config.identity } });
+    if (init.registry) {
+      const gauge = masterStatus(init.registry), labels = { name: init.config.resourceName };
+      this.#status = (leading) => gauge.set(labels, leading ? 1 : 0);
+    }
   }
 
   get state(): LeaderState {
@@ -128,7 +143,17 @@ export class LeaderElector {
     return this.#machine;
   }
 
+  /**
+   * client-go's leader election health check (the components' `leaderElection` in /healthz): false
+   * while this replica holds itself the leader yet has not renewed the Lease for a leaseDuration
+   * plus `toleranceMs` (20 s, as the real components allow): a leader stuck without stepping down.
+   */
+  healthy(toleranceMs = 20_000): boolean {
+    return !this.isLeader || this.#clock.now() - this.#observedMs <= this.#c.leaseDurationMs + toleranceMs;
+  }
+
   start(): void {
+    this.#status?.(false);
     this.#machine.start();
     void this.#attempt();
   }
@@ -141,6 +166,7 @@ export class LeaderElector {
     this.#clock.clearTimeout(this.#deadline);
     const leading = this.isLeader;
     this.#machine.send({ type: 'STOP' });
+    this.#status?.(false);
     if (!leading) return;
     this.#init.onStoppedLeading();
     await this.#release().catch((e) => this.#init.onError?.(e));
@@ -153,6 +179,7 @@ export class LeaderElector {
     this.#clock.clearTimeout(this.#timer);
     this.#clock.clearTimeout(this.#deadline);
     this.#machine.stop();
+    this.#status?.(false);
   }
 
   // ---- Candidate ----------------------------------------------------------------------------------
@@ -163,6 +190,7 @@ export class LeaderElector {
     if (this.#stopped || epoch !== this.#epoch) return;
     if (result === true) {
       this.#machine.send({ type: 'ACQUIRED' });
+      this.#status?.(true);
       this.#init.onStartedLeading();
       this.#renewLater();
       return;
@@ -204,6 +232,7 @@ export class LeaderElector {
     this.#epoch++;
     this.#clock.clearTimeout(this.#timer);
     this.#machine.send({ type: 'LOST' });
+    this.#status?.(false);
     this.#init.onStoppedLeading();
     // Back to campaigning, as a restarted replica would.
     this.#timer = this.#clock.setTimeout(() => void this.#attempt(), this.#c.retryPeriodMs);

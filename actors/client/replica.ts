@@ -1,7 +1,9 @@
 // A replicated component (controller manager, scheduler): with leader election only the replica
 // holding the lock does the work, with a fresh instance per term (as a restarted process starts
-// afresh), stopped when the term ends; without it, the work runs from start to stop.
+// afresh), stopped when the term ends; without it, the work runs from start to stop. The replica's
+// registry outlives the terms: it is the process's, where its leader status and the work's metrics go.
 import type { Clock, Random } from '../api/env.ts';
+import { newRegistry, type Registry } from '../api/metrics.ts';
 import type { ApiClient } from './client.ts';
 import { LeaderElector, type LeaderElectionConfig } from './leader-election.ts';
 
@@ -20,11 +22,15 @@ export interface ReplicaInit<T extends Runnable> {
   /** Told when this replica starts and stops working. */
   onLeading?: (identity: string, leading: boolean, atMs: number) => void;
   onError?: (e: unknown) => void;
+  /** The replica's metrics (a new registry when absent). */
+  registry?: Registry;
 }
 
 export class Replica<T extends Runnable> {
   readonly identity: string;
   readonly elector: LeaderElector | undefined;
+  /** The replica's metrics: leader_election_master_status, and whatever its work reports there. */
+  readonly metrics: Registry;
   readonly #init: ReplicaInit<T>;
   #current: T | undefined;
   #last: T | undefined;
@@ -33,10 +39,11 @@ export class Replica<T extends Runnable> {
   constructor(init: ReplicaInit<T>) {
     this.#init = init;
     this.identity = init.identity;
+    this.metrics = init.registry ?? newRegistry();
     const e = init.election;
     if (e)
       this.elector = new LeaderElector({
-        client: e.client, clock: init.clock, random: e.random, config: { ...e.config, identity: init.identity },
+        client: e.client, clock: init.clock, random: e.random, config: { ...e.config, identity: init.identity }, registry: this.metrics,
         onStartedLeading: () => void this.#lead().catch((err) => init.onError?.(err)),
         onStoppedLeading: () => this.#follow(),
         onError: (err) => init.onError?.(err),
@@ -75,6 +82,11 @@ export class Replica<T extends Runnable> {
 
   get leading(): boolean {
     return this.#current !== undefined;
+  }
+
+  /** The leader election health check (always true without leader election). */
+  get healthy(): boolean {
+    return this.elector?.healthy() ?? true;
   }
 
   async #lead(): Promise<void> {

@@ -4,8 +4,11 @@
 // sync failed comes back after a per-key exponential delay (5 ms doubling up to 1000 s), and its
 // delay resets once a sync succeeds. Level-triggered: a sync reads the current state, not events.
 // Keys gather until `run()`: a controller runs it once its informers' caches are synced, so no
-// sync ever acts on a cache still filling (the real WaitForCacheSync).
+// sync ever acts on a cache still filling (the real WaitForCacheSync). Given a registry and a name,
+// it reports client-go's workqueue_* metrics (work-queue-metrics.ts) on its clock.
 import type { Clock } from '../api/env.ts';
+import type { Registry } from '../api/metrics.ts';
+import { WorkQueueMetrics } from './work-queue-metrics.ts';
 
 const BASE_DELAY_MS = 5;
 const MAX_DELAY_MS = 1_000_000;
@@ -13,10 +16,12 @@ const MAX_DELAY_MS = 1_000_000;
 export class WorkQueue {
   readonly #queue: string[] = [];
   readonly #queued = new Set<string>();
-  readonly #processing = new Set<string>();
+  /** Keys being synced, with when each sync began. */
+  readonly #processing = new Map<string, number>();
   readonly #dirty = new Set<string>();
   readonly #failures = new Map<string, number>();
   readonly #timers = new Set<unknown>();
+  readonly #metrics: WorkQueueMetrics | undefined;
   #stopped = false;
   #running = false;
 
@@ -25,8 +30,16 @@ export class WorkQueue {
     readonly workers: number,
     readonly sync: (key: string) => Promise<void>,
     readonly onError: (key: string, e: unknown) => void,
+    /** Where to report the workqueue_* metrics, under the label `name` (the real controllers' queue names). */
+    metrics?: { registry: Registry; name: string },
   ) {
     if (!(Number.isInteger(workers) && workers >= 1)) throw new RangeError(`a work queue needs at least 1 worker, got ${workers}`);
+    if (metrics)
+      this.#metrics = new WorkQueueMetrics(metrics.registry, {
+        name: metrics.name, clock,
+        depth: () => this.#queue.length + this.#dirty.size,
+        syncStarts: () => this.#processing.values(),
+      });
   }
 
   get length(): number {
@@ -35,11 +48,21 @@ export class WorkQueue {
 
   add(key: string): void {
     if (this.#stopped) return;
-    if (this.#processing.has(key)) return void this.#dirty.add(key);
+    if (this.#processing.has(key)) {
+      if (this.#dirty.has(key)) return;
+      this.#dirty.add(key);
+      this.#metrics?.added(key, this.clock.now());
+      return;
+    }
     if (this.#queued.has(key)) return;
+    this.#metrics?.added(key, this.clock.now());
+    this.#push(key);
+    this.#pump();
+  }
+
+  #push(key: string): void {
     this.#queued.add(key);
     this.#queue.push(key);
-    this.#pump();
   }
 
   /** Adds `key` after `ms` on the clock. */
@@ -64,24 +87,30 @@ export class WorkQueue {
     this.#timers.clear();
     this.#queue.length = 0;
     this.#queued.clear();
+    this.#metrics?.close();
   }
 
   #pump(): void {
     while (this.#running && !this.#stopped && this.#processing.size < this.workers && this.#queue.length > 0) {
       const key = this.#queue.shift()!;
       this.#queued.delete(key);
-      this.#processing.add(key);
+      const startMs = this.clock.now();
+      this.#processing.set(key, startMs);
+      this.#metrics?.started(key, startMs);
       void this.sync(key).then(
         () => this.#failures.delete(key),
         (e) => {
           const n = this.#failures.get(key) ?? 0;
           this.#failures.set(key, n + 1);
           this.onError(key, e);
+          this.#metrics?.retried();
           this.addAfter(key, Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** n));
         },
       ).finally(() => {
         this.#processing.delete(key);
-        if (this.#dirty.delete(key)) this.add(key);
+        this.#metrics?.finished(startMs, this.clock.now());
+        // Added again while it was synced: queued now (its add was counted then).
+        if (this.#dirty.delete(key) && !this.#stopped) this.#push(key);
         this.#pump();
       });
     }

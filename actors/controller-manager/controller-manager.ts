@@ -13,14 +13,19 @@
 //   deployment-controller       rolls each Deployment's template out through ReplicaSets
 //   daemonset-controller        one pod per eligible node, its templates kept as ControllerRevisions
 //   statefulset-controller      pods with stable names and ordinals, made, removed and updated in order
+//
+// Its registry (`metrics`) holds what a real controller manager's /metrics shows of these: the
+// requests of its clients (rest_client_*), its work queues (workqueue_*), its leader status.
 import { createActor, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
+import { newRegistry, type Registry } from '../api/metrics.ts';
 import { ApiClient } from '../client/client.ts';
 import type { Informer } from '../client/informer.ts';
 import { electionConfig } from '../client/leader-election.ts';
 import { Replica } from '../client/replica.ts';
 import { SharedInformers } from '../client/shared-informers.ts';
 import { RateLimiter } from '../client/rate-limiter.ts';
+import { meteredBus } from '../client/request-metrics.ts';
 import { componentMachine, componentState } from '../../machines/component.ts';
 import type { ZoneState } from '../../machines/zone.ts';
 import type { Bus } from '../../transport/bus.ts';
@@ -49,6 +54,8 @@ export interface ControllerManagerInit {
   onEvict?: (pod: string, atMs: number) => void;
   /** Told when this replica starts and stops running its loops. */
   onLeading?: (identity: string, leading: boolean, atMs: number) => void;
+  /** Where its metrics go (a new registry when absent). */
+  registry?: Registry;
 }
 
 /** One term's loops. */
@@ -66,7 +73,8 @@ class Loops {
   readonly #informers: SharedInformers;
   readonly #all: { start(): Promise<void>; stop(): void }[] = [];
 
-  constructor(init: ControllerManagerInit, o: ControllerManagerOptions) {
+  /** `init.bus` is the metered one; `registry` the replica's. */
+  constructor(init: ControllerManagerInit, o: ControllerManagerOptions, registry: Registry) {
     const { bus, clock } = init;
     const informers = (this.#informers = new SharedInformers(bus, clock, 'controller-manager'));
     const limiter = () => (o.orchApiQps > 0 ? new RateLimiter(clock, o.orchApiQps, o.orchApiBurst) : undefined);
@@ -74,7 +82,7 @@ class Loops {
     const optional = <T>(value: T | undefined, key: string) => (value === undefined ? {} : { [key]: value });
     const enabled = (name: ControllerName) => controllerEnabled(o.controllers, name);
     /** What every loop gets: the bus, clock and shared informers, its own rate-limited client, its error path. */
-    const base = (name: ControllerName) => ({ bus, clock, informers, onError: onError(name), ...optional(limiter(), 'limiter') });
+    const base = (name: ControllerName) => ({ bus, clock, informers, registry, onError: onError(name), ...optional(limiter(), 'limiter') });
     const add = <T extends { start(): Promise<void>; stop(): void }>(loop: T): T => (this.#all.push(loop), loop);
     if (enabled('node-lifecycle-controller')) {
       this.conditionTaints = add(new NodeConditionTaints({ bus, informers, onError: onError('node-lifecycle-controller') }));
@@ -108,14 +116,18 @@ class Loops {
 export class ControllerManager {
   readonly options: ControllerManagerOptions;
   readonly replica: Replica<Loops>;
+  /** The registry its /metrics shows. */
+  readonly metrics: Registry;
   readonly #lifecycle: Actor<typeof componentMachine>;
 
   constructor(init: ControllerManagerInit) {
     const o = (this.options = controllerManagerOptions(init.options));
+    const registry = (this.metrics = init.registry ?? newRegistry());
+    const bus = meteredBus(init.bus, init.clock, registry);
     this.replica = new Replica({
-      identity: init.identity ?? 'controller-manager', clock: init.clock, make: () => new Loops(init, o),
+      identity: init.identity ?? 'controller-manager', clock: init.clock, registry, make: () => new Loops({ ...init, bus }, o, registry),
       ...(o.leaderElect ? { election: {
-        client: new ApiClient(init.bus, 'controller-manager/leader-election'), random: init.random,
+        client: new ApiClient(bus, 'controller-manager/leader-election'), random: init.random,
         config: electionConfig(o),
       } } : {}),
       ...(init.onLeading ? { onLeading: init.onLeading } : {}),

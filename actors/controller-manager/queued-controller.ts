@@ -1,8 +1,10 @@
 // What the controllers that reconcile keys share: their own API client (limited to the component's
 // QPS and burst), a work queue with `workers` at a time whose workers start once the shared
 // informers are synced, and where errors go. A controller registers its informer handlers in its
-// constructor and implements `sync(key)`.
+// constructor and implements `sync(key)`. With a registry, its queue reports the workqueue_*
+// metrics under the name the real controller gives its queue.
 import type { Clock } from '../api/env.ts';
+import type { Registry } from '../api/metrics.ts';
 import { ApiClient } from '../client/client.ts';
 import type { RateLimiter } from '../client/rate-limiter.ts';
 import type { SharedInformers } from '../client/shared-informers.ts';
@@ -16,7 +18,15 @@ export interface QueuedControllerInit {
   workers: number;
   limiter?: RateLimiter;
   onError?: (e: unknown) => void;
+  /** Where the work queue's metrics go. */
+  registry?: Registry;
 }
+
+/** The real controllers' work queue names where they are not the controller's name less `-controller`. */
+const QUEUE_NAMES: Record<string, string> = { 'generic-garbage-collector': 'garbage_collector_attempt_to_delete' };
+
+/** The `name` label of a controller's work queue metrics: `replicaset-controller` → `replicaset`. */
+export const workQueueName = (controller: string) => QUEUE_NAMES[controller] ?? controller.replace(/-controller$/, '').replaceAll('-', '_');
 
 export abstract class QueuedController {
   protected readonly client: ApiClient;
@@ -30,7 +40,8 @@ export abstract class QueuedController {
     this.informers = init.informers;
     this.clock = init.clock;
     this.#onError = init.onError;
-    this.queue = new WorkQueue(init.clock, init.workers, (key) => this.sync(key), (_key, e) => this.report(e));
+    this.queue = new WorkQueue(init.clock, init.workers, (key) => this.sync(key), (_key, e) => this.report(e),
+      init.registry ? { registry: init.registry, name: workQueueName(name) } : undefined);
   }
 
   /** Syncs the caches, then starts the workers. */

@@ -10,7 +10,9 @@
 // conditions Unknown and its pods not Ready): at the next status beat it writes its whole node
 // status, and on every beat it writes again the status of each running pod the server holds not
 // Ready, as the real agent's status loops compare what they report with the server's copy.
+// Its metrics (metrics.ts) and its client's requests (rest_client_*) go to its registry.
 import { timestamp, uuid, type Clock, type Random } from '../api/env.ts';
+import { newRegistry, type Registry } from '../api/metrics.ts';
 import { lookupResource } from '../api/resources.ts';
 import { StatusError } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
@@ -18,9 +20,11 @@ import { WatchHub } from '../apiserver/watch/hub.ts';
 import { cacheKey } from '../client/cache.ts';
 import { ApiClient } from '../client/client.ts';
 import { Informer } from '../client/informer.ts';
+import { meteredBus } from '../client/request-metrics.ts';
 import { BusTimeoutError, NoRespondersError, type Bus } from '../../transport/bus.ts';
 import { batchPodStages, drawPodPlan, podExits, validateStages, withStages, type PodStageTable } from '../../machines/stages.ts';
 import { parseDuration } from '../api/duration.ts';
+import { NodeAgentMetrics } from './metrics.ts';
 import { nodeAgentOptions, podLimit, type NodeAgentOptions } from './options.ts';
 import { evictionMessage, evictionVictim, memoryThreshold, type MemoryThreshold, type PodUsage } from './pressure-eviction.ts';
 import { parseQuantity, wholeUnits } from '../api/quantity.ts';
@@ -48,6 +52,8 @@ export interface NodeAgentInit {
   options?: Partial<NodeAgentOptions>;
   /** Told of failed API calls other than NotFound (a pod deleted meanwhile); by default they are rethrown into the log. */
   onError?: (error: unknown) => void;
+  /** Where its metrics go (a new registry when absent). */
+  registry?: Registry;
 }
 
 /** Annotation giving the memory a pod uses (a quantity); without it a pod uses what it requests. */
@@ -78,6 +84,9 @@ export function microTime(ms: number): string {
 export class NodeAgent {
   readonly nodeName: string;
   readonly options: NodeAgentOptions;
+  /** The registry its /metrics shows. */
+  readonly metrics: Registry;
+  readonly #metrics: NodeAgentMetrics;
   readonly #clock: Clock;
   readonly #random: Random;
   readonly #client: ApiClient;
@@ -112,9 +121,12 @@ export class NodeAgent {
     this.#leaseJitter = init.random.fork('lease-jitter');
     this.#threshold = memoryThreshold(this.options.evictionHard);
     this.#lifecycle = createActor(componentMachine, { clock: init.clock, id: `nodeagent/${init.nodeName}` }).start();
-    this.#client = new ApiClient(init.bus, `nodeagent/${init.nodeName}`);
+    this.metrics = init.registry ?? newRegistry();
+    this.#metrics = new NodeAgentMetrics(this.metrics, init.nodeName, () => this.#census());
+    const bus = meteredBus(init.bus, init.clock, this.metrics);
+    this.#client = new ApiClient(bus, `nodeagent/${init.nodeName}`);
     this.#onError = init.onError ?? ((e) => console.error(`nodeagent ${init.nodeName}:`, e));
-    this.#informer = new Informer({ client: this.#client, hub: new WatchHub(init.bus), clock: init.clock, type: PODS,
+    this.#informer = new Informer({ client: this.#client, hub: new WatchHub(bus), clock: init.clock, type: PODS,
       fieldSelector: `spec.nodeName=${init.nodeName}` });
     const reconcile = (o: KObject) => this.#reconcile(cacheKey(o));
     this.#informer.on({ add: reconcile, update: (_old, o) => reconcile(o), delete: reconcile });
@@ -172,6 +184,7 @@ export class NodeAgent {
     }
     const victim = evictionVictim(candidates);
     if (!victim) return;
+    this.#metrics.evicted('memory.available');
     this.#pods.get(victim.key)!.evict(evictionMessage(threshold, available, victim, this.#usage.get(victim.key)!.container));
   }
 
@@ -188,7 +201,13 @@ export class NodeAgent {
     this.#timers = [];
     for (const p of this.#pods.values()) p.stop();
     this.#pods.clear();
+    this.#metrics.close();
     this.#lifecycle.send({ type: 'STOPPED' });
+  }
+
+  /** Each pod's phase and containers, for the gauges. */
+  *#census(): Iterable<{ phase: PodRuntime['phase']; containers: number }> {
+    for (const p of this.#pods.values()) yield { phase: p.phase, containers: p.containerCount };
   }
 
   /** The lifecycle machine's state: `Starting`, `Running/Idle`, `Stopped` or `Failed`. */
@@ -302,6 +321,7 @@ export class NodeAgent {
     const comparable = this.#comparable(status);
     if (comparable === this.#lastReported && now - this.#lastReportedMs < this.options.nodeStatusReportFrequencyMs) return;
     await this.#client.patch(NODES, undefined, this.nodeName, { status }, 'merge', 'status');
+    this.#metrics.statusUpdated();
     this.#lastReportedMs = now;
     this.#lastReported = comparable;
   }
@@ -372,15 +392,18 @@ export class NodeAgent {
     const plan = drawPodPlan(this.#stagesFor(pod), random);
     const ns = pod.metadata.namespace!, name = pod.metadata.name!, uid = pod.metadata.uid!;
     const status = pod.status as { phase?: string; startTime?: string } | undefined;
+    const resumed = status?.phase === 'Running' && status.startTime;
+    const seenMs = this.#clock.now();
     const runtime = new PodRuntime(pod, plan, {
       clock: this.#clock, random: random.fork('containers'), hostIP: this.options.internalIP, podIP: this.#allocateIP(),
       write: async (status) => void (await this.#client.patch(PODS, ns, name, { status }, 'merge', 'status')),
       remove: () => this.#remove(ns, name, uid),
       onError: (e) => this.#report(e),
-      ...(status?.phase === 'Running' && status.startTime ? { resumed: { startTime: status.startTime } } : {}),
+      ...(resumed ? { resumed: { startTime: status.startTime! } } : { onRunning: (atMs: number) => this.#metrics.podRunning(atMs - seenMs) }),
     });
     this.#pods.set(key, runtime);
     this.#usage.set(key, { key, ...podMemory(pod) });
+    this.#metrics.podStarted();
     runtime.start();
     return runtime;
   }

@@ -39,6 +39,8 @@ export interface PodRuntimeDeps {
    * started again (restartCount 1) but the pod never goes back to Pending, as with a real agent.
    */
   resumed?: { startTime: string };
+  /** Told when the containers start running (metrics: how long the pod took to start). */
+  onRunning?: (atMs: number) => void;
 }
 
 interface Container {
@@ -114,6 +116,11 @@ export class PodRuntime {
 
   get phase(): PodPhase {
     return this.#phase;
+  }
+
+  /** How many containers the pod runs. */
+  get containerCount(): number {
+    return this.#containers.length;
   }
 
   /** Counts against maxPods: admitted and not finished. */
@@ -216,6 +223,7 @@ export class PodRuntime {
         return this.#enqueue(() => this.#deps.write(this.#pendingStatus(now)));
       case 'Running':
         this.#runningMs = now;
+        this.#deps.onRunning?.(now);
         return this.#enqueue(() => this.#deps.write(this.#runningStatus(now)));
       case 'Succeeded':
       case 'Failed':

@@ -4,8 +4,10 @@
 // does. A pod that fits nowhere gets its PodScheduled condition set to the real FitError text and
 // may preempt lower-priority pods (preemption.ts). Several schedulers can share a cluster: each
 // takes only the pods whose `spec.schedulerName` names it. Time is the injected clock's; ties and
-// preemption offsets draw from the injected stream.
+// preemption offsets draw from the injected stream. Its metrics (metrics.ts) and its clients'
+// requests (rest_client_*) go to its registry.
 import { timestamp, type Clock, type Random } from '../api/env.ts';
+import { newRegistry, type Registry } from '../api/metrics.ts';
 import { lookupResource } from '../api/resources.ts';
 import { StatusError } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
@@ -14,6 +16,7 @@ import { cacheKey } from '../client/cache.ts';
 import { ApiClient } from '../client/client.ts';
 import { Informer } from '../client/informer.ts';
 import { RateLimiter } from '../client/rate-limiter.ts';
+import { meteredBus } from '../client/request-metrics.ts';
 import type { Bus } from '../../transport/bus.ts';
 import { createActor, type Actor } from 'xstate';
 import { componentMachine, componentState } from '../../machines/component.ts';
@@ -23,8 +26,9 @@ import type { FilterPlugin, PodInfo, ScorePlugin } from './framework.ts';
 import { numFeasibleNodesToFind, schedulerOptions, type SchedulerOptions } from './options.ts';
 import { podInfo } from './pod-info.ts';
 import { defaultFilterPlugins, defaultScorePlugins } from './plugins/index.ts';
+import { SchedulerMetrics } from './metrics.ts';
 import { findPreemption } from './preemption.ts';
-import { SchedulingQueue } from './queue.ts';
+import { SchedulingQueue, type QueuedPod } from './queue.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
@@ -64,6 +68,8 @@ export interface SchedulerInit {
   /** Told of a binding that reached the server. */
   onBound?: (pod: string, node: string) => void;
   onError?: (error: unknown) => void;
+  /** Where its metrics go (a new registry when absent); a replica's terms share the replica's. */
+  registry?: Registry;
 }
 
 type Rec = Record<string, unknown>;
@@ -73,6 +79,9 @@ export class Scheduler {
   readonly cache = new SchedulerCache();
   readonly queue: SchedulingQueue;
   readonly counts = { attempts: 0, scheduled: 0, unschedulable: 0, preemptions: 0, bindFailures: 0 };
+  /** The registry its /metrics shows. */
+  readonly metrics: Registry;
+  readonly #metrics: SchedulerMetrics;
   readonly #clock: Clock;
   readonly #tieBreaks: Random;
   readonly #preemptionOffsets: Random;
@@ -100,10 +109,13 @@ export class Scheduler {
     this.queue = new SchedulingQueue({
       initialBackoffMs: o.podInitialBackoffSeconds * 1000, maxBackoffMs: o.podMaxBackoffSeconds * 1000, maxInUnschedulableMs: o.podMaxInUnschedulablePodsDurationMs,
     });
-    this.#client = new ApiClient(init.bus, o.schedulerName, 30_000, new RateLimiter(init.clock, o.orchApiQps, o.orchApiBurst));
+    this.metrics = init.registry ?? newRegistry();
+    this.#metrics = new SchedulerMetrics(this.metrics, o.schedulerName, () => this.queue.counts());
+    const bus = meteredBus(init.bus, init.clock, this.metrics);
+    this.#client = new ApiClient(bus, o.schedulerName, 30_000, new RateLimiter(init.clock, o.orchApiQps, o.orchApiBurst));
     // Informers read through their own unlimited client: list and watch are not what the QPS limit paces here.
-    const reader = new ApiClient(init.bus, o.schedulerName);
-    const hub = new WatchHub(init.bus);
+    const reader = new ApiClient(bus, o.schedulerName);
+    const hub = new WatchHub(bus);
     this.#nodes = new Informer({ client: reader, hub, clock: init.clock, type: NODES });
     this.#pods = new Informer({ client: reader, hub, clock: init.clock, type: PODS });
     this.#filters = init.filters ?? defaultFilterPlugins();
@@ -131,6 +143,7 @@ export class Scheduler {
     this.#nodes.stop();
     this.#pods.stop();
     this.#clock.clearTimeout(this.#flushTimer);
+    this.#metrics.close();
     this.#lifecycle.send({ type: 'STOPPED' });
   }
 
@@ -229,13 +242,14 @@ export class Scheduler {
           this.#lifecycle.send({ type: 'IDLE' });
           return;
         }
-        this.#scheduleOne(next.key, next.attempts);
+        this.#scheduleOne(next);
       }
       this.#kick();
     }, 0);
   }
 
-  #scheduleOne(key: string, attempt: number): void {
+  #scheduleOne(queued: QueuedPod): void {
+    const { key, attempts: attempt } = queued;
     const [namespace, name] = splitKey(key);
     const pod = this.#pods.cache.get(namespace, name);
     if (!pod || (pod.spec as Rec).nodeName || pod.metadata.deletionTimestamp) {
@@ -243,6 +257,7 @@ export class Scheduler {
       return;
     }
     this.counts.attempts++;
+    const startMs = this.#clock.now();
     const info = podInfo(pod);
     const snapshot = this.cache.snapshot();
     const nominated = (pod.status as Rec | undefined)?.nominatedNodeName as string | undefined;
@@ -262,19 +277,20 @@ export class Scheduler {
       this.cache.place(info, r.node.name, true);
       this.queue.done(key);
       this.#record(decision);
-      void this.#bind(pod, info, r.node.name);
+      void this.#bind(pod, info, r.node.name, { startMs, attempts: attempt, queuedMs: queued.initialMs });
       return;
     }
     this.counts.unschedulable++;
-    this.#failed(pod, info, r, decision);
+    this.#failed(pod, info, r, decision, startMs);
   }
 
-  #failed(pod: KObject, info: PodInfo, r: CycleResult, decision: Decision): void {
+  #failed(pod: KObject, info: PodInfo, r: CycleResult, decision: Decision, startMs: number): void {
     const snapshot = this.cache.snapshot();
     let message = fitErrorMessage(r, snapshot.nodes.length);
     let nominate: string | undefined;
     if (snapshot.nodes.length > 0) {
       const p = findPreemption(info, r, snapshot, this.#filters, this.#preemptionOffsets);
+      this.#metrics.preemption(p.ok ? p.preemption.victims.length : undefined);
       if (p.ok) {
         this.counts.preemptions++;
         nominate = p.preemption.node;
@@ -284,6 +300,7 @@ export class Scheduler {
     }
     decision.message = message;
     this.#record(decision);
+    this.#metrics.attempt('unschedulable', startMs, this.#clock.now());
     this.queue.failed(info.key, this.#clock.now(), true);
     void this.#markUnschedulable(pod, message, nominate);
   }
@@ -298,14 +315,19 @@ export class Scheduler {
 
   // ---- Writes ------------------------------------------------------------------------------------
 
-  async #bind(pod: KObject, info: PodInfo, node: string): Promise<void> {
+  /** Binds the pod; `attempt` is the attempt that chose the node (its start, its number, when the pod was first queued). */
+  async #bind(pod: KObject, info: PodInfo, node: string, attempt: { startMs: number; attempts: number; queuedMs: number }): Promise<void> {
     const { namespace, name, uid } = pod.metadata;
     const url = `/api/v1/namespaces/${encodeURIComponent(namespace!)}/pods/${encodeURIComponent(name!)}/binding`;
     try {
       await this.#client.request('POST', url, { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace, uid }, target: { kind: 'Node', name: node } });
+      const now = this.#clock.now();
+      this.#metrics.attempt('scheduled', attempt.startMs, now);
+      this.#metrics.podScheduled(attempt.attempts, now - attempt.queuedMs);
       this.#init.onBound?.(info.key, node);
     } catch (e) {
       this.counts.bindFailures++;
+      this.#metrics.attempt('error', attempt.startMs, this.#clock.now());
       // Forget the assumption; a pod that still exists unbound is tried again after a backoff.
       const placed = this.cache.placement(info.key);
       if (placed?.assumed) this.cache.unplace(info.key);
