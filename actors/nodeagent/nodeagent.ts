@@ -90,6 +90,12 @@ export class NodeAgent {
   readonly #clock: Clock;
   readonly #random: Random;
   readonly #client: ApiClient;
+  /**
+   * Lease renewals and status updates go through their own client, whose requests give up after
+   * the shorter of the status update frequency and the lease duration, as the real agent's
+   * heartbeat client does: a beat lost to an outage does not hold up the next one.
+   */
+  readonly #heartbeat: ApiClient;
   readonly #informer: Informer;
   readonly #onError: (error: unknown) => void;
   readonly #pods = new Map<string, PodRuntime>();
@@ -125,6 +131,8 @@ export class NodeAgent {
     this.#metrics = new NodeAgentMetrics(this.metrics, init.nodeName, () => this.#census());
     const bus = meteredBus(init.bus, init.clock, this.metrics);
     this.#client = new ApiClient(bus, `nodeagent/${init.nodeName}`);
+    const heartbeatTimeoutMs = Math.min(this.options.nodeStatusUpdateFrequencyMs, this.options.nodeLeaseDurationSeconds * 1000);
+    this.#heartbeat = new ApiClient(bus, `nodeagent/${init.nodeName}`, heartbeatTimeoutMs);
     this.#onError = init.onError ?? ((e) => console.error(`nodeagent ${init.nodeName}:`, e));
     this.#informer = new Informer({ client: this.#client, hub: new WatchHub(bus), clock: init.clock, type: PODS,
       fieldSelector: `spec.nodeName=${init.nodeName}` });
@@ -303,7 +311,7 @@ export class NodeAgent {
     } catch (e) {
       // Registered before (an agent restart): report the current status instead.
       if (!(e instanceof StatusError && e.code === 409)) throw e;
-      await this.#client.patch(NODES, undefined, this.nodeName, { status }, 'merge', 'status');
+      await this.#heartbeat.patch(NODES, undefined, this.nodeName, { status }, 'merge', 'status');
     }
     this.#lastReportedMs = now;
     this.#lastReported = this.#comparable(status);
@@ -320,7 +328,7 @@ export class NodeAgent {
     const status = this.#nodeStatus(now);
     const comparable = this.#comparable(status);
     if (comparable === this.#lastReported && now - this.#lastReportedMs < this.options.nodeStatusReportFrequencyMs) return;
-    await this.#client.patch(NODES, undefined, this.nodeName, { status }, 'merge', 'status');
+    await this.#heartbeat.patch(NODES, undefined, this.nodeName, { status }, 'merge', 'status');
     this.#metrics.statusUpdated();
     this.#lastReportedMs = now;
     this.#lastReported = comparable;
@@ -331,15 +339,15 @@ export class NodeAgent {
     const spec = { holderIdentity: this.nodeName, leaseDurationSeconds: this.options.nodeLeaseDurationSeconds, renewTime: now };
     if (!this.#lease) {
       try {
-        this.#lease = await this.#client.create(LEASES, { metadata: { name: this.nodeName, namespace: NODE_LEASE_NAMESPACE }, spec } as KObject);
+        this.#lease = await this.#heartbeat.create(LEASES, { metadata: { name: this.nodeName, namespace: NODE_LEASE_NAMESPACE }, spec } as KObject);
         return;
       } catch (e) {
         if (!(e instanceof StatusError && e.code === 409)) throw e;
-        this.#lease = await this.#client.get(LEASES, NODE_LEASE_NAMESPACE, this.nodeName);
+        this.#lease = await this.#heartbeat.get(LEASES, NODE_LEASE_NAMESPACE, this.nodeName);
       }
     }
     try {
-      this.#lease = await this.#client.update(LEASES, { ...this.#lease, spec: { ...(this.#lease.spec as object), ...spec } });
+      this.#lease = await this.#heartbeat.update(LEASES, { ...this.#lease, spec: { ...(this.#lease.spec as object), ...spec } });
     } catch (e) {
       this.#lease = undefined; // a conflict or a deleted Lease: start from the server's copy next time
       throw e;
