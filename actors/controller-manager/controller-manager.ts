@@ -127,7 +127,8 @@ export class ControllerManager {
     this.replica = new Replica({
       identity: init.identity ?? 'controller-manager', clock: init.clock, registry, make: () => new Loops({ ...init, bus }, o, registry),
       ...(o.leaderElect ? { election: {
-        client: new ApiClient(bus, 'controller-manager/leader-election'), random: init.random,
+        // As the real one: the election's requests give up after the renew deadline.
+        client: new ApiClient(bus, 'controller-manager/leader-election', o.leaderElectRenewDeadlineMs), random: init.random,
         config: electionConfig(o),
       } } : {}),
       ...(init.onLeading ? { onLeading: init.onLeading } : {}),

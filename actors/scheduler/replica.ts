@@ -37,7 +37,8 @@ export function schedulerReplica(init: SchedulerReplicaInit): Replica<Scheduler>
     identity, clock, registry,
     make: () => new Scheduler({ bus, clock, random, options, onError, registry, ...(init.onDecision ? { onDecision: init.onDecision } : {}) }),
     ...(options.leaderElect ? { election: {
-      client: new ApiClient(meteredBus(bus, clock, registry), `${options.schedulerName}/leader-election`), random: random.fork('leader-election'),
+      // As the real one: the election's requests give up after the renew deadline.
+      client: new ApiClient(meteredBus(bus, clock, registry), `${options.schedulerName}/leader-election`, options.leaderElectRenewDeadlineMs), random: random.fork('leader-election'),
       config: electionConfig(options),
     } } : {}),
     ...(init.onLeading ? { onLeading: (id: string, leading: boolean, at: number) => init.onLeading!(options.leaderElectResourceName, id, leading, at) } : {}),
