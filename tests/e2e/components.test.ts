@@ -4,9 +4,7 @@
 // its job, and the options change what they do: the node with maxPods 2 runs two of four pods
 // pinned to it, and a killed node goes Unknown after about 5 s instead of the default 40 s.
 // Then each stops on SIGTERM and exits 0, the controller manager releasing its Lease.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -15,47 +13,12 @@ import { lookupResource } from '../../actors/api/resources.ts';
 import type { KObject } from '../../actors/api/types.ts';
 import { ApiClient } from '../../actors/client/client.ts';
 import { NatsBus } from '../../transport/nats-bus.ts';
+import { busKubeconfig, fastAgentConfig, freePort, start, until, type Proc } from '../helpers/component-processes.ts';
 import { startNatsServer, type NatsServer } from '../helpers/nats-server.ts';
 
-const CLI = join(import.meta.dirname, '../../sim/cli/orchsim.js');
 const NODES = lookupResource('', 'v1', 'nodes')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
 const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
-const WAIT_MS = 30_000;
-
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  lines: string[];
-  exited: Promise<number | null>;
-}
-
-function start(name: string, args: string[]): Proc {
-  const child = spawn('node', [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (b: Buffer) => lines.push(...b.toString().split('\n').filter((l) => l !== '')));
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  return { name, child, lines, exited };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, procs: Proc[], timeoutMs = WAIT_MS): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}\n${procs.map((p) => `--- ${p.name}\n${p.lines.slice(-15).join('\n')}`).join('\n')}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    }).on('error', fail);
-  });
-}
 
 const ready = (node: KObject) => ((node.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).find((c) => c.type === 'Ready')?.status;
 const pinnedPod = (name: string): KObject => ({
@@ -77,17 +40,15 @@ test.after(async () => {
 
 test('apiserver, nodeagents, scheduler and controller-manager as processes: each does its job, their options shape it', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'orchsim-components-'));
-  const kubeconfig = join(dir, 'bus.kubeconfig');
-  await writeFile(kubeconfig, `apiVersion: v1\nkind: Config\nclusters: [{ name: orchsim, cluster: { server: "${nats.url}" } }]\ncontexts: [{ name: orchsim, context: { cluster: orchsim } }]\ncurrent-context: orchsim\n`);
+  const kubeconfig = await busKubeconfig(dir, nats.url);
   // Leases renewed every second and status every second, so a 5 s grace period is safe.
-  const agentConfig = (maxPods: number) => `apiVersion: nodeagent.config.orch.io/v1beta1\nkind: NodeAgentConfiguration\nnodeLeaseDurationSeconds: 4\nnodeStatusUpdateFrequency: 1s\nmaxPods: ${maxPods}\n`;
-  await writeFile(join(dir, 'a.yaml'), agentConfig(2));
-  await writeFile(join(dir, 'b.yaml'), agentConfig(110));
+  const configA = await fastAgentConfig(dir, 'a', 2);
+  const configB = await fastAgentConfig(dir, 'b');
 
   procs.push(start('apiserver', ['apiserver', `--bus=${nats.url}`, `--secure-port=${await freePort()}`, '--bind-address=127.0.0.1', `--cert-dir=${join(dir, 'certs')}`, '--seed=1']));
   await until('the API server', async () => (procs[0]!.lines.some((l) => l.includes('ready at')) ? true : undefined), procs);
-  procs.push(start('node-a', ['nodeagent', `--orchconfig=${kubeconfig}`, '--hostname-override=node-a', `--config=${join(dir, 'a.yaml')}`, '--node-labels=topology.kubernetes.io/zone=z1']));
-  procs.push(start('node-b', ['nodeagent', `--orchconfig=${kubeconfig}`, '--hostname-override=node-b', `--config=${join(dir, 'b.yaml')}`, '--node-labels=topology.kubernetes.io/zone=z2']));
+  procs.push(start('node-a', ['nodeagent', `--orchconfig=${kubeconfig}`, '--hostname-override=node-a', `--config=${configA}`, '--node-labels=topology.kubernetes.io/zone=z1']));
+  procs.push(start('node-b', ['nodeagent', `--orchconfig=${kubeconfig}`, '--hostname-override=node-b', `--config=${configB}`, '--node-labels=topology.kubernetes.io/zone=z2']));
   procs.push(start('scheduler', ['scheduler', `--master=${nats.url}`]));
   const cm = start('controller-manager', ['controller-manager', `--master=${nats.url}`, '--node-monitor-grace-period=5s', '--node-monitor-period=1s']);
   procs.push(cm);

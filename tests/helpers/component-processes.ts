@@ -1,0 +1,57 @@
+// orchsim components as child processes, for end-to-end tests that start them as a user would:
+// their output kept line by line, a wait for a condition that shows their last lines on timeout.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const CLI = join(import.meta.dirname, '../../sim/cli/orchsim.js');
+export const WAIT_MS = 30_000;
+
+export interface Proc {
+  name: string;
+  child: ChildProcess;
+  lines: string[];
+  exited: Promise<number | null>;
+}
+
+export function start(name: string, args: string[]): Proc {
+  const child = spawn('node', [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (b: Buffer) => lines.push(...b.toString().split('\n').filter((l) => l !== '')));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  return { name, child, lines, exited };
+}
+
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, procs: Proc[], timeoutMs = WAIT_MS): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}\n${procs.map((p) => `--- ${p.name}\n${p.lines.slice(-15).join('\n')}`).join('\n')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    }).on('error', fail);
+  });
+}
+
+/** A kubeconfig whose server is the API server's bus, for --orchconfig. */
+export async function busKubeconfig(dir: string, natsUrl: string): Promise<string> {
+  const path = join(dir, 'bus.kubeconfig');
+  await writeFile(path, `apiVersion: v1\nkind: Config\nclusters: [{ name: orchsim, cluster: { server: "${natsUrl}" } }]\ncontexts: [{ name: orchsim, context: { cluster: orchsim } }]\ncurrent-context: orchsim\n`);
+  return path;
+}
+
+/** A node agent's configuration file with leases renewed and status written every second (so short grace periods are safe). */
+export async function fastAgentConfig(dir: string, name: string, maxPods = 110): Promise<string> {
+  const path = join(dir, `${name}.yaml`);
+  await writeFile(path, `apiVersion: nodeagent.config.orch.io/v1beta1\nkind: NodeAgentConfiguration\nnodeLeaseDurationSeconds: 4\nnodeStatusUpdateFrequency: 1s\nmaxPods: ${maxPods}\n`);
+  return path;
+}
