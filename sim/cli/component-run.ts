@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { OptionError } from '../../actors/api/options/table.ts';
 import { isNatsUrl, NatsBus } from '../../transport/nats-bus.ts';
+import type { Registry } from '../../actors/api/metrics.ts';
+import { startComponentServer, type ComponentServer, type HealthChecks } from '../component-server.ts';
 
 /** A file's mapping, YAML or JSON; errors name the file. */
 export function readMappingFile(path: string): Record<string, unknown> {
@@ -63,5 +65,21 @@ export function untilSignal(): Promise<string> {
     };
     process.once('SIGINT', on);
     process.once('SIGTERM', on);
+  });
+}
+
+/**
+ * The secure port of the controller manager or the scheduler, from their common flags:
+ * /healthz, /livez, /readyz and /metrics (none with --secure-port=0).
+ */
+export function serveSecurePort(extra: Record<string, unknown>, pairName: string, registries: () => Registry[],
+  checks: { healthz: HealthChecks; readyz: HealthChecks }): Promise<ComponentServer | undefined> {
+  const file = (name: string) => (extra[name] as string | undefined);
+  return startComponentServer({
+    bindAddress: extra['bind-address'] as string, port: extra['secure-port'] as number, pairName, registries,
+    ...(file('cert-dir') ? { certDir: file('cert-dir') } : {}),
+    ...(file('tls-cert-file') ? { tlsCertFile: file('tls-cert-file') } : {}),
+    ...(file('tls-private-key-file') ? { tlsPrivateKeyFile: file('tls-private-key-file') } : {}),
+    checks: { healthz: checks.healthz, livez: checks.healthz, readyz: checks.readyz },
   });
 }

@@ -7,7 +7,7 @@ import { ControllerManager } from '../../actors/controller-manager/controller-ma
 import { CONTROLLER_MANAGER_TABLE } from '../../actors/controller-manager/options.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
-import { connectMaster, masterUrl, replicaIdentity, untilSignal } from './component-run.ts';
+import { connectMaster, masterUrl, replicaIdentity, serveSecurePort, untilSignal } from './component-run.ts';
 
 const SUMMARY = 'The controller manager runs the control loops: each watches shared state through the API server and moves the current state towards the desired one (node lifecycle and taint eviction, ReplicaSets, Deployments, DaemonSets, StatefulSets, garbage collection, namespaces, pod GC).';
 
@@ -34,11 +34,18 @@ export async function controllerManagerCommand(argv: string[], log: (line: strin
     onLeading: (id, leading) => log(leading ? `${id} leads ${cmd.options.leaderElectResourceName}: running its controllers` : `${id} no longer leads`),
     onError: (controller, e) => console.error(`${controller}: ${(e as Error).message ?? e}`),
   });
+  let stopping = false;
+  const server = await serveSecurePort(cmd.extra, 'controller-manager', () => [manager.metrics], {
+    healthz: { leaderElection: () => manager.replica.healthy },
+    readyz: { leaderElection: () => manager.replica.healthy, shutdown: () => !stopping },
+  });
   await manager.start();
-  log(`orchsim controller-manager ${identity} started${cmd.options.leaderElect ? `, campaigning for ${cmd.options.leaderElectResourceNamespace}/${cmd.options.leaderElectResourceName}` : ''}`);
+  log(`orchsim controller-manager ${identity} started${cmd.options.leaderElect ? `, campaigning for ${cmd.options.leaderElectResourceNamespace}/${cmd.options.leaderElectResourceName}` : ''}${server ? `; /healthz and /metrics at ${server.url}` : ''}`);
   const signal = await untilSignal();
   log(`${signal}: stopping`);
+  stopping = true;
   await manager.stop();
+  await server?.close();
   await bus.close();
   return 0;
 }

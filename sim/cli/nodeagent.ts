@@ -12,6 +12,7 @@ import { NodeAgent } from '../../actors/nodeagent/nodeagent.ts';
 import type { NodeAgentOptions } from '../../actors/nodeagent/options.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
+import { startComponentServer } from '../component-server.ts';
 import { connectMaster, masterUrl, untilSignal } from './component-run.ts';
 
 const SUMMARY = 'The node agent registers its node, renews its Lease, reports node status and runs the pods bound to its node (here, through the pod machine: simulated containers). '
@@ -61,11 +62,21 @@ export async function nodeAgentCommand(argv: string[], log: (line: string) => vo
   const bus = await connectMaster(masterUrl(undefined, loaded.flags.orchconfig as string), `orchsim-nodeagent-${nodeName}`);
   const agent = new NodeAgent({ bus, clock: wallClock(), random: seededRandom(nodeName), nodeName, options,
     onError: (e) => console.error(`nodeagent ${nodeName}: ${(e as Error).message ?? e}`) });
+  const c = loaded.config;
+  const syncloop = { syncloop: () => agent.state.startsWith('Running') };
+  // The secure server (/metrics, /healthz) on address:port, as the real agent's; /healthz alone on healthzBindAddress:healthzPort.
+  const servers = [
+    c.enableServer ? await startComponentServer({ bindAddress: c.address, port: c.port, pairName: 'nodeagent', registries: () => [agent.metrics],
+      certDir: loaded.flags['cert-dir'] as string, ...(c.tlsCertFile ? { tlsCertFile: c.tlsCertFile, tlsPrivateKeyFile: c.tlsPrivateKeyFile } : {}),
+      checks: { healthz: syncloop } }) : undefined,
+    await startComponentServer({ bindAddress: c.healthzBindAddress, port: c.healthzPort, insecure: true, registries: () => [], checks: { healthz: syncloop } }),
+  ].filter((s) => s !== undefined);
   await agent.start();
-  log(`orchsim nodeagent ${nodeName} registered (${options.cpu ?? '4'} CPU, ${options.memory ?? '16Gi'}, at most ${options.maxPods} pods${options.zone ? `, zone ${options.zone}` : ''})`);
+  log(`orchsim nodeagent ${nodeName} registered (${options.cpu ?? '4'} CPU, ${options.memory ?? '16Gi'}, at most ${options.maxPods} pods${options.zone ? `, zone ${options.zone}` : ''})${servers.length ? `; serving ${servers.map((s) => s.url).join(' and ')}` : ''}`);
   const signal = await untilSignal();
   log(`${signal}: stopping`);
   agent.stop();
+  for (const s of servers) await s.close();
   await bus.close();
   return 0;
 }

@@ -9,7 +9,7 @@ import { CONFIG_API_VERSION, CONFIG_KIND, SCHEDULER_CONFIG, SCHEDULER_FLAGS, con
 import { schedulerReplica } from '../../actors/scheduler/replica.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
-import { connectMaster, masterUrl, readMappingFile, replicaIdentity, untilSignal } from './component-run.ts';
+import { connectMaster, masterUrl, readMappingFile, replicaIdentity, serveSecurePort, untilSignal } from './component-run.ts';
 
 const SUMMARY = 'The scheduler assigns pods to nodes: it finds the nodes a pod fits under its constraints and resources, ranks them, and binds the pod to the best. Several schedulers may run in one cluster, each serving its spec.schedulerName.';
 
@@ -44,11 +44,18 @@ export async function schedulerCommand(argv: string[], log: (line: string) => vo
     onLeading: (lock, id, leading) => log(leading ? `${id} leads ${lock}: scheduling pods of ${cmd.options.schedulerName}` : `${id} no longer leads ${lock}`),
     onError: (e) => console.error(`scheduler: ${(e as Error).message ?? e}`),
   });
+  let stopping = false;
+  const server = await serveSecurePort(cmd.extra, 'scheduler', () => [replica.metrics], {
+    healthz: { leaderElection: () => replica.healthy },
+    readyz: { leaderElection: () => replica.healthy, shutdown: () => !stopping },
+  });
   await replica.start();
-  log(`orchsim scheduler ${identity} started${cmd.options.leaderElect ? `, campaigning for ${cmd.options.leaderElectResourceNamespace}/${cmd.options.leaderElectResourceName}` : ''}`);
+  log(`orchsim scheduler ${identity} started${cmd.options.leaderElect ? `, campaigning for ${cmd.options.leaderElectResourceNamespace}/${cmd.options.leaderElectResourceName}` : ''}${server ? `; /healthz and /metrics at ${server.url}` : ''}`);
   const signal = await untilSignal();
   log(`${signal}: stopping`);
+  stopping = true;
   await replica.stop();
+  await server?.close();
   await bus.close();
   return 0;
 }

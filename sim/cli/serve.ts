@@ -119,10 +119,11 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   log(`orchsim API server ready at ${listening.url}${what}${bus ? `, serving on the bus at ${busUrl}` : ''}${kubeconfigOut ? `; kubectl --kubeconfig ${kubeconfigOut} get nodes` : ''}`);
   return {
     server, listening, ...(kubeconfigOut ? { kubeconfig: kubeconfigOut } : {}),
+    // SIGTERM and SIGINT land here: the API server's graceful termination (/readyz fails at once,
+    // requests are served through --shutdown-delay-duration, then drained), then the process exits.
     async stop() {
       await cluster?.stop();
-      server.stop();
-      await listening.close();
+      await server.shutdown(listening);
       await bus?.close();
     },
   };

@@ -13,7 +13,7 @@ import { lookupResource } from '../../actors/api/resources.ts';
 import type { KObject } from '../../actors/api/types.ts';
 import { ApiClient } from '../../actors/client/client.ts';
 import { NatsBus } from '../../transport/nats-bus.ts';
-import { busKubeconfig, fastAgentConfig, freePort, start, until, type Proc } from '../helpers/component-processes.ts';
+import { busKubeconfig, fastAgentConfig, freePort, getInsecure, start, until, type Proc } from '../helpers/component-processes.ts';
 import { startNatsServer, type NatsServer } from '../helpers/nats-server.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
@@ -42,15 +42,17 @@ test('apiserver, nodeagents, scheduler and controller-manager as processes: each
   const dir = await mkdtemp(join(tmpdir(), 'orchsim-components-'));
   const kubeconfig = await busKubeconfig(dir, nats.url);
   // Leases renewed every second and status every second, so a 5 s grace period is safe.
-  const configA = await fastAgentConfig(dir, 'a', 2);
+  const agentPort = await freePort();
+  const configA = await fastAgentConfig(dir, 'a', { maxPods: 2, port: agentPort });
   const configB = await fastAgentConfig(dir, 'b');
 
   procs.push(start('apiserver', ['apiserver', `--bus=${nats.url}`, `--secure-port=${await freePort()}`, '--bind-address=127.0.0.1', `--cert-dir=${join(dir, 'certs')}`, '--seed=1']));
   await until('the API server', async () => (procs[0]!.lines.some((l) => l.includes('ready at')) ? true : undefined), procs);
-  procs.push(start('node-a', ['nodeagent', `--orchconfig=${kubeconfig}`, '--hostname-override=node-a', `--config=${configA}`, '--node-labels=topology.kubernetes.io/zone=z1']));
+  procs.push(start('node-a', ['nodeagent', `--orchconfig=${kubeconfig}`, '--hostname-override=node-a', `--config=${configA}`, `--cert-dir=${join(dir, 'pki')}`, '--node-labels=topology.kubernetes.io/zone=z1']));
   procs.push(start('node-b', ['nodeagent', `--orchconfig=${kubeconfig}`, '--hostname-override=node-b', `--config=${configB}`, '--node-labels=topology.kubernetes.io/zone=z2']));
-  procs.push(start('scheduler', ['scheduler', `--master=${nats.url}`]));
-  const cm = start('controller-manager', ['controller-manager', `--master=${nats.url}`, '--node-monitor-grace-period=5s', '--node-monitor-period=1s']);
+  const [schedulerPort, cmPort] = [await freePort(), await freePort()];
+  procs.push(start('scheduler', ['scheduler', `--master=${nats.url}`, `--secure-port=${schedulerPort}`, '--bind-address=127.0.0.1']));
+  const cm = start('controller-manager', ['controller-manager', `--master=${nats.url}`, '--node-monitor-grace-period=5s', '--node-monitor-period=1s', `--secure-port=${cmPort}`, '--bind-address=127.0.0.1']);
   procs.push(cm);
 
   const bus = await NatsBus.connect({ servers: nats.url, name: 'components-test' });
@@ -74,6 +76,17 @@ test('apiserver, nodeagents, scheduler and controller-manager as processes: each
       return running.length === 2 && waiting.length === 2 ? { running, waiting } : undefined;
     }, procs);
     assert.ok(pods.running.every((p) => (p.spec as { nodeName?: string }).nodeName === 'node-a'));
+
+    // Each serves its health and its metrics over HTTPS on its secure port.
+    const scheduler = await getInsecure(`https://127.0.0.1:${schedulerPort}`, '/metrics');
+    assert.match(scheduler.body, /scheduler_schedule_attempts_total\{result="scheduled",profile="default-scheduler"\} 2/);
+    assert.match(scheduler.body, /leader_election_master_status\{name="orch-scheduler"\} 1/);
+    const manager = await getInsecure(`https://127.0.0.1:${cmPort}`, '/metrics');
+    assert.match(manager.body, /leader_election_master_status\{name="orch-controller-manager"\} 1/);
+    assert.match(manager.body, /workqueue_adds_total\{name="replicaset"\}/);
+    assert.equal(await getInsecure(`https://127.0.0.1:${cmPort}`, '/healthz'), { status: 200, body: 'ok' });
+    const agent = await getInsecure(`https://127.0.0.1:${agentPort}`, '/metrics');
+    assert.match(agent.body, /nodeagent_running_pods 2/);
 
     // A node that dies goes Unknown after the controller manager's grace period: 5 s here, 40 s by default.
     const b = procs[2]!;

@@ -39,8 +39,8 @@ test('every component rides out a 12 s NATS outage: the leader steps down and is
   procs.push(start('apiserver', ['apiserver', `--bus=${first.url}`, `--secure-port=${await freePort()}`, '--bind-address=127.0.0.1', `--cert-dir=${join(dir, 'certs')}`, '--seed=2']));
   await until('the API server', async () => (procs[0]!.lines.some((l) => l.includes('ready at')) ? true : undefined), procs);
   procs.push(start('node-a', ['nodeagent', `--orchconfig=${kubeconfig}`, '--hostname-override=node-a', `--config=${await fastAgentConfig(dir, 'a')}`]));
-  procs.push(start('scheduler', ['scheduler', `--master=${first.url}`]));
-  const cm = start('controller-manager', ['controller-manager', `--master=${first.url}`, '--node-monitor-grace-period=5s', '--node-monitor-period=1s']);
+  procs.push(start('scheduler', ['scheduler', `--master=${first.url}`, '--secure-port=0']));
+  const cm = start('controller-manager', ['controller-manager', `--master=${first.url}`, '--node-monitor-grace-period=5s', '--node-monitor-period=1s', '--secure-port=0']);
   procs.push(cm);
 
   let bus = await NatsBus.connect({ servers: first.url, name: 'outage-test' });

@@ -49,9 +49,24 @@ export async function busKubeconfig(dir: string, natsUrl: string): Promise<strin
   return path;
 }
 
-/** A node agent's configuration file with leases renewed and status written every second (so short grace periods are safe). */
-export async function fastAgentConfig(dir: string, name: string, maxPods = 110): Promise<string> {
+/**
+ * A node agent's configuration file with leases renewed and status written every second (so short
+ * grace periods are safe), serving on `port` (/metrics, /healthz) or, without one, on no port.
+ */
+export async function fastAgentConfig(dir: string, name: string, o: { maxPods?: number; port?: number } = {}): Promise<string> {
   const path = join(dir, `${name}.yaml`);
-  await writeFile(path, `apiVersion: nodeagent.config.orch.io/v1beta1\nkind: NodeAgentConfiguration\nnodeLeaseDurationSeconds: 4\nnodeStatusUpdateFrequency: 1s\nmaxPods: ${maxPods}\n`);
+  const serving = o.port === undefined ? 'enableServer: false\nhealthzPort: 0\n' : `address: 127.0.0.1\nport: ${o.port}\nhealthzPort: 0\n`;
+  await writeFile(path, `apiVersion: nodeagent.config.orch.io/v1beta1\nkind: NodeAgentConfiguration\nnodeLeaseDurationSeconds: 4\nnodeStatusUpdateFrequency: 1s\nmaxPods: ${o.maxPods ?? 110}\n${serving}`);
   return path;
+}
+
+/** GETs `path` from a component's self-signed HTTPS server: the status and the body. */
+export async function getInsecure(url: string, path: string): Promise<{ status: number; body: string }> {
+  const { request } = await import('node:https');
+  return new Promise((done, fail) => {
+    request(new URL(path, url), { rejectUnauthorized: false }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d)).on('end', () => done({ status: res.statusCode ?? 0, body }));
+    }).on('error', fail).end();
+  });
 }
