@@ -26,3 +26,5 @@ export { zoneMachine, zoneStateOf } from './zone.ts';
 export type { ZoneContext, ZoneEvent, ZoneInput, ZoneState } from './zone.ts';
 export { leaderMachine } from './leader.ts';
 export type { LeaderContext, LeaderEvent, LeaderState } from './leader.ts';
+export { apiServerMachine, apiServerPhase } from './apiserver.ts';
+export type { ApiServerLifecycleContext, ApiServerLifecycleEvent, ApiServerLifecycleInput, ApiServerPhase } from './apiserver.ts';

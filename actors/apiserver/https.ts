@@ -1,5 +1,8 @@
 // HTTPS in front of the API server: bodies read with a size limit, responses written as the
-// handlers return them. Nothing here knows about resources.
+// handlers return them. Nothing here knows about resources. For the graceful shutdown the
+// listener can stop accepting connections while open ones finish (each answer then carrying
+// Connection: close, as Go's Server.Shutdown disables keep-alives), and tell when no response
+// is being written any more.
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +21,11 @@ export interface HttpsOptions {
 export interface Listening {
   url: string;
   port: number;
+  /** Stops accepting connections; requests on open ones are still answered, with Connection: close. */
+  stopListening(): void;
+  /** Resolves once no response is being written (at once when none is). */
+  whenIdle(): Promise<void>;
+  /** Drops every connection at once and releases the port. */
   close(): Promise<void>;
 }
 
@@ -38,10 +46,11 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | und
   });
 }
 
-function send(res: ServerResponse, r: ApiResponse, head: boolean): void {
+function send(res: ServerResponse, r: ApiResponse, head: boolean, closing: boolean): void {
   res.statusCode = r.status;
   for (const [k, v] of Object.entries(r.headers)) res.setHeader(k, v);
   res.setHeader('cache-control', 'no-cache, private');
+  if (closing) res.setHeader('connection', 'close');
   if (head) return void res.end();
   if (!r.stream) return void res.end(r.body);
   res.flushHeaders();
@@ -61,12 +70,24 @@ function headersOf(req: IncomingMessage): Record<string, string | undefined> {
 }
 
 export function serveHttps(handler: Handler, o: HttpsOptions): Promise<Listening> {
+  let closing = false;
+  /** Responses not yet finished, and who waits for there to be none. */
+  let open = 0;
+  let idleWaiters: (() => void)[] = [];
+  const finished = () => {
+    if (--open > 0) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const w of waiters) w();
+  };
   const server: Server = createServer({ cert: o.cert, key: o.key }, async (req, res) => {
+    open++;
+    res.once('close', finished);
     try {
       const body = await readBody(req, o.maxRequestBodyBytes);
-      if (body === undefined) return send(res, statusResponse(tooLarge(o.maxRequestBodyBytes).status), false);
+      if (body === undefined) return send(res, statusResponse(tooLarge(o.maxRequestBodyBytes).status), false, closing);
       const response = await handler({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body });
-      send(res, response, req.method === 'HEAD');
+      send(res, response, req.method === 'HEAD', closing);
     } catch (e) {
       if (!res.headersSent) {
         res.statusCode = 500;
@@ -75,6 +96,8 @@ export function serveHttps(handler: Handler, o: HttpsOptions): Promise<Listening
     }
   });
   server.keepAliveTimeout = 65_000;
+  let closed = false;
+  server.once('close', () => (closed = true));
   return new Promise((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>
       reject(e.code === 'EADDRINUSE' ? new Error(`port ${o.port} on ${o.host} is already in use: stop what holds it or pass another --secure-port`) : e));
@@ -84,7 +107,21 @@ export function serveHttps(handler: Handler, o: HttpsOptions): Promise<Listening
       resolve({
         url: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
         port,
-        close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
+        stopListening: () => {
+          if (closing) return;
+          closing = true;
+          // Node closes the idle keep-alive connections here too; busy ones close after their answer.
+          server.close();
+        },
+        whenIdle: () => (open === 0 ? Promise.resolve() : new Promise((done) => idleWaiters.push(done))),
+        close: () => new Promise((done) => {
+          closing = true;
+          // After stopListening the server may have closed already, once its last connection went.
+          if (closed) return done();
+          server.once('close', () => done());
+          server.closeAllConnections();
+          if (server.listening) server.close();
+        }),
       });
     });
   });

@@ -1,6 +1,8 @@
 // The API server actor: one entry point, `handle`, from a wire request to a response. HTTPS
-// (https.ts) and, later, the bus call it the same way. Routing reads the resource table.
-import { VERSION_INFO } from '../api/version.ts';
+// (https.ts) and the bus (bus-endpoint.ts) call it the same way, so every request passes the same
+// filters, in the real server's order: the shutdown filters (lifecycle.ts), the request deadline
+// (deadline.ts), authentication, the in-flight limit (inflight.ts), then routing, which reads the
+// resource table, authorization and the handlers. Every answer is counted in /metrics.
 import type { Clock, Random } from '../api/env.ts';
 import { StatusError, internal, methodNotAllowed } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
@@ -8,20 +10,25 @@ import { AdmissionChain } from './admission/chain.ts';
 import { makePlugin, SYSTEM_NAMESPACES } from './admission/plugins.ts';
 import { authenticator, loadTokenFile, type Authenticator } from './auth/authenticator.ts';
 import { authorizerFor, type Authorizer, type UserInfo } from './auth/authorizer.ts';
-import { aggregatedContentType, aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery.ts';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
 import { outputFor, type EncodeContext } from './handlers/encode.ts';
 import { handlePatch } from './handlers/patch.ts';
 import { handleBinding, handleEviction } from './handlers/pod-subresources.ts';
 import { handleGet, handleList } from './handlers/read.ts';
-import { jsonResponse, statusResponse, textResponse, type ApiResponse } from './handlers/response.ts';
+import { statusResponse, type ApiResponse } from './handlers/response.ts';
 import { handleReview } from './handlers/reviews.ts';
 import { handleCreate, handleUpdate } from './handlers/write.ts';
 import { negotiate } from './negotiation.ts';
-import { openapiDocument, openapiRoot } from './openapi.ts';
 import { admissionPluginNames, type ApiServerOptions } from './options.ts';
 import { Registry } from './registry/registry.ts';
-import { parseResourcePath, pathNotFound, Query, type ApiRequest, type ResourceRequest } from './request.ts';
+import { pathNotFound, type ApiRequest, type ResourceRequest } from './request.ts';
+import { deadlineMs, withDeadline } from './deadline.ts';
+import { InflightLimiter, tooManyInflight } from './inflight.ts';
+import { ServerLifecycle, type ShutdownListener } from './lifecycle.ts';
+import { ApiServerMetrics } from './metrics.ts';
+import { isProbe, requestInfo, type RequestInfo } from './request-info.ts';
+import { healthChecks, nonResourceAnswer, type NonResourceDeps } from './non-resource.ts';
+import { trackWatch } from './watch-tracking.ts';
 import { MemoryStore } from './storage/memory.ts';
 import { handleWatch, type WatchDeps } from './handlers/watch.ts';
 import { Fanout } from './watch/fanout.ts';
@@ -68,6 +75,11 @@ export class ApiServer {
   #revisionAtLastTick: number;
   /** Requests handled since the start (HTTPS and bus alike). */
   requests = 0;
+  readonly inflight: InflightLimiter;
+  readonly metrics: ApiServerMetrics;
+  readonly lifecycle: ServerLifecycle;
+  #shutdown: Promise<void> | undefined;
+  readonly #nonResourceDeps: NonResourceDeps;
 
   constructor(readonly options: ApiServerOptions, readonly env: ApiServerEnv) {
     this.store = env.store ?? new MemoryStore();
@@ -86,6 +98,10 @@ export class ApiServer {
     this.#watch = { registry: this.registry, hub: this.hub, random: env.random.fork('watch-lifetimes'),
       minRequestTimeoutMs: options.minRequestTimeoutSeconds * 1000, bookmarkIntervalMs: options.watchBookmarkIntervalMs,
       watcherCapacity: options.watcherCapacity };
+    this.inflight = new InflightLimiter(options);
+    this.metrics = new ApiServerMetrics(this.inflight);
+    this.lifecycle = new ServerLifecycle(options, env.clock);
+    this.#nonResourceDeps = { authorizer: this.#authorizer, metrics: this.metrics.registry, health: healthChecks(() => this.lifecycle.shutdownCheck()) };
   }
 
   /** Creates the system namespaces and starts compaction. */
@@ -99,9 +115,22 @@ export class ApiServer {
     this.#scheduleCompaction();
     this.#stopBus = serveOnBus(this.bus, (req) => this.handle(req),
       (q) => changesAfter(this.store, this.#fanout.chains, this.options.etcdPrefix, q));
+    this.lifecycle.started();
   }
 
+  /**
+   * The graceful termination (lifecycle.ts): /readyz fails at once, requests are served through
+   * --shutdown-delay-duration, then new ones are turned away while those in flight finish; then
+   * watches end, `listener` closes, and the server stops.
+   */
+  shutdown(listener?: ShutdownListener): Promise<void> {
+    this.#shutdown ??= this.lifecycle.shutdown(listener).then(() => this.stop());
+    return this.#shutdown;
+  }
+
+  /** Stops at once: no draining, the bus endpoint and compaction stopped. */
   stop(): void {
+    this.lifecycle.halt();
     this.#stopBus?.();
     this.#fanout.close();
     if (this.#compactionTimer !== undefined) this.env.clock.clearTimeout(this.#compactionTimer);
@@ -121,25 +150,55 @@ export class ApiServer {
 
   async handle(req: ApiRequest): Promise<ApiResponse> {
     this.requests++;
+    const started = this.env.clock.now();
+    const info = requestInfo(req);
+    let r: ApiResponse;
     try {
-      return await this.#route(req);
+      r = await this.#filtered(req, info);
     } catch (e) {
-      if (e instanceof StatusError) return statusResponse(e.status);
-      const message = e instanceof Error ? e.message : String(e);
-      return statusResponse(internal(message).status);
+      r = errorResponse(e);
+    }
+    if (r.stream && info.resource) return trackWatch(r, info.labels, info.resource.type, started, this);
+    this.metrics.request(info.labels, r.status, this.env.clock.now() - started);
+    return r;
+  }
+
+  /** The shutdown filters, then the deadline of requests that are not long-running. */
+  async #filtered(req: ApiRequest, info: RequestInfo): Promise<ApiResponse> {
+    const turnedAway = this.lifecycle.admit(info);
+    if (turnedAway) return turnedAway;
+    if (info.longRunning) return this.#served(req, info);
+    try {
+      const ms = deadlineMs(info.query, this.options.requestTimeoutMs);
+      return await withDeadline(this.#served(req, info), ms, this.env.clock, () => this.metrics.terminated(info.labels, 504));
+    } finally {
+      this.lifecycle.done();
     }
   }
 
-  async #route(req: ApiRequest): Promise<ApiResponse> {
-    const q = req.url.indexOf('?');
-    const path = q >= 0 ? req.url.slice(0, q) : req.url;
-    const query = new Query(new URLSearchParams(q >= 0 ? req.url.slice(q + 1) : ''));
+  /** Authentication, then the in-flight limit (watches are not counted), then routing. */
+  async #served(req: ApiRequest, info: RequestInfo): Promise<ApiResponse> {
     const user = this.#authenticator.authenticate(req.headers);
-    const fixed = this.#nonResource(req, path.replace(/\/+$/, '') || '/');
+    if (info.longRunning) return this.#route(req, info, user);
+    const kind = info.readOnly ? 'readOnly' : 'mutating';
+    if (!this.inflight.admit(kind, user.groups, isProbe(info))) {
+      this.metrics.terminated(info.labels, 429);
+      throw tooManyInflight();
+    }
+    try {
+      return await this.#route(req, info, user);
+    } finally {
+      this.inflight.release(kind);
+    }
+  }
+
+  async #route(req: ApiRequest, info: RequestInfo, user: UserInfo): Promise<ApiResponse> {
+    const fixed = nonResourceAnswer(req, info.path.replace(/\/+$/, '') || '/', info.query, user, this.#nonResourceDeps);
     if (fixed) return fixed;
-    const r = parseResourcePath(req.method, path, query);
+    if (!info.resource) throw info.parseError ?? pathNotFound(info.path);
+    const r = info.resource;
     this.#authorize(r, user);
-    const ctx: EncodeContext = { type: r.type, accept: req.headers.accept, query, read: r.verb === 'get' || r.verb === 'list' || r.verb === 'watch', nowMs: this.env.clock.now() };
+    const ctx: EncodeContext = { type: r.type, accept: req.headers.accept, query: info.query, read: r.verb === 'get' || r.verb === 'list' || r.verb === 'watch', nowMs: this.env.clock.now() };
     return this.#dispatch(req, r, ctx, user);
   }
 
@@ -186,52 +245,9 @@ export class ApiServer {
       case 'deletecollection': return handleDeleteCollection(req, r, reg, ctx);
     }
   }
+}
 
-  #nonResource(req: ApiRequest, path: string): ApiResponse | undefined {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      if (path === '/api' || path === '/apis' || !path.startsWith('/api')) throw pathNotFound(path);
-      return undefined;
-    }
-    const accept = req.headers.accept;
-    switch (path) {
-      case '/version': return jsonResponse(200, VERSION_INFO);
-      case '/healthz': case '/livez': case '/readyz': return textResponse(200, 'ok');
-      case '/.well-known/openid-configuration': return jsonResponse(200, this.#openidConfiguration());
-      case '/openid/v1/jwks': return jsonResponse(200, { keys: [] });
-      case '/openapi/v3': return jsonResponse(200, openapiRoot());
-      case '/api': {
-        const v = wantsAggregated(accept);
-        return v ? jsonResponse(200, aggregatedDiscovery(true, v), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiVersions());
-      }
-      case '/apis': {
-        const v = wantsAggregated(accept);
-        return v ? jsonResponse(200, aggregatedDiscovery(false, v), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiGroupList());
-      }
-      case '/api/v1': return jsonResponse(200, apiResourceList('', 'v1'));
-    }
-    if (path.startsWith('/openapi/v3/')) {
-      const doc = openapiDocument(path.slice('/openapi/v3/'.length));
-      if (!doc) throw pathNotFound(path);
-      return jsonResponse(200, doc);
-    }
-    const parts = path.split('/').filter(Boolean);
-    if (parts[0] === 'apis' && parts.length === 2) {
-      const g = apiGroupDocument(parts[1]);
-      if (!g) throw pathNotFound(path);
-      return jsonResponse(200, g);
-    }
-    if (parts[0] === 'apis' && parts.length === 3) {
-      const list = apiResourceList(parts[1], parts[2]);
-      if (!list) throw pathNotFound(path);
-      return jsonResponse(200, list);
-    }
-    if (parts[0] !== 'api' && parts[0] !== 'apis') throw pathNotFound(path);
-    return undefined;
-  }
-
-  #openidConfiguration() {
-    const issuer = 'https://orchsim.default.svc';
-    return { issuer, jwks_uri: `${issuer}/openid/v1/jwks`, response_types_supported: ['id_token'], subject_types_supported: ['public'],
-      id_token_signing_alg_values_supported: ['RS256'] };
-  }
+function errorResponse(e: unknown): ApiResponse {
+  if (e instanceof StatusError) return statusResponse(e.status);
+  return statusResponse(internal(e instanceof Error ? e.message : String(e)).status);
 }

@@ -1,5 +1,9 @@
 // The typed client every actor uses: the API server's requests over the bus (request/reply on
 // orch.api.request), answers decoded from JSON, failures as the StatusError the server sent.
+// A 429 carrying Retry-After (the server's in-flight limit, its shutdown, a disruption budget) is
+// sent again after that many seconds on the client's clock, at most `maxRetries` times, as
+// client-go does (rest/with_retry.go); without a clock the 429 is the caller's.
+import type { Clock } from '../api/env.ts';
 import { apiVersionOf, type ResourceType } from '../api/resources.ts';
 import { StatusError, type Status } from '../api/status.ts';
 import type { KList, KObject } from '../api/types.ts';
@@ -37,7 +41,26 @@ function objectPath(type: ResourceType, namespace: string | undefined, name: str
 
 const utf8 = new TextEncoder();
 
+/** How a client waits out 429s: on `clock` (the limiter's when not given), at most `maxRetries` times (client-go's 10). */
+export interface RetryOptions {
+  clock?: Clock;
+  maxRetries?: number;
+}
+
+const DEFAULT_MAX_RETRIES = 10;
+
+/** Retry-After in whole seconds, as client-go reads it; undefined when absent or not a number. */
+function retryAfterSeconds(headers: WireResponse['headers']): number | undefined {
+  const raw = headers['retry-after'] ?? headers['Retry-After'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined || !/^\d+$/.test(value.trim())) return undefined;
+  return Number(value.trim());
+}
+
 export class ApiClient {
+  readonly #retryClock: Clock | undefined;
+  readonly #maxRetries: number;
+
   constructor(
     readonly bus: Bus,
     /** The field manager and User-Agent of this client's writes. */
@@ -45,17 +68,30 @@ export class ApiClient {
     readonly timeoutMs = 30_000,
     /** The client's QPS and burst limit towards the API server, when it has one. */
     readonly limiter?: RateLimiter,
-  ) {}
+    retry: RetryOptions = {},
+  ) {
+    this.#retryClock = retry.clock ?? limiter?.clock;
+    this.#maxRetries = retry.maxRetries ?? DEFAULT_MAX_RETRIES;
+    if (!(Number.isInteger(this.#maxRetries) && this.#maxRetries >= 0)) throw new RangeError(`maxRetries must be an integer of at least 0, got ${retry.maxRetries}`);
+  }
 
   async request(method: string, url: string, body?: unknown, contentType = 'application/json'): Promise<unknown> {
-    const wait = this.limiter?.wait();
-    if (wait) await wait;
     const req: ApiRequest = {
       method, url,
       headers: { 'user-agent': this.userAgent, accept: 'application/json', ...(body !== undefined ? { 'content-type': contentType } : {}) },
       body: body === undefined ? new Uint8Array() : utf8.encode(JSON.stringify(body)),
     };
-    const reply = valueOf<WireResponse>(await this.bus.request(REQUEST_SUBJECT, payload(req), this.timeoutMs));
+    let reply: WireResponse;
+    for (let attempt = 0; ; attempt++) {
+      // Every attempt takes its turn with the rate limiter, as client-go throttles each try.
+      const wait = this.limiter?.wait();
+      if (wait) await wait;
+      reply = valueOf<WireResponse>(await this.bus.request(REQUEST_SUBJECT, payload(req), this.timeoutMs));
+      const seconds = reply.status === 429 ? retryAfterSeconds(reply.headers) : undefined;
+      const clock = this.#retryClock;
+      if (seconds === undefined || clock === undefined || attempt >= this.#maxRetries) break;
+      await new Promise<void>((resolve) => clock.setTimeout(resolve, seconds * 1000));
+    }
     const parsed = reply.body.length ? JSON.parse(Buffer.from(reply.body).toString('utf8')) : undefined;
     if (reply.status >= 400) {
       const s = parsed as Status;

@@ -128,14 +128,17 @@ test('/version reports major 1 and minor 32, which picks kubectl 1.32', async ()
   assert.is(r.json.platform, 'linux/amd64');
 });
 
-test('/healthz, /livez and /readyz answer 200 with the body ok', async () => {
+test('/healthz, /livez and /readyz answer 200 with the body ok; ?verbose lists the checks', async () => {
   const h = await startServer();
-  for (const path of ['/healthz', '/livez', '/readyz', '/readyz?verbose']) {
+  for (const path of ['/healthz', '/livez', '/readyz']) {
     const r = await h.get(path);
     assert.is(r.status, 200, path);
     assert.is(r.text, 'ok', path);
     assert.match(String(r.headers['content-type']), /^text\/plain/);
   }
+  const verbose = await h.get('/readyz?verbose');
+  assert.is(verbose.status, 200);
+  assert.is(verbose.text, '[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]shutdown ok\nreadyz check passed\n');
 });
 
 test('/.well-known/openid-configuration is the issuer document with a JWKS address', async () => {

@@ -1,0 +1,89 @@
+// The paths that name no resource: /version, the health checks, /metrics, discovery, OpenAPI and
+// the service-account issuer documents. Anything else under /api or /apis is left to the router.
+import { VERSION_INFO } from '../api/version.ts';
+import { exposition, type Registry as MetricsRegistry } from '../api/metrics.ts';
+import { StatusError } from '../api/status.ts';
+import type { Authorizer, UserInfo } from './auth/authorizer.ts';
+import { aggregatedContentType, aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery.ts';
+import { healthAnswer, type HEALTH_PATHS, type HealthCheck } from './health.ts';
+import { jsonResponse, type ApiResponse } from './handlers/response.ts';
+import { openapiDocument, openapiRoot } from './openapi.ts';
+import { pathNotFound, type ApiRequest, type Query } from './request.ts';
+
+export interface NonResourceDeps {
+  authorizer: Authorizer;
+  /** What /metrics exposes. */
+  metrics: MetricsRegistry;
+  health: Record<(typeof HEALTH_PATHS)[number], HealthCheck[]>;
+}
+
+/** The checks of /healthz, /livez and /readyz; only /readyz's `shutdown` can fail (the store is in memory). */
+export function healthChecks(shutdown: () => string | undefined): NonResourceDeps['health'] {
+  const ok = (name: string): HealthCheck => ({ name, check: () => undefined });
+  const live = [ok('ping'), ok('log'), ok('etcd')];
+  return { '/healthz': live, '/livez': live, '/readyz': [...live, { name: 'shutdown', check: shutdown }] };
+}
+
+/** The answer for a path that names no resource, or undefined to route it as a resource path. Throws a 404. */
+export function nonResourceAnswer(req: ApiRequest, path: string, query: Query, user: UserInfo, deps: NonResourceDeps): Promise<ApiResponse> | ApiResponse | undefined {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    if (path === '/api' || path === '/apis' || !path.startsWith('/api')) throw pathNotFound(path);
+    return undefined;
+  }
+  const accept = req.headers.accept;
+  const health = healthAnswer(path, query, deps.health);
+  if (health) return health;
+  switch (path) {
+    case '/version': return jsonResponse(200, VERSION_INFO);
+    case '/metrics': return metricsAnswer(user, deps);
+    case '/.well-known/openid-configuration': return jsonResponse(200, openidConfiguration());
+    case '/openid/v1/jwks': return jsonResponse(200, { keys: [] });
+    case '/openapi/v3': return jsonResponse(200, openapiRoot());
+    case '/api': {
+      const v = wantsAggregated(accept);
+      return v ? jsonResponse(200, aggregatedDiscovery(true, v), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiVersions());
+    }
+    case '/apis': {
+      const v = wantsAggregated(accept);
+      return v ? jsonResponse(200, aggregatedDiscovery(false, v), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiGroupList());
+    }
+    case '/api/v1': return jsonResponse(200, apiResourceList('', 'v1'));
+  }
+  if (path.startsWith('/openapi/v3/')) {
+    const doc = openapiDocument(path.slice('/openapi/v3/'.length));
+    if (!doc) throw pathNotFound(path);
+    return jsonResponse(200, doc);
+  }
+  const parts = path.split('/').filter(Boolean);
+  if (parts[0] === 'apis' && parts.length === 2) {
+    const g = apiGroupDocument(parts[1]);
+    if (!g) throw pathNotFound(path);
+    return jsonResponse(200, g);
+  }
+  if (parts[0] === 'apis' && parts.length === 3) {
+    const list = apiResourceList(parts[1], parts[2]);
+    if (!list) throw pathNotFound(path);
+    return jsonResponse(200, list);
+  }
+  if (parts[0] !== 'api' && parts[0] !== 'apis') throw pathNotFound(path);
+  return undefined;
+}
+
+/**
+ * /metrics is a non-resource path the authorizer decides, as on the real server (which grants it
+ * through RBAC): with AlwaysAllow any user may read it, anonymous ones too when --anonymous-auth
+ * lets them in; with AlwaysDeny nobody may.
+ */
+async function metricsAnswer(user: UserInfo, deps: NonResourceDeps): Promise<ApiResponse> {
+  const d = deps.authorizer.authorize({ user, verb: 'get', path: '/metrics' });
+  if (d.decision !== 'allow')
+    throw new StatusError(403, 'Forbidden', `forbidden: User "${user.username}" cannot get path "/metrics"${d.reason ? `: ${d.reason}` : ''}`, {});
+  const { contentType, body } = await exposition(deps.metrics);
+  return { status: 200, headers: { 'content-type': contentType }, body };
+}
+
+function openidConfiguration() {
+  const issuer = 'https://orchsim.default.svc';
+  return { issuer, jwks_uri: `${issuer}/openid/v1/jwks`, response_types_supported: ['id_token'], subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256'] };
+}
