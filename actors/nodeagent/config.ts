@@ -277,6 +277,8 @@ export function nodeAgentOptionsFromConfig(loaded: LoadedNodeAgentConfig): Parti
     podsPerCore: c.podsPerCore,
     evictionHard: { ...c.evictionHard },
     evictionPressureTransitionPeriodMs: Math.max(1, c.evictionPressureTransitionPeriod),
+    orchApiQps: c.orchAPIQPS,
+    orchApiBurst: c.orchAPIBurst,
     registerWithTaints: c.registerNode ? [...(c.registerWithTaints ?? [])] : [],
     nodeLabels: { ...((loaded.flags['node-labels'] as Record<string, string> | undefined) ?? {}) },
   };

@@ -21,6 +21,7 @@ import { cacheKey } from '../client/cache.ts';
 import { ApiClient } from '../client/client.ts';
 import { Informer } from '../client/informer.ts';
 import { meteredBus } from '../client/request-metrics.ts';
+import { RateLimiter } from '../client/rate-limiter.ts';
 import { BusTimeoutError, NoRespondersError, type Bus } from '../../transport/bus.ts';
 import { batchPodStages, drawPodPlan, podExits, validateStages, withStages, type PodStageTable } from '../../machines/stages.ts';
 import { parseDuration } from '../api/duration.ts';
@@ -130,8 +131,10 @@ export class NodeAgent {
     this.metrics = init.registry ?? newRegistry();
     this.#metrics = new NodeAgentMetrics(this.metrics, init.nodeName, () => this.#census());
     const bus = meteredBus(init.bus, init.clock, this.metrics);
-    this.#client = new ApiClient(bus, `nodeagent/${init.nodeName}`);
-    const heartbeatTimeoutMs = Math.min(this.options.nodeStatusUpdateFrequencyMs, this.options.nodeLeaseDurationSeconds * 1000);
+    const o = this.options;
+    this.#client = new ApiClient(bus, `nodeagent/${init.nodeName}`, undefined, o.orchApiQps > 0 ? new RateLimiter(init.clock, o.orchApiQps, o.orchApiBurst) : undefined);
+    // Not rate limited, as the real agent's heartbeat client is not.
+    const heartbeatTimeoutMs = Math.min(o.nodeStatusUpdateFrequencyMs, o.nodeLeaseDurationSeconds * 1000);
     this.#heartbeat = new ApiClient(bus, `nodeagent/${init.nodeName}`, heartbeatTimeoutMs);
     this.#onError = init.onError ?? ((e) => console.error(`nodeagent ${init.nodeName}:`, e));
     this.#informer = new Informer({ client: this.#client, hub: new WatchHub(bus), clock: init.clock, type: PODS,

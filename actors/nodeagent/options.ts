@@ -29,6 +29,10 @@ export interface NodeAgentOptions {
   /** `evictionPressureTransitionPeriod`: how long a pressure condition stays True after the pressure ends. */
   evictionPressureTransitionPeriodMs: number;
 
+  /** `orchAPIQPS`, `orchAPIBurst`: the agent's limit towards the API server (leases and node status are not limited); 0 QPS: no limit. */
+  orchApiQps: number;
+  orchApiBurst: number;
+
   /** `registerWithTaints`: taints the Node is created with. */
   registerWithTaints: Taint[];
   /** Extra `--node-labels`. */
@@ -57,6 +61,8 @@ export const defaultNodeAgentOptions: Readonly<NodeAgentOptions> = {
   podsPerCore: 0,
   evictionHard: { 'memory.available': '100Mi', 'nodefs.available': '10%', 'imagefs.available': '15%', 'nodefs.inodesFree': '5%' },
   evictionPressureTransitionPeriodMs: 5 * 60_000,
+  orchApiQps: 5,
+  orchApiBurst: 10,
   registerWithTaints: [],
   nodeLabels: {},
   region: '',
@@ -87,6 +93,8 @@ export function nodeAgentOptions(options: Partial<NodeAgentOptions> = {}): NodeA
   if (!(Number.isInteger(o.podsPerCore) && o.podsPerCore >= 0)) throw new RangeError(`nodeagent option podsPerCore must be an integer of at least 0, got ${o.podsPerCore}`);
   if (o.podsPerCore > o.maxPods) throw new RangeError(`nodeagent option podsPerCore (${o.podsPerCore}) must not be above maxPods (${o.maxPods})`);
   positive('evictionPressureTransitionPeriodMs', o.evictionPressureTransitionPeriodMs);
+  if (!(Number.isFinite(o.orchApiQps) && o.orchApiQps >= 0)) throw new RangeError(`nodeagent option orchApiQps must be a number of at least 0, got ${o.orchApiQps}`);
+  if (!(Number.isInteger(o.orchApiBurst) && o.orchApiBurst >= 0)) throw new RangeError(`nodeagent option orchApiBurst must be an integer of at least 0, got ${o.orchApiBurst}`);
   memoryThreshold(o.evictionHard);
   if (!(o.leaseRenewJitterFactor >= 0 && o.leaseRenewJitterFactor < 1))
     throw new RangeError(`nodeagent option leaseRenewJitterFactor must be in [0, 1), got ${o.leaseRenewJitterFactor}`);
