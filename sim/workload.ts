@@ -70,7 +70,7 @@ export interface WorkloadDriver {
 }
 
 export async function startWorkloads(bus: Bus, clock: Clock, random: Random, workloads: Workload[], t0: number, endMs: number): Promise<WorkloadDriver> {
-  const client = new ApiClient(bus, 'orchsim-workloads');
+  const client = new ApiClient(bus, 'orchsim-workloads', undefined, undefined, { clock });
   const driver: WorkloadDriver = { failures: 0, errors: [], stop: () => (stopped = true) };
   let stopped = false;
   for (const ns of new Set(workloads.map((w) => w.namespace))) {

@@ -15,7 +15,7 @@ export class SharedInformers {
   readonly #started = new Map<Informer, Promise<void>>();
 
   constructor(bus: Bus, readonly clock: Clock, userAgent: string) {
-    this.#client = new ApiClient(bus, userAgent);
+    this.#client = new ApiClient(bus, userAgent, undefined, undefined, { clock });
     this.#hub = new WatchHub(bus);
   }
 

@@ -128,7 +128,7 @@ export class ControllerManager {
       identity: init.identity ?? 'controller-manager', clock: init.clock, registry, make: () => new Loops({ ...init, bus }, o, registry),
       ...(o.leaderElect ? { election: {
         // As the real one: the election's requests give up after the renew deadline.
-        client: new ApiClient(bus, 'controller-manager/leader-election', o.leaderElectRenewDeadlineMs), random: init.random,
+        client: new ApiClient(bus, 'controller-manager/leader-election', o.leaderElectRenewDeadlineMs, undefined, { clock: init.clock }), random: init.random,
         config: electionConfig(o),
       } } : {}),
       ...(init.onLeading ? { onLeading: init.onLeading } : {}),

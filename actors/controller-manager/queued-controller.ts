@@ -36,7 +36,7 @@ export abstract class QueuedController {
   readonly #onError: ((e: unknown) => void) | undefined;
 
   constructor(readonly name: string, init: QueuedControllerInit) {
-    this.client = new ApiClient(init.bus, name, undefined, init.limiter);
+    this.client = new ApiClient(init.bus, name, undefined, init.limiter, { clock: init.clock });
     this.informers = init.informers;
     this.clock = init.clock;
     this.#onError = init.onError;

@@ -135,7 +135,7 @@ export class NodeAgent {
     this.#client = new ApiClient(bus, `nodeagent/${init.nodeName}`, undefined, o.orchApiQps > 0 ? new RateLimiter(init.clock, o.orchApiQps, o.orchApiBurst) : undefined);
     // Not rate limited, as the real agent's heartbeat client is not.
     const heartbeatTimeoutMs = Math.min(o.nodeStatusUpdateFrequencyMs, o.nodeLeaseDurationSeconds * 1000);
-    this.#heartbeat = new ApiClient(bus, `nodeagent/${init.nodeName}`, heartbeatTimeoutMs);
+    this.#heartbeat = new ApiClient(bus, `nodeagent/${init.nodeName}`, heartbeatTimeoutMs, undefined, { clock: init.clock });
     this.#onError = init.onError ?? ((e) => console.error(`nodeagent ${init.nodeName}:`, e));
     this.#informer = new Informer({ client: this.#client, hub: new WatchHub(bus), clock: init.clock, type: PODS,
       fieldSelector: `spec.nodeName=${init.nodeName}` });

@@ -38,7 +38,7 @@ export function schedulerReplica(init: SchedulerReplicaInit): Replica<Scheduler>
     make: () => new Scheduler({ bus, clock, random, options, onError, registry, ...(init.onDecision ? { onDecision: init.onDecision } : {}) }),
     ...(options.leaderElect ? { election: {
       // As the real one: the election's requests give up after the renew deadline.
-      client: new ApiClient(meteredBus(bus, clock, registry), `${options.schedulerName}/leader-election`, options.leaderElectRenewDeadlineMs), random: random.fork('leader-election'),
+      client: new ApiClient(meteredBus(bus, clock, registry), `${options.schedulerName}/leader-election`, options.leaderElectRenewDeadlineMs, undefined, { clock }), random: random.fork('leader-election'),
       config: electionConfig(options),
     } } : {}),
     ...(init.onLeading ? { onLeading: (id: string, leading: boolean, at: number) => init.onLeading!(options.leaderElectResourceName, id, leading, at) } : {}),

@@ -114,7 +114,7 @@ export class Scheduler {
     const bus = meteredBus(init.bus, init.clock, this.metrics);
     this.#client = new ApiClient(bus, o.schedulerName, 30_000, new RateLimiter(init.clock, o.orchApiQps, o.orchApiBurst));
     // Informers read through their own unlimited client: list and watch are not what the QPS limit paces here.
-    const reader = new ApiClient(bus, o.schedulerName);
+    const reader = new ApiClient(bus, o.schedulerName, undefined, undefined, { clock: init.clock });
     const hub = new WatchHub(bus);
     this.#nodes = new Informer({ client: reader, hub, clock: init.clock, type: NODES });
     this.#pods = new Informer({ client: reader, hub, clock: init.clock, type: PODS });

@@ -63,7 +63,7 @@ export class NodeConditionTaints {
   readonly #informers: SharedInformers;
 
   constructor(init: { bus: Bus; informers: SharedInformers; onError?: (e: unknown) => void }) {
-    this.#client = new ApiClient(init.bus, 'node-lifecycle-controller');
+    this.#client = new ApiClient(init.bus, 'node-lifecycle-controller', undefined, undefined, { clock: init.informers.clock });
     this.#informers = init.informers;
     this.#informer = init.informers.get(NODES);
     this.#onError = init.onError ?? ((e) => console.error('node-lifecycle-controller:', e));

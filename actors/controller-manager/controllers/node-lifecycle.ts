@@ -119,7 +119,7 @@ export class NodeLifecycleController {
   constructor(init: NodeLifecycleInit) {
     this.#o = init.options;
     this.#clock = init.clock;
-    this.#client = new ApiClient(init.bus, 'node-lifecycle-controller', undefined, init.limiter);
+    this.#client = new ApiClient(init.bus, 'node-lifecycle-controller', undefined, init.limiter, { clock: init.clock });
     this.#informers = init.informers;
     this.#nodes = init.informers.get(NODES);
     this.#leases = init.informers.get(LEASES, NODE_LEASE_NAMESPACE);

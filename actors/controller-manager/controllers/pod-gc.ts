@@ -50,7 +50,7 @@ export class PodGarbageCollector {
 
   constructor(init: PodGcInit) {
     this.#init = init;
-    this.#client = new ApiClient(init.bus, 'pod-garbage-collector', undefined, init.limiter);
+    this.#client = new ApiClient(init.bus, 'pod-garbage-collector', undefined, init.limiter, { clock: init.clock });
     this.#informers = init.informers;
     this.#pods = init.informers.get(PODS);
     this.#nodes = init.informers.get(NODES);

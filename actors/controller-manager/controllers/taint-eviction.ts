@@ -79,7 +79,7 @@ export class TaintEvictionController {
 
   constructor(init: TaintEvictionInit) {
     this.#clock = init.clock;
-    this.#client = new ApiClient(init.bus, 'taint-eviction-controller', undefined, init.limiter);
+    this.#client = new ApiClient(init.bus, 'taint-eviction-controller', undefined, init.limiter, { clock: init.clock });
     this.#informers = init.informers;
     this.#nodes = init.informers.get(NODES);
     this.#pods = init.informers.get(PODS);
