@@ -34,7 +34,7 @@ export function commonOptions<T>(component: ControlPlaneComponent, keys: Partial
     { name: 'show-hidden-metrics-for-version', kind: string, group: GROUP, help: `the previous minor version for which to show hidden metrics, as <major>.<minor> (${previousMinor})`,
       rule: (v: string) => (v === '' || v === previousMinor ? undefined : `must be ${previousMinor}, the minor version before this one (${VERSION_INFO.major}.${VERSION_INFO.minor}), as <major>.<minor>`) },
     { name: 'feature-gates', kind: boolMap, default: {}, ...key('feature-gates'), group: GROUP, help: `key=value pairs of feature gates: ${gatesHelp(CONTROL_PLANE_GATES)}`,
-      rule: (v: Record<string, boolean>) => checkGates(CONTROL_PLANE_GATES, v) },
+      rule: (v: Record<string, boolean>) => checkGates(CONTROL_PLANE_GATES, v), inert: 'gates are checked, but orchsim behaves as each gate\'s default says' },
     { name: 'bind-address', kind: string, default: '0.0.0.0', ...key('bind-address'), group: GROUP, help: 'the address the secure port listens on; blank, 0.0.0.0 or :: mean every interface', rule: blankOrIp },
     { name: 'cert-dir', kind: string, ...key('cert-dir'), ...(component === 'apiserver' ? { default: '/var/run/orch' } : {}), group: GROUP,
       help: 'the directory of the TLS certificates; ignored when --tls-cert-file and --tls-private-key-file are given' },
