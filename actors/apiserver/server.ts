@@ -32,6 +32,7 @@ import { trackWatch } from './watch-tracking.ts';
 import { MemoryStore } from './storage/memory.ts';
 import { handleWatch, type WatchDeps } from './handlers/watch.ts';
 import { Fanout } from './watch/fanout.ts';
+import { EventExpiry } from './event-ttl.ts';
 import { changesAfter, serveOnBus } from './bus-endpoint.ts';
 import { WatchHub } from './watch/hub.ts';
 import type { Bus } from '../../transport/bus.ts';
@@ -80,6 +81,7 @@ export class ApiServer {
   readonly lifecycle: ServerLifecycle;
   #shutdown: Promise<void> | undefined;
   readonly #nonResourceDeps: NonResourceDeps;
+  readonly #eventExpiry: EventExpiry;
 
   constructor(readonly options: ApiServerOptions, readonly env: ApiServerEnv) {
     this.store = env.store ?? new MemoryStore();
@@ -95,6 +97,7 @@ export class ApiServer {
     this.bus = env.bus ?? new MemoryBus({ clock: env.clock });
     this.hub = new WatchHub(this.bus);
     this.#fanout = new Fanout(this.store, this.bus, options.etcdPrefix);
+    this.#eventExpiry = new EventExpiry(this.store, env.clock, options.etcdPrefix, options.eventTtlMs);
     this.#watch = { registry: this.registry, hub: this.hub, random: env.random.fork('watch-lifetimes'),
       minRequestTimeoutMs: options.minRequestTimeoutSeconds * 1000, bookmarkIntervalMs: options.watchBookmarkIntervalMs,
       watcherCapacity: options.watcherCapacity };
@@ -133,6 +136,7 @@ export class ApiServer {
     this.lifecycle.halt();
     this.#stopBus?.();
     this.#fanout.close();
+    this.#eventExpiry.stop();
     if (this.#compactionTimer !== undefined) this.env.clock.clearTimeout(this.#compactionTimer);
     this.#compactionTimer = undefined;
   }
