@@ -18,20 +18,16 @@
 // watches the kinds the simulator's controllers own and are owned: pods, ReplicaSets,
 // Deployments, DaemonSets, StatefulSets and ControllerRevisions. Keys are reconciled from a work
 // queue: an owner's key finishes its deletion, a dependent's key judges its owners.
-import { lookupKind, lookupResource, type ResourceType } from '../../api/resources.ts';
+import { lookupKind, RESOURCES, type ResourceType } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 
-/** The kinds watched, as dependents and as owners. */
-const WATCHED: ResourceType[] = [
-  lookupResource('', 'v1', 'pods')!,
-  lookupResource('apps', 'v1', 'replicasets')!,
-  lookupResource('apps', 'v1', 'deployments')!,
-  lookupResource('apps', 'v1', 'daemonsets')!,
-  lookupResource('apps', 'v1', 'statefulsets')!,
-  lookupResource('apps', 'v1', 'controllerrevisions')!,
-];
+/**
+ * The kinds watched, as dependents and as owners: every stored kind but Events, as the real
+ * collector ignores them (an Event is never an owner and expires on its own).
+ */
+const WATCHED: readonly ResourceType[] = RESOURCES.filter((t) => t.verbs.includes('watch') && !(t.group === '' && t.resource === 'events'));
 
 const ORPHAN = 'orphan';
 const FOREGROUND = 'foregroundDeletion';

@@ -250,4 +250,25 @@ test('a later Background delete of a set being orphaned takes the finalizer off:
   w.stop();
 });
 
+test('any kind but Events: a ConfigMap deleted in the foreground takes its Secret with it; one orphaned leaves it', async () => {
+  const w = await world(['garbage-collector']);
+  const CMS = lookupResource('', 'v1', 'configmaps')!;
+  const SECRETS = lookupResource('', 'v1', 'secrets')!;
+  const owned = async (owner: string) => {
+    const cm = await w.client.create(CMS, { metadata: { name: owner, namespace: 'default' }, data: { k: 'v' } } as KObject);
+    await w.client.create(SECRETS, { metadata: { name: `${owner}-secret`, namespace: 'default',
+      ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: owner, uid: cm.metadata.uid!, blockOwnerDeletion: true }] } } as KObject);
+  };
+  await owned('fore');
+  await owned('orphaning');
+  await w.settle();
+  await w.del('/api/v1/namespaces/default/configmaps/fore', { propagationPolicy: 'Foreground' });
+  await w.del('/api/v1/namespaces/default/configmaps/orphaning', { propagationPolicy: 'Orphan' });
+  await w.settle();
+  assert.equal((await w.client.list(CMS, 'default')).items.map((o) => o.metadata.name), [], 'both ConfigMaps gone');
+  const secrets = (await w.client.list(SECRETS, 'default')).items;
+  assert.equal(secrets.map((o) => [o.metadata.name, o.metadata.ownerReferences]), [['orphaning-secret', undefined]]);
+  w.stop();
+});
+
 test.run();
