@@ -74,4 +74,13 @@ test('pods of a partitioned zone are not Ready from their nodes\' Unknown until 
   assert.is(report.summary.pods.created, 16);
 });
 
+test('a node whose taint waits behind the pod marks (the client\'s 20 QPS) is not queued and tainted again meanwhile', async () => {
+  // Three cut-off nodes of 100 pods each: 300 marks take the controller's client 15 s, longer than the 10 s between taints.
+  const crowded = SCENARIO.replace('count: 4, region: r', 'count: 6, region: r').replace('pods: 30', 'pods: 110').replace('cpu: "4"', 'cpu: "64"').replace('count: 16', 'count: 600')
+    .replace('recoverAfter: 2m', 'recoverAfter: 10m').replace('duration: 8m', 'duration: 6m');
+  const { report, errors } = await runScenario(parseScenario(crowded, { name: 'crowded', dir: '.' }));
+  assert.equal(errors, []);
+  assert.is(report.summary.taints, 3, 'one taint per cut-off node');
+});
+
 test.run();

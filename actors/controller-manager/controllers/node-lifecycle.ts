@@ -110,6 +110,11 @@ export class NodeLifecycleController {
   readonly #zones = new Map<string, Zone>();
   /** Nodes some of whose pods could not be marked not Ready: tried again while the node is not Ready. */
   readonly #markRetries = new Set<string>();
+  /**
+   * Nodes whose taint write is on its way (it may wait behind other writes for the client's rate
+   * limit): not queued again meanwhile, as the real tainting queue keeps a node until its swap returns.
+   */
+  readonly #swapping = new Set<string>();
   #startMs = 0;
   #lastPassMs = -Infinity;
   #monitorTimer: unknown;
@@ -299,6 +304,7 @@ export class NodeLifecycleController {
   /** The real processTaintBaseEviction, on the Ready condition as observed. */
   #decideTaint(node: KObject, observed: Condition, now: number): void {
     if (observed.status === 'True') return this.#markReachable(node);
+    if (this.#swapping.has(node.metadata.name!)) return;
     const [taint, opposite] = observed.status === 'False' ? [NOT_READY_TAINT, UNREACHABLE_TAINT] : [UNREACHABLE_TAINT, NOT_READY_TAINT];
     // A node tainted for the other reason is switched at once: it was already found unhealthy.
     if (hasTaint(node, opposite.key, 'NoExecute')) return this.#swap(node, taint, opposite, now);
@@ -316,10 +322,14 @@ export class NodeLifecycleController {
     updateTaints(this.#client, node, (taints) => swapTaints(taints, [], [NOT_READY_TAINT, UNREACHABLE_TAINT])).catch((e) => this.#onError(e));
   }
 
+  /** Puts `taint` on the node in place of `opposite`; told (onTaint) when the write lands. */
   #swap(node: KObject, taint: Taint, opposite: Taint, now: number): void {
+    const name = node.metadata.name!;
     const added = { ...taint, timeAdded: timestamp(now) };
-    this.#onTaint?.(node.metadata.name!, taint.key, now);
-    updateTaints(this.#client, node, (taints) => swapTaints(taints, [added], [opposite])).catch((e) => this.#onError(e));
+    this.#swapping.add(name);
+    updateTaints(this.#client, node, (taints) => swapTaints(taints, [added], [opposite]))
+      .then((present) => { if (present) this.#onTaint?.(name, taint.key, this.#clock.now()); }, (e) => this.#onError(e))
+      .finally(() => this.#swapping.delete(name));
   }
 
   /** Works the zones' queues every TAINTING_PASS_MS, on a grid from the controller's start, while any holds a node. */
