@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
-import { OptionError } from '../../actors/api/options/table.ts';
+import { versionText } from '../../actors/api/options/common.ts';
+import { OptionError, type OptionTable } from '../../actors/api/options/table.ts';
 import { isNatsUrl, NatsBus } from '../../transport/nats-bus.ts';
 import type { Registry } from '../../actors/api/metrics.ts';
 import { startComponentServer, type ComponentServer, type HealthChecks } from '../component-server.ts';
@@ -82,4 +83,18 @@ export function serveSecurePort(extra: Record<string, unknown>, pairName: string
     ...(file('tls-private-key-file') ? { tlsPrivateKeyFile: file('tls-private-key-file') } : {}),
     checks: { healthz: checks.healthz, livez: checks.healthz, readyz: checks.readyz },
   });
+}
+
+/**
+ * What the command line asks to print instead of running: -h/--help or --version, which win over
+ * every other flag's rule, as in the real components. Undefined to go on; arguments that are not
+ * flags are refused.
+ */
+export function helpOrVersion<T>(table: OptionTable<T>, argv: readonly string[], command: string, help: () => string): string | undefined {
+  const { values, positional } = table.parseArgs(argv);
+  if (values.get('help') === true) return help();
+  const version = versionText(String(values.get('version') ?? 'false'));
+  if (version !== undefined) return version;
+  if (positional.length > 0) throw new OptionError(`unexpected argument ${JSON.stringify(positional[0])}: orchsim ${command} takes only flags`);
+  return undefined;
 }

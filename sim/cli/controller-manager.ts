@@ -1,31 +1,23 @@
 // `orchsim controller-manager`: the controller manager as a component of its own, with seed
 // 001's flags, against an API server's bus, in wall-clock time.
-import { versionText } from '../../actors/api/options/common.ts';
 import { helpText } from '../../actors/api/options/help.ts';
-import { OptionError } from '../../actors/api/options/table.ts';
 import { ControllerManager } from '../../actors/controller-manager/controller-manager.ts';
 import { CONTROLLER_MANAGER_TABLE } from '../../actors/controller-manager/options.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
-import { connectMaster, masterUrl, replicaIdentity, serveSecurePort, untilSignal } from './component-run.ts';
+import { connectMaster, masterUrl, replicaIdentity, serveSecurePort, helpOrVersion, untilSignal } from './component-run.ts';
 
 const SUMMARY = 'The controller manager runs the control loops: each watches shared state through the API server and moves the current state towards the desired one (node lifecycle and taint eviction, ReplicaSets, Deployments, DaemonSets, StatefulSets, garbage collection, namespaces, pod GC).';
 
 export const controllerManagerHelp = (): string => helpText('orchsim controller-manager', SUMMARY, CONTROLLER_MANAGER_TABLE);
 
 export async function controllerManagerCommand(argv: string[], log: (line: string) => void = console.log): Promise<number> {
-  const { values, positional } = CONTROLLER_MANAGER_TABLE.parseArgs(argv);
-  if (values.get('help') === true) {
-    log(controllerManagerHelp());
+  const printed = helpOrVersion(CONTROLLER_MANAGER_TABLE, argv, 'controller-manager', controllerManagerHelp);
+  if (printed !== undefined) {
+    log(printed);
     return 0;
   }
-  const version = versionText(String(values.get('version') ?? 'false'));
-  if (version !== undefined) {
-    log(version);
-    return 0;
-  }
-  if (positional.length > 0) throw new OptionError(`unexpected argument ${JSON.stringify(positional[0])}: orchsim controller-manager takes only flags`);
-  const cmd = CONTROLLER_MANAGER_TABLE.resolve(values);
+  const cmd = CONTROLLER_MANAGER_TABLE.parse(argv);
   for (const w of cmd.warnings) console.error(`warning: ${w}`);
   const bus = await connectMaster(masterUrl(cmd.extra.master as string | undefined, cmd.extra.orchconfig as string | undefined), 'orchsim-controller-manager');
   const identity = replicaIdentity();

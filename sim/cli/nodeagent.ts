@@ -3,7 +3,6 @@
 // (a kubeconfig whose server is the bus the API server serves on), in wall-clock time.
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { versionText } from '../../actors/api/options/common.ts';
 import { helpText } from '../../actors/api/options/help.ts';
 import { OptionError } from '../../actors/api/options/table.ts';
 import { CONFIG_API_VERSION, CONFIG_KIND, loadNodeAgentConfig, nodeAgentOptionsFromConfig, type LoadedNodeAgentConfig } from '../../actors/nodeagent/config.ts';
@@ -13,7 +12,7 @@ import type { NodeAgentOptions } from '../../actors/nodeagent/options.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
 import { startComponentServer } from '../component-server.ts';
-import { connectMaster, masterUrl, untilSignal } from './component-run.ts';
+import { connectMaster, masterUrl, helpOrVersion, untilSignal } from './component-run.ts';
 
 const SUMMARY = 'The node agent registers its node, renews its Lease, reports node status and runs the pods bound to its node (here, through the pod machine: simulated containers). '
   + `The --config file is YAML or JSON, apiVersion ${CONFIG_API_VERSION}, kind ${CONFIG_KIND}: its fields are the camelCase names of the configuration-file options below.`;
@@ -44,14 +43,9 @@ export function commandLineAgent(loaded: LoadedNodeAgentConfig): { nodeName: str
 }
 
 export async function nodeAgentCommand(argv: string[], log: (line: string) => void = console.log): Promise<number> {
-  const { values } = NODE_AGENT_FLAGS.parseArgs(argv);
-  if (values.get('help') === true) {
-    log(nodeAgentHelp());
-    return 0;
-  }
-  const version = versionText(String(values.get('version') ?? 'false'));
-  if (version !== undefined) {
-    log(version);
+  const printed = helpOrVersion(NODE_AGENT_FLAGS, argv, 'nodeagent', nodeAgentHelp);
+  if (printed !== undefined) {
+    log(printed);
     return 0;
   }
   const loaded = loadNodeAgentConfig(argv, (path) => readFileSync(path, 'utf8'));

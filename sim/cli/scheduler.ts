@@ -2,14 +2,12 @@
 // configuration file, against an API server's bus, in wall-clock time.
 import { writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
-import { versionText } from '../../actors/api/options/common.ts';
 import { fieldsHelp, helpText } from '../../actors/api/options/help.ts';
-import { OptionError } from '../../actors/api/options/table.ts';
 import { CONFIG_API_VERSION, CONFIG_KIND, SCHEDULER_CONFIG, SCHEDULER_FLAGS, configDocument, schedulerFromArgs } from '../../actors/scheduler/options.ts';
 import { schedulerReplica } from '../../actors/scheduler/replica.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
-import { connectMaster, masterUrl, readMappingFile, replicaIdentity, serveSecurePort, untilSignal } from './component-run.ts';
+import { connectMaster, masterUrl, readMappingFile, replicaIdentity, serveSecurePort, helpOrVersion, untilSignal } from './component-run.ts';
 
 const SUMMARY = 'The scheduler assigns pods to nodes: it finds the nodes a pod fits under its constraints and resources, ranks them, and binds the pod to the best. Several schedulers may run in one cluster, each serving its spec.schedulerName.';
 
@@ -18,17 +16,11 @@ export function schedulerHelp(): string {
 }
 
 export async function schedulerCommand(argv: string[], log: (line: string) => void = console.log): Promise<number> {
-  const { values, positional } = SCHEDULER_FLAGS.parseArgs(argv);
-  if (values.get('help') === true) {
-    log(schedulerHelp());
+  const printed = helpOrVersion(SCHEDULER_FLAGS, argv, 'scheduler', schedulerHelp);
+  if (printed !== undefined) {
+    log(printed);
     return 0;
   }
-  const version = versionText(String(values.get('version') ?? 'false'));
-  if (version !== undefined) {
-    log(version);
-    return 0;
-  }
-  if (positional.length > 0) throw new OptionError(`unexpected argument ${JSON.stringify(positional[0])}: orchsim scheduler takes only flags`);
   const cmd = schedulerFromArgs(argv, readMappingFile);
   for (const w of cmd.warnings) console.error(`warning: ${w}`);
   const writeTo = cmd.extra['write-config-to'] as string | undefined;

@@ -4,7 +4,6 @@
 // certificates under ./.orchsim).
 import { randomInt } from 'node:crypto';
 import { resolve } from 'node:path';
-import { versionText } from '../../actors/api/options/common.ts';
 import { helpText } from '../../actors/api/options/help.ts';
 import { float, int, string, strings } from '../../actors/api/options/kinds.ts';
 import { OptionError, OptionTable, type OptionSpec, type Resolved } from '../../actors/api/options/table.ts';
@@ -16,6 +15,7 @@ import { isNatsUrl, NatsBus } from '../../transport/nats-bus.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
 import { startServedNodes } from '../serve-nodes.ts';
+import { helpOrVersion } from './component-run.ts';
 import { ADMIN_TOKEN, ADMIN_USER, writeKubeconfig } from './kubeconfig.ts';
 
 type Mode = 'serve' | 'apiserver';
@@ -72,13 +72,9 @@ export type ServeCommandLine =
 
 /** Reads the command line; -h, --help and --version win over the other flags' rules. Throws an OptionError. */
 export function parseServeArgs(argv: readonly string[], mode: Mode): ServeCommandLine {
-  const table = TABLES[mode];
-  const { values, positional } = table.parseArgs(argv);
-  if (values.get('help') === true) return { print: serveHelp(mode) };
-  const version = versionText(String(values.get('version') ?? 'false'));
-  if (version !== undefined) return { print: version };
-  if (positional.length > 0) throw new OptionError(`unexpected argument ${JSON.stringify(positional[0])}: orchsim ${mode} takes only flags`);
-  const resolved: Resolved<ServeOptions> = table.resolve(values);
+  const printed = helpOrVersion(TABLES[mode], argv, mode, () => serveHelp(mode));
+  if (printed !== undefined) return { print: printed };
+  const resolved: Resolved<ServeOptions> = TABLES[mode].parse(argv);
   return { options: resolved.options, warnings: resolved.warnings };
 }
 
