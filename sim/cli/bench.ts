@@ -6,10 +6,12 @@ import { resolve } from 'node:path';
 import { checkFanoutOptions, FANOUT_DEFAULTS, runFanout, type FanoutOptions } from '../bench/fanout.ts';
 import { formatFanoutTable } from '../bench/fanout-report.ts';
 import { natsTarget } from '../bench/nats-target.ts';
-import { flagHelp, parseFlags, UsageError, type FlagSpec } from './flags.ts';
+import { helpText } from '../../actors/api/options/help.ts';
+import { bool, int, string, strings } from '../../actors/api/options/kinds.ts';
+import { OptionError, OptionTable, type OptionSpec } from '../../actors/api/options/table.ts';
 
-interface BenchDraft {
-  watchers: number[];
+interface BenchOptions {
+  watchers: string[];
   events: number;
   sizeBytes: number;
   repeats: number;
@@ -19,39 +21,34 @@ interface BenchDraft {
 }
 
 const d = FANOUT_DEFAULTS;
-
-const BENCH_FLAGS: FlagSpec<BenchDraft>[] = [
-  { name: 'watchers', type: 'strings', help: `watcher counts, one case each (default ${d.watchers.join(',')})`,
-    set: (o, v) => (o.watchers = (v as string[]).map((s) => (/^\d+$/.test(s) ? Number(s) : NaN))) },
-  { name: 'nats', type: 'string', help: 'a NATS server to measure, nats://HOST:PORT (default: a private nats-server from the PATH)', set: (o, v) => (o.nats = v as string) },
-  { name: 'events', type: 'int', help: `timed events per case, fewer where a case would pass 1,000,000 deliveries (default ${d.events})`, set: (o, v) => (o.events = v as number) },
-  { name: 'size', type: 'int', help: `bytes of one pod event on the wire (default ${d.sizeBytes})`, set: (o, v) => (o.sizeBytes = v as number) },
-  { name: 'repeat', type: 'int', help: `runs of each case, interleaved; the fastest is reported (default ${d.repeats})`, set: (o, v) => (o.repeats = v as number) },
-  { name: 'node-agents', type: 'int', help: `watchers of the node-agent case, one per node; 0 skips it (default ${d.nodeAgents})`, set: (o, v) => (o.nodeAgents = v as number) },
-  { name: 'out', type: 'string', help: 'where the JSON goes (default ./orchsim-bench-fanout.json)', set: (o, v) => (o.out = v as string) },
-];
+const GROUP = 'Options';
+const BENCH_TABLE = new OptionTable<BenchOptions>('orchsim bench', [
+  { name: 'watchers', kind: strings, key: 'watchers', default: d.watchers.map(String), group: GROUP, help: 'watcher counts, one case each' },
+  { name: 'nats', kind: string, key: 'nats', defaultText: 'a private nats-server from the PATH', group: GROUP, help: 'a NATS server to measure, nats://HOST:PORT' },
+  { name: 'events', kind: int, key: 'events', default: d.events, group: GROUP, help: 'timed events per case, fewer where a case would pass 1,000,000 deliveries' },
+  { name: 'size', kind: int, key: 'sizeBytes', default: d.sizeBytes, group: GROUP, help: 'bytes of one pod event on the wire' },
+  { name: 'repeat', kind: int, key: 'repeats', default: d.repeats, group: GROUP, help: 'runs of each case, interleaved; the fastest is reported' },
+  { name: 'node-agents', kind: int, key: 'nodeAgents', default: d.nodeAgents, group: GROUP, help: 'watchers of the node-agent case, one per node; 0 skips it' },
+  { name: 'out', kind: string, key: 'out', default: 'orchsim-bench-fanout.json', group: GROUP, help: 'where the JSON goes' },
+  { name: 'help', short: 'h', kind: bool, default: false, group: GROUP, help: 'this help' },
+] as OptionSpec<BenchOptions>[]);
 
 export function benchHelp(): string {
-  return `usage: orchsim bench fanout [flags]
-
-Watch fan-out: events delivered per second and delivery latency for each number of watchers, in
-process, through orchsim over NATS and through the NATS client alone, and one pod event among
-node agents each watching its own node.
-
-${flagHelp(BENCH_FLAGS as FlagSpec<unknown>[])}`;
+  return helpText('orchsim bench fanout', 'Watch fan-out: events delivered per second and delivery latency for each number of watchers, in process, through orchsim over NATS '
+    + 'and through the NATS client alone, and one pod event among node agents each watching its own node.', BENCH_TABLE);
 }
 
 /** Runs `orchsim bench <suite> [flags]`; returns the exit code. */
 export async function runBench(argv: string[], log: (line: string) => void = console.log): Promise<number> {
-  const draft: BenchDraft = { ...d, out: 'orchsim-bench-fanout.json' };
-  const [suite, ...extra] = parseFlags(argv, BENCH_FLAGS, draft);
-  if (suite !== 'fanout') throw new UsageError(suite === undefined ? `which benchmark? the one there is: fanout\n\n${benchHelp()}` : `unknown benchmark ${JSON.stringify(suite)}: the one there is: fanout`);
-  if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
-  const options: FanoutOptions = { watchers: draft.watchers, events: draft.events, sizeBytes: draft.sizeBytes, repeats: draft.repeats, nodeAgents: draft.nodeAgents };
+  const { options: draft, positional: [suite, ...extra] } = BENCH_TABLE.parse(argv);
+  if (suite !== 'fanout') throw new OptionError(suite === undefined ? `which benchmark? the one there is: fanout\n\n${benchHelp()}` : `unknown benchmark ${JSON.stringify(suite)}: the one there is: fanout`);
+  if (extra.length > 0) throw new OptionError(`unexpected argument ${JSON.stringify(extra[0])}`);
+  const watchers = draft.watchers.map((w) => (/^\d+$/.test(w) ? Number(w) : NaN));
+  const options: FanoutOptions = { watchers, events: draft.events, sizeBytes: draft.sizeBytes, repeats: draft.repeats, nodeAgents: draft.nodeAgents };
   try {
     checkFanoutOptions(options);
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new OptionError((e as Error).message);
   }
   const nats = await natsTarget(draft.nats);
   log(`NATS: ${nats.description}`);

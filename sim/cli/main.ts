@@ -4,7 +4,6 @@ import { benchHelp, runBench } from './bench.ts';
 import { controllerManagerCommand } from './controller-manager.ts';
 import { nodeAgentCommand } from './nodeagent.ts';
 import { schedulerCommand } from './scheduler.ts';
-import { UsageError } from './flags.ts';
 import { planCommand, planHelp } from './plan.ts';
 import { runCommand, runHelp } from './run.ts';
 import { parseServeArgs, startServer } from './serve.ts';
@@ -79,13 +78,13 @@ async function main(argv: string[]): Promise<number> {
     }
     return runBench(rest);
   }
-  throw new UsageError(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+  throw new OptionError(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
 }
 
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (e) {
-  if (e instanceof UsageError || e instanceof OptionError) {
+  if (e instanceof OptionError) {
     console.error(`orchsim: ${e.message}`);
     process.exitCode = 2;
   } else {

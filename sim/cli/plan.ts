@@ -9,38 +9,37 @@ import { workerPool } from '../plan-workers.ts';
 import { planMetrics, renderPlanHtml } from '../report/plan-html.ts';
 import { stableJson } from '../report/write.ts';
 import { formatInteger } from '../report/format.ts';
-import { flagHelp, parseFlags, UsageError, type FlagSpec } from './flags.ts';
+import { helpText } from '../../actors/api/options/help.ts';
+import { bool, int, string } from '../../actors/api/options/kinds.ts';
+import { OptionError, OptionTable, type OptionSpec } from '../../actors/api/options/table.ts';
 import { loadScenarioArg } from './run.ts';
 
-interface PlanDraft {
+interface PlanOptions {
   out: string;
-  workers: number;
+  workers?: number;
 }
 
-const PLAN_FLAGS: FlagSpec<PlanDraft>[] = [
-  { name: 'out', type: 'string', help: 'directory for plan.json and plan.html (default ./orchsim-plan)', set: (o, v) => (o.out = v as string) },
-  { name: 'workers', type: 'int', help: 'runs at once, each in its own process (default: the machine\'s cores)', set: (o, v) => (o.workers = v as number) },
-];
+const GROUP = 'Options';
+const PLAN_TABLE = new OptionTable<PlanOptions>('orchsim plan', [
+  { name: 'out', kind: string, key: 'out', default: 'orchsim-plan', group: GROUP, help: 'directory for plan.json and plan.html' },
+  { name: 'workers', kind: int, key: 'workers', defaultText: "the machine's cores", group: GROUP, rule: (v: number) => (v >= 1 && v <= 64 ? undefined : 'must be from 1 to 64'),
+    help: 'runs at once, each in its own process' },
+  { name: 'help', short: 'h', kind: bool, default: false, group: GROUP, help: 'this help' },
+] as OptionSpec<PlanOptions>[]);
 
 export function planHelp(): string {
-  return `usage: orchsim plan SCENARIO [flags]
-
-Finds the smallest cluster that meets the scenario's targets on every seed, through its faults:
-the scenario's plan: section says which node pools vary (min to max nodes), how many seeds each
-candidate runs, and the targets (see sim/scenarios/README.md). Candidates are searched by
-bisection, assuming a larger cluster never does worse.
-
-${flagHelp(PLAN_FLAGS as FlagSpec<unknown>[])}`;
+  return helpText('orchsim plan SCENARIO', "Finds the smallest cluster that meets the scenario's targets on every seed, through its faults: the scenario's plan: section says "
+    + 'which node pools vary (min to max nodes), how many seeds each candidate runs, and the targets (see sim/scenarios/README.md). Candidates are searched by '
+    + 'bisection, assuming a larger cluster never does worse.', PLAN_TABLE);
 }
 
 export async function planCommand(argv: string[], log: (line: string) => void = console.log): Promise<number> {
-  const draft: PlanDraft = { out: 'orchsim-plan', workers: availableParallelism() };
-  const [file, ...extra] = parseFlags(argv, PLAN_FLAGS, draft);
-  if (file === undefined) throw new UsageError(`which scenario? give a scenario file with a plan: section, e.g. sim/scenarios/capacity.yaml\n\n${planHelp()}`);
-  if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}: one scenario per plan`);
-  if (!(draft.workers >= 1 && draft.workers <= 64)) throw new UsageError(`invalid argument ${draft.workers} for --workers: must be from 1 to 64`);
+  const { options, positional: [file, ...extra] } = PLAN_TABLE.parse(argv);
+  const draft = { ...options, workers: options.workers ?? Math.min(64, availableParallelism()) };
+  if (file === undefined) throw new OptionError(`which scenario? give a scenario file with a plan: section, e.g. sim/scenarios/capacity.yaml\n\n${planHelp()}`);
+  if (extra.length > 0) throw new OptionError(`unexpected argument ${JSON.stringify(extra[0])}: one scenario per plan`);
   const scenario = await loadScenarioArg(file);
-  if (!scenario.plan) throw new UsageError(`${file} has no plan: section: say which pools vary and the targets (see sim/scenarios/README.md)`);
+  if (!scenario.plan) throw new OptionError(`${file} has no plan: section: say which pools vary and the targets (see sim/scenarios/README.md)`);
   const p = scenario.plan;
   log(`planning ${scenario.name}: ${p.vary.map((v) => `${v.pool} ${v.min}..${v.max}`).join(', ')} nodes, ${p.seeds} seeds per candidate, ${draft.workers} workers`);
   const pool = workerPool(draft.workers);

@@ -9,32 +9,36 @@ import { renderSummary } from '../report/summary.ts';
 import { writeReport } from '../report/write.ts';
 import { formatDecision } from '../report/explain.ts';
 import { formatInteger } from '../report/format.ts';
-import { flagHelp, parseFlags, UsageError, type FlagSpec } from './flags.ts';
+import { helpText } from '../../actors/api/options/help.ts';
+import { bool, int, string, strings } from '../../actors/api/options/kinds.ts';
+import { OptionError, OptionTable, type OptionSpec } from '../../actors/api/options/table.ts';
 import { formatDuration } from '../../actors/api/duration.ts';
 
-interface RunDraft {
-  explain: string[];
+interface RunOptions {
   seed?: number;
   out: string;
-  progress: boolean;
+  explain: string[];
+  progress?: boolean;
 }
 
-const RUN_FLAGS: FlagSpec<RunDraft>[] = [
-  { name: 'seed', type: 'int', help: "the run's seed (default: the scenario's seed:, else 1); the same scenario and seed give the same report", set: (o, v) => (o.seed = v as number) },
-  { name: 'out', type: 'string', help: 'directory for report.json and report.html (default ./orchsim-report)', set: (o, v) => (o.out = v as string) },
-  { name: 'explain', type: 'strings', help: 'NAMESPACE/POD[,...]: print these pods\' last scheduling decisions (where and why, plugin by plugin)',
-    set: (o, v) => (o.explain = v as string[]) },
-  { name: 'progress', type: 'bool', help: 'show progress while running (default true on a terminal)', set: (o, v) => (o.progress = v as boolean) },
-];
+const GROUP = 'Options';
+const RUN_TABLE = new OptionTable<RunOptions>('orchsim run', [
+  { name: 'seed', kind: int, key: 'seed', defaultText: "the scenario's seed:, else 1", group: GROUP, help: "the run's seed; the same scenario and seed give the same report" },
+  { name: 'out', kind: string, key: 'out', default: 'orchsim-report', group: GROUP, help: 'directory for report.json and report.html' },
+  { name: 'explain', kind: strings, key: 'explain', default: [], group: GROUP, rule: explainRule,
+    help: "NAMESPACE/POD[,...]: print these pods' last scheduling decisions (where and why, plugin by plugin)" },
+  { name: 'progress', kind: bool, key: 'progress', defaultText: 'true on a terminal', group: GROUP, help: 'show progress while running' },
+  { name: 'help', short: 'h', kind: bool, default: false, group: GROUP, help: 'this help' },
+] as OptionSpec<RunOptions>[]);
+
+function explainRule(pods: string[]): string | undefined {
+  const bad = pods.find((pod) => !/^[^/\s]+\/[^/\s]+$/.test(pod));
+  return bad === undefined ? undefined : `name pods as NAMESPACE/NAME, e.g. default/web-3; ${JSON.stringify(bad)} is not`;
+}
 
 export function runHelp(): string {
-  return `usage: orchsim run SCENARIO [flags]
-
-Runs the scenario file (YAML; see sim/scenarios/README.md) in virtual time: its nodes, workloads
-and faults, with the API server, scheduler and node agents in this process. Prints a summary and
-writes report.json (the metrics, deterministic for a scenario and seed) and report.html (charts).
-
-${flagHelp(RUN_FLAGS as FlagSpec<unknown>[])}`;
+  return helpText('orchsim run SCENARIO', 'Runs the scenario file (YAML; see sim/scenarios/README.md) in virtual time: its nodes, workloads and faults, with the API server, '
+    + 'scheduler and node agents in this process. Prints a summary and writes report.json (the metrics, deterministic for a scenario and seed) and report.html (charts).', RUN_TABLE);
 }
 
 /** Virtual seconds per wall second: `0.6×`, `8.1×`, `82×`. */
@@ -60,19 +64,17 @@ export async function loadScenarioArg(file: string): Promise<Scenario> {
   try {
     return await loadScenario(file);
   } catch (e) {
-    if (e instanceof ScenarioError) throw new UsageError(e.message);
+    if (e instanceof ScenarioError) throw new OptionError(e.message);
     throw e;
   }
 }
 
 /** Runs `orchsim run`; returns the exit code. */
 export async function runCommand(argv: string[], log: (line: string) => void = console.log): Promise<number> {
-  const draft: RunDraft = { explain: [], out: 'orchsim-report', progress: process.stderr.isTTY === true };
-  const [file, ...extra] = parseFlags(argv, RUN_FLAGS, draft);
-  for (const pod of draft.explain)
-    if (!/^[^/\s]+\/[^/\s]+$/.test(pod)) throw new UsageError(`invalid argument ${JSON.stringify(pod)} for --explain: name pods as NAMESPACE/NAME, e.g. default/web-3`);
-  if (file === undefined) throw new UsageError(`which scenario? give a scenario file, e.g. sim/scenarios/quickstart.yaml\n\n${runHelp()}`);
-  if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}: one scenario per run`);
+  const { options, positional: [file, ...extra] } = RUN_TABLE.parse(argv);
+  const draft = { ...options, progress: options.progress ?? process.stderr.isTTY === true };
+  if (file === undefined) throw new OptionError(`which scenario? give a scenario file, e.g. sim/scenarios/quickstart.yaml\n\n${runHelp()}`);
+  if (extra.length > 0) throw new OptionError(`unexpected argument ${JSON.stringify(extra[0])}: one scenario per run`);
   const scenario = await loadScenarioArg(file);
   const seed = draft.seed ?? scenario.seed;
   log(`running ${scenario.name}: ${formatInteger(scenario.nodePools.reduce((n, p) => n + p.count, 0))} nodes, ` +

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { runFanout } from '../../sim/bench/fanout.ts';
 import { formatFanoutTable } from '../../sim/bench/fanout-report.ts';
 import { runBench } from '../../sim/cli/bench.ts';
-import { UsageError } from '../../sim/cli/flags.ts';
+import { OptionError } from '../../actors/api/options/table.ts';
 import { startNatsServer } from '../../sim/nats-server.ts';
 
 const SMALL = { watchers: [1, 7], events: 40, sizeBytes: 1300, repeats: 1, nodeAgents: 25 };
@@ -43,7 +43,7 @@ test('the command refuses flags it cannot honour, saying which', async () => {
     try {
       await runBench(argv, () => {});
     } catch (e) {
-      assert.instance(e, UsageError);
+      assert.instance(e, OptionError);
       return (e as Error).message;
     }
     throw new Error(`${argv.join(' ')} was accepted`);
