@@ -10,24 +10,16 @@
 // gate the test opens), which is what keeps requests in flight.
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Store } from '../../actors/apiserver/storage/store.ts';
 import { startServer, type Running } from '../../sim/cli/serve.ts';
+import { freePort } from '../helpers/real-time.ts';
 
 const CM = '/api/v1/namespaces/default/configmaps';
-
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const s = createServer();
-  s.once('error', reject);
-  s.listen(0, '127.0.0.1', () => {
-    const port = (s.address() as { port: number }).port;
-    s.close(() => resolve(port));
-  });
-});
 
 interface Reply {
   status: number;

@@ -2,48 +2,15 @@
 // manager with the garbage collector, a simulated node): orphan removes the ReplicaSet and leaves
 // its pods running with no ownerReferences; foreground returns only once the pods are gone too,
 // since the set waits for them before it goes.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer } from '../../sim/cli/serve.ts';
+import { eventually, freePort, kubectl } from '../helpers/real-time.ts';
 
 interface PodJson { metadata: { name: string; ownerReferences?: { name: string }[]; deletionTimestamp?: string }; status: { phase: string } }
-
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const s = createServer();
-  s.once('error', reject);
-  s.listen(0, '127.0.0.1', () => {
-    const port = (s.address() as { port: number }).port;
-    s.close(() => resolve(port));
-  });
-});
-
-function kubectl(kubeconfig: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 90_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
-  });
-}
-
-/** Polls until `probe` answers, against the real clock: kubectl runs in real time. */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until) throw new Error(`${what} did not happen within ${timeoutMs} ms${last ? `: ${last}` : ''}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 const replicaSet = (name: string) => ({
   apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name },

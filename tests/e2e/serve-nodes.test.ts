@@ -1,45 +1,13 @@
 // `orchsim serve --nodes N` stands in for a cluster: kubectl sees Ready nodes spread over zones,
 // a pod it creates is scheduled and runs, and a Deployment rolls out, rolls over and rolls back,
 // is paused and resumed, with no other tool involved.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer } from '../../sim/cli/serve.ts';
-
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const s = createServer();
-  s.once('error', reject);
-  s.listen(0, '127.0.0.1', () => {
-    const port = (s.address() as { port: number }).port;
-    s.close(() => resolve(port));
-  });
-});
-
-function kubectl(kubeconfig: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
-  });
-}
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until) throw new Error(`${what} did not happen within ${timeoutMs} ms${last ? `: ${last}` : ''}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+import { eventually, freePort, kubectl } from '../helpers/real-time.ts';
 
 test('kubectl sees Ready simulated nodes, a pod it runs starts, a Deployment rolls out, over and back, paused and resumed', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'orchsim-serve-'));

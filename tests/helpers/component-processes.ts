@@ -2,11 +2,18 @@
 // their output kept line by line, a wait for a condition that shows their last lines on timeout.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { eventually } from './real-time.ts';
+
+export { freePort } from './real-time.ts';
 
 export const CLI = join(import.meta.dirname, '../../sim/cli/orchsim.js');
 export const WAIT_MS = 30_000;
+
+/** Waits for `probe`, showing each process's last lines if it never answers. */
+export function until<T>(what: string, probe: () => Promise<T | undefined>, procs: Proc[], timeoutMs = WAIT_MS): Promise<T> {
+  return eventually(what, probe, timeoutMs, () => `\n${procs.map((p) => `--- ${p.name}\n${p.lines.slice(-15).join('\n')}`).join('\n')}`);
+}
 
 export interface Proc {
   name: string;
@@ -21,25 +28,6 @@ export function start(name: string, args: string[]): Proc {
   for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (b: Buffer) => lines.push(...b.toString().split('\n').filter((l) => l !== '')));
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
   return { name, child, lines, exited };
-}
-
-export async function until<T>(what: string, probe: () => Promise<T | undefined>, procs: Proc[], timeoutMs = WAIT_MS): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}\n${procs.map((p) => `--- ${p.name}\n${p.lines.slice(-15).join('\n')}`).join('\n')}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    }).on('error', fail);
-  });
 }
 
 /** A kubeconfig whose server is the API server's bus, for --orchconfig. */

@@ -8,9 +8,9 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../helpers/real-time.ts';
 import type { Registry } from '../../actors/api/metrics.ts';
 import { lookupResource } from '../../actors/api/resources.ts';
 import type { KObject } from '../../actors/api/types.ts';
@@ -222,14 +222,5 @@ test('insecure serves the same over plain HTTP (the node agent healthz port)', a
   assert.is((await get(server, '/healthz')).body, 'ok');
   await server.close();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 test.run();
