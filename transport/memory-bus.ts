@@ -63,7 +63,7 @@ export class MemoryBus implements Bus {
   }
 
   hasSubscribers(subject: string): boolean {
-    return this.#index.match(subject).size > 0;
+    return this.#index.has(subject);
   }
 
   subscribe(subject: string, handler: (msg: Message) => void, opts: SubscribeOptions = {}): Subscription {
@@ -83,7 +83,7 @@ export class MemoryBus implements Bus {
   request(subject: string, data: Body, timeoutMs: number): Promise<Message> {
     if (this.#state !== 'open') return Promise.reject(new BusClosedError());
     checkSubject(subject, false);
-    if (this.#index.match(subject).size === 0) return Promise.reject(new NoRespondersError(subject));
+    if (!this.#index.has(subject)) return Promise.reject(new NoRespondersError(subject));
     // One wildcard subscription receives every reply (as the NATS client multiplexes its inboxes):
     // a subscription per request cost more than the rest of an in-process request's routing.
     this.#replySub ??= this.subscribe(`${REPLY_PREFIX}*`, (msg) => this.#replies.get(msg.subject)?.(msg));

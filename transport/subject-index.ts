@@ -58,23 +58,51 @@ export class SubjectIndex<T> {
     }
   }
 
-  /** Every value whose pattern matches `subject`, each once, in no promised order. */
-  match(subject: string): Set<T> {
-    const out = new Set<T>();
-    walk(this.#root, subject.split('.'), 0, out);
-    return out;
+  /**
+   * Every value whose pattern matches `subject`, each once, in the order the trie meets them (the
+   * same on every call, so deliveries stay deterministic). Matching runs on every delivery: an
+   * array, deduplicated only when two patterns met values (one value may sit under both).
+   */
+  match(subject: string): readonly T[] {
+    const m: Match<T> = { out: [], sources: 0 };
+    walk(this.#root, subject.split('.'), 0, m);
+    return m.sources > 1 ? [...new Set(m.out)] : m.out;
+  }
+
+  /** Whether any pattern matches `subject`. */
+  has(subject: string): boolean {
+    return any(this.#root, subject.split('.'), 0);
   }
 }
 
+interface Match<T> {
+  out: T[];
+  /** How many non-empty sets of subscribers were met. */
+  sources: number;
+}
+
+function take<T>(from: Set<T>, m: Match<T>): void {
+  if (from.size === 0) return;
+  m.sources++;
+  for (const v of from) m.out.push(v);
+}
+
 // A function of the module rather than a closure made per match: matching runs on every delivery.
-function walk<T>(n: Node<T>, tokens: string[], i: number, out: Set<T>): void {
-  if (i === tokens.length) {
-    for (const v of n.here) out.add(v);
-    return;
-  }
-  for (const v of n.rest) out.add(v);
+function walk<T>(n: Node<T>, tokens: string[], i: number, m: Match<T>): void {
+  if (i === tokens.length) return take(n.here, m);
+  take(n.rest, m);
+  if (n.children.size === 0) return;
   const exact = n.children.get(tokens[i]);
-  if (exact) walk(exact, tokens, i + 1, out);
+  if (exact) walk(exact, tokens, i + 1, m);
   const star = n.children.get('*');
-  if (star) walk(star, tokens, i + 1, out);
+  if (star) walk(star, tokens, i + 1, m);
+}
+
+function any<T>(n: Node<T>, tokens: string[], i: number): boolean {
+  if (i === tokens.length) return n.here.size > 0;
+  if (n.rest.size > 0) return true;
+  const exact = n.children.get(tokens[i]);
+  if (exact && any(exact, tokens, i + 1)) return true;
+  const star = n.children.get('*');
+  return star !== undefined && any(star, tokens, i + 1);
 }

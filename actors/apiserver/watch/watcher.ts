@@ -53,6 +53,7 @@ export class Watcher {
   #lastRevision = 0;
   #sinceBookmark = false;
   #cleanups: (() => void)[] = [];
+  #bookmarkTimer: unknown;
 
   constructor(
     readonly spec: WatchSpec,
@@ -132,6 +133,11 @@ export class Watcher {
   #enqueue(e: WatchEvent): void {
     if (this.#stopped) return;
     this.#sinceBookmark = true;
+    // Nothing waiting ahead of it: straight to the sink (the common case, one event at a time).
+    if (!this.#paused && this.#queue.length === 0) {
+      if (!this.sink.send(e)) this.#paused = true;
+      return;
+    }
     this.#queue.push(e);
     if (this.#starting) this.#initialQueued++;
     if (this.#queue.length - this.#initialQueued > this.spec.capacity) {
@@ -149,7 +155,8 @@ export class Watcher {
   }
 
   #scheduleBookmark(): void {
-    const timer = this.deps.clock.setTimeout(() => {
+    if (this.#bookmarkTimer === undefined) this.#cleanups.push(() => this.deps.clock.clearTimeout(this.#bookmarkTimer));
+    this.#bookmarkTimer = this.deps.clock.setTimeout(() => {
       if (this.#stopped) return;
       // A bookmark on an idle watch, at the newest revision this watcher is known to have seen all events for.
       if (!this.#sinceBookmark && this.#ready && this.#queue.length === 0) {
@@ -160,7 +167,6 @@ export class Watcher {
       this.#sinceBookmark = false;
       this.#scheduleBookmark();
     }, this.spec.bookmarkIntervalMs);
-    this.#cleanups.push(() => this.deps.clock.clearTimeout(timer));
   }
 
   /** Sends one ERROR event carrying the Status, then ends the watch (clients recover on stream end). */
