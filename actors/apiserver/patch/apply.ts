@@ -2,7 +2,7 @@
 // managedFields bookkeeping every other write does (structured-merge-diff merge/update.go as
 // wrapped by apimachinery's managedfields FieldManager).
 import { badRequest, StatusError } from '../../api/status.ts';
-import type { KObject } from '../../api/types.ts';
+import type { Json, KObject } from '../../api/types.ts';
 import { mergeApplied, removePaths } from './apply-merge.ts';
 import { FieldSet, pathString, type Path } from './field-set.ts';
 import { isObject, jsonEqual, type JsonObject } from './json-value.ts';
@@ -110,6 +110,10 @@ export function recordUpdate(oldObj: KObject | undefined, newObj: KObject, opts:
     const id = managerIdentity(m);
     const previous = next.get(id);
     if (previous) m.fields = previous.fields.union(mine);
+    // Updating fields it owns already leaves a manager's set as it was: keep that set, and with it
+    // the FieldsV1 tree stored for it (a lease renewal then encodes nothing but the time).
+    const before = managers.get(id);
+    if (before && m.fields.equals(before.fields)) m.fields = before.fields;
     next.set(id, m);
   }
   return withManagers(after, next);
@@ -125,10 +129,13 @@ function checkApplied(applied: KObject, opts: ApplyOptions): void {
 }
 
 function startingManagers(oldObj: KObject | undefined, newObj: KObject, subresource?: string): Managers {
-  const stored = (): Managers => decodeManagers(oldObj?.metadata?.managedFields, true) ?? new Map();
+  const storedEntries = oldObj?.metadata?.managedFields;
+  const stored = (): Managers => decodeManagers(storedEntries, true) ?? new Map();
   if (subresource) return stored();
   const requested = newObj.metadata?.managedFields;
   if (isResetRequest(requested)) return new Map();
+  // Clients send back the entries they read: equal ones are the stored ones, decoded already.
+  if (requested !== undefined && storedEntries !== undefined && jsonEqual(requested as Json, storedEntries as unknown as Json)) return stored();
   const sent = decodeManagers(requested);
   return sent && sent.size > 0 ? sent : stored();
 }

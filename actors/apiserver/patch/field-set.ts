@@ -1,6 +1,7 @@
 // Sets of field paths, as managedFields records them (the FieldsV1 format of structured-merge-diff,
 // fieldpath/serialize.go). A path is a list of elements, each written as in FieldsV1:
 // `f:<field>`, `k:<sorted JSON of the item's key fields>`, `v:<JSON of a set item>`, `i:<index>`.
+import { LRUCache } from 'lru-cache';
 import type { Json } from '../../api/types.ts';
 import { goFormat, goJson, isObject } from './json-value.ts';
 
@@ -14,24 +15,39 @@ const MEMBER = '.';
  * children with an extra `".": {}`.
  */
 const encoded = new WeakMap<FieldSet, Record<string, unknown>>();
+/**
+ * The other way: the set a stored FieldsV1 tree reads as, for the trees read or written lately.
+ * Untouched managers keep their tree from version to version, and equal trees are one object
+ * (every node agent's Lease has the same one), so most updates decode nothing. Bounded: a tree
+ * unique to one object (a pod's IP is a key) would otherwise keep its set alive with the object.
+ */
+const decoded = new LRUCache<object, FieldSet>({ max: 4_096 });
 
 /** Every leaf of every FieldsV1 this writes: one frozen `{}`, as a pod's field sets hold about 70 leaves. */
 const LEAF: Record<string, unknown> = Object.freeze({});
 
 /**
- * The FieldsV1 trees written so far, frozen, by their JSON: equal subtrees are one object (every
+ * The FieldsV1 trees written so far, frozen, by their shape: equal subtrees are one object (every
  * pod of a template has the same field sets, every node agent writes the same status fields). A
- * subtree holding something unique (a pod IP) is unique all the way up, so the table is bounded
- * and emptied when full: that only ends sharing with trees written before, it never breaks any.
+ * shape is the node's member flag and its children's elements with the ids of their trees, so it
+ * is as long as the node has children, not as its whole subtree. A subtree holding something
+ * unique (a pod IP) is unique all the way up, so the table is bounded and emptied when full:
+ * that only ends sharing with trees written before (ids are never reused), it never breaks any.
  */
-const interned = new Map<string, Record<string, unknown>>();
+const interned = new Map<string, Written>();
 const INTERNED_MAX = 4_096;
+let nextTreeId = 1;
 
 interface Written {
   tree: Record<string, unknown>;
-  json: string;
+  id: number;
 }
-const LEAF_WRITTEN: Written = { tree: LEAF, json: '{}' };
+const LEAF_WRITTEN: Written = { tree: LEAF, id: 0 };
+/**
+ * Each set's FieldsV1 as written, kept while the set lives: a manager's set that grows shares
+ * its unchanged subsets with the set before, so writing it again writes only the changed path.
+ */
+const written = new WeakMap<FieldSet, Written>();
 
 export class FieldSet {
   private member = false;
@@ -49,9 +65,17 @@ export class FieldSet {
    * that very object and versions share it (a client's fieldsV1 is normalised by re-encoding).
    */
   static fromFieldsV1(fields: unknown, stored = false): FieldSet {
-    const set = FieldSet.#read(fields);
-    if (stored && isObject(fields)) encoded.set(set, fields);
-    return set;
+    // The one empty tree stands for sets with and without a member at the root: read it afresh.
+    if (stored && isObject(fields) && fields !== LEAF) {
+      let set = decoded.get(fields);
+      if (!set) {
+        set = FieldSet.#read(fields);
+        encoded.set(set, fields);
+        decoded.set(fields, set);
+      }
+      return set;
+    }
+    return FieldSet.#read(fields);
   }
 
   static #read(fields: unknown): FieldSet {
@@ -72,29 +96,35 @@ export class FieldSet {
   /** The FieldsV1 object of this set; computed once per set (sets never change), so versions share it. */
   toFieldsV1(): Record<string, unknown> {
     let out = encoded.get(this);
-    if (!out) encoded.set(this, (out = this.#write().tree));
+    if (!out) {
+      encoded.set(this, (out = this.#write().tree));
+      if (out !== LEAF) decoded.set(out, this);
+    }
     return out;
   }
 
   #write(): Written {
     if (this.children.size === 0) return LEAF_WRITTEN;
+    let w = written.get(this);
+    if (!w) written.set(this, (w = this.#writeOnce()));
+    return w;
+  }
+
+  #writeOnce(): Written {
+    const keys = [...this.children.keys()].sort(compareElements);
+    const children = keys.map((key) => this.children.get(key)!.#write());
+    // Elements are length-prefixed: whatever characters a field name holds, shapes cannot collide.
+    let shape = this.member ? '.' : '';
+    for (let i = 0; i < keys.length; i++) shape += `|${keys[i].length}:${keys[i]}=${children[i].id}`;
+    const known = interned.get(shape);
+    if (known) return known;
     const tree: Record<string, unknown> = {};
-    let json = '{';
-    if (this.member) {
-      tree[MEMBER] = LEAF;
-      json += '".":{},';
-    }
-    for (const key of [...this.children.keys()].sort(compareElements)) {
-      const child = this.children.get(key)!.#write();
-      tree[key] = child.tree;
-      json += `${JSON.stringify(key)}:${child.json},`;
-    }
-    json = `${json.slice(0, -1)}}`;
-    const known = interned.get(json);
-    if (known) return { tree: known, json };
+    if (this.member) tree[MEMBER] = LEAF;
+    for (let i = 0; i < keys.length; i++) tree[keys[i]] = children[i].tree;
     if (interned.size >= INTERNED_MAX) interned.clear();
-    interned.set(json, Object.freeze(tree));
-    return { tree, json };
+    const w: Written = { tree: Object.freeze(tree), id: nextTreeId++ };
+    interned.set(shape, w);
+    return w;
   }
 
   insert(path: Path): void {
@@ -134,12 +164,20 @@ export class FieldSet {
     if (this.isEmpty()) return other;
     const out = new FieldSet();
     out.member = this.member || other.member;
+    let changed = out.member !== this.member;
     for (const [key, child] of this.children) {
       const theirs = other.children.get(key);
-      out.adopt(key, theirs ? child.union(theirs) : child);
+      const both = theirs ? child.union(theirs) : child;
+      if (both !== child) changed = true;
+      out.adopt(key, both);
     }
-    for (const [key, child] of other.children) if (!this.children.has(key)) out.adopt(key, child);
-    return out;
+    for (const [key, child] of other.children) {
+      if (this.children.has(key) || child.isEmpty()) continue;
+      changed = true;
+      out.adopt(key, child);
+    }
+    // Nothing of `other` was new (a manager updating fields it owns already): this set itself.
+    return changed ? out : this;
   }
 
   intersection(other: FieldSet): FieldSet {
@@ -150,6 +188,21 @@ export class FieldSet {
       if (theirs) out.adopt(key, child.intersection(theirs));
     }
     return out;
+  }
+
+  /** Whether both sets hold the same paths. */
+  equals(other: FieldSet): boolean {
+    if (this === other) return true;
+    if (this.member !== other.member) return false;
+    let children = 0;
+    for (const [key, child] of this.children) {
+      if (child.isEmpty()) continue;
+      const theirs = other.children.get(key);
+      if (!theirs || !child.equals(theirs)) return false;
+      children++;
+    }
+    for (const child of other.children.values()) if (!child.isEmpty()) children--;
+    return children === 0;
   }
 
   /** Member-wise difference: paths of this set that are not members of `other`. */

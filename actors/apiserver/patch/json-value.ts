@@ -17,15 +17,20 @@ export function setKey(o: JsonObject, key: string, value: Json): void {
 /** A deep copy that is never frozen, whatever the input was. */
 export const copyJson = <T extends Json>(v: T): T => structuredClone(v);
 
+// Loops rather than every(): the managed-fields diff runs this over every object an update writes.
 export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
   }
   if (isObject(a)) {
     if (!isObject(b)) return false;
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
+    if (keys.length !== Object.keys(b).length) return false;
+    for (const k of keys) if (!Object.hasOwn(b, k) || !jsonEqual(a[k], b[k])) return false;
+    return true;
   }
   return false;
 }
