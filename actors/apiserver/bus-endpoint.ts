@@ -5,7 +5,7 @@
 //                      and the scope's chain head, so a watcher can follow the live subjects after it
 import { nodeNameOf } from '../api/fields.ts';
 import { lookupResource } from '../api/resources.ts';
-import { StatusError, badRequest, type Status } from '../api/status.ts';
+import { StatusError, badRequest, internal, type Status } from '../api/status.ts';
 import type { Bus, Subscription } from '../../transport/bus.ts';
 import { payload, valueOf } from '../../transport/payload.ts';
 import type { ApiResponse } from './handlers/response.ts';
@@ -74,7 +74,7 @@ export function serveOnBus(bus: Bus, handle: (req: ApiRequest) => Promise<ApiRes
       void handle({ ...req, headers: req.headers ?? {}, body: req.body ?? new Uint8Array() }).then((r) => {
         // Streams (watches) are HTTP's; over the bus a watcher follows the subjects (orch.api.changes).
         const out = r.stream ? { status: 400, headers: {}, body: JSON.stringify(badRequest(`watch over the bus: subscribe to the watch subjects and ask ${CHANGES_SUBJECT} for the backlog`).status) } : r;
-        bus.publish(reply, payload(toWire(out)));
+        answer(bus, reply, out);
       });
     }, { queue: QUEUE }),
     bus.subscribe(CHANGES_SUBJECT, (msg) => {
@@ -89,6 +89,24 @@ export function serveOnBus(bus: Bus, handle: (req: ApiRequest) => Promise<ApiRes
     }, { queue: QUEUE }),
   ];
   return () => subs.forEach((s) => s.unsubscribe());
+}
+
+/**
+ * Publishes a response; one the bus refuses (over NATS's max_payload: an unpaged list of a large
+ * collection) is answered with a 500 saying so, rather than left to time out.
+ */
+function answer(bus: Bus, reply: string, out: Pick<ApiResponse, 'status' | 'headers' | 'body'>): void {
+  const wire = toWire(out);
+  try {
+    bus.publish(reply, payload(wire));
+  } catch (e) {
+    const why = `the answer (${wire.body.length} bytes) could not be sent on the bus: ${(e as Error).message}; list with limit and continue to page it`;
+    try {
+      bus.publish(reply, payload(toWire({ status: 500, headers: {}, body: JSON.stringify(internal(why).status) })));
+    } catch {
+      // The bus is closed or gone: the client's request times out, as it would over a cut link.
+    }
+  }
 }
 
 function toWire(r: Pick<ApiResponse, 'status' | 'headers' | 'body'>): WireResponse {

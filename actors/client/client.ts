@@ -21,6 +21,9 @@ export interface ListOptions {
   resourceVersion?: string;
 }
 
+/** client-go's pager's page size. */
+export const LIST_PAGE_SIZE = 500;
+
 export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
 
 const PATCH_CONTENT: Record<PatchType, string> = {
@@ -38,8 +41,6 @@ function collectionPath(type: ResourceType, namespace: string | undefined): stri
 function objectPath(type: ResourceType, namespace: string | undefined, name: string, subresource?: string): string {
   return `${collectionPath(type, namespace)}/${encodeURIComponent(name)}${subresource ? `/${subresource}` : ''}`;
 }
-
-const utf8 = new TextEncoder();
 
 /** How a client waits out 429s: on `clock` (the limiter's when not given), at most `maxRetries` times (client-go's 10). */
 export interface RetryOptions {
@@ -79,7 +80,8 @@ export class ApiClient {
     const req: ApiRequest = {
       method, url,
       headers: { 'user-agent': this.userAgent, accept: 'application/json', ...(body !== undefined ? { 'content-type': contentType } : {}) },
-      body: body === undefined ? new Uint8Array() : utf8.encode(JSON.stringify(body)),
+      // Buffer.from slices a shared pool for small bodies; TextEncoder allocates a backing store each time.
+      body: body === undefined ? new Uint8Array() : Buffer.from(JSON.stringify(body), 'utf8'),
     };
     let reply: WireResponse;
     for (let attempt = 0; ; attempt++) {
@@ -92,7 +94,8 @@ export class ApiClient {
       if (seconds === undefined || clock === undefined || attempt >= this.#maxRetries) break;
       await new Promise<void>((resolve) => clock.setTimeout(resolve, seconds * 1000));
     }
-    const parsed = reply.body.length ? JSON.parse(Buffer.from(reply.body).toString('utf8')) : undefined;
+    const b = reply.body;
+    const parsed = b.length ? JSON.parse(Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8')) : undefined;
     if (reply.status >= 400) {
       const s = parsed as Status;
       throw new StatusError(reply.status, s?.reason ?? 'Unknown', s?.message ?? `HTTP ${reply.status}`, s?.details, s?.metadata);
@@ -109,6 +112,21 @@ export class ApiClient {
     for (const [k, v] of Object.entries(opts)) if (v !== undefined && v !== '') q.set(k, String(v));
     const qs = q.toString();
     return this.request('GET', `${collectionPath(type, namespace)}${qs ? `?${qs}` : ''}`) as Promise<KList>;
+  }
+
+  /**
+   * A whole collection in pages of `pageSize`, as client-go's pager lists for informers: every
+   * page comes from the first one's snapshot, and no one answer has to carry the whole list.
+   */
+  async listAll(type: ResourceType, namespace: string | undefined, opts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'> = {}, pageSize = LIST_PAGE_SIZE): Promise<KList> {
+    const first = await this.list(type, namespace, { ...opts, limit: pageSize });
+    const items = first.items;
+    for (let token = first.metadata.continue; token; ) {
+      const page = await this.list(type, namespace, { ...opts, limit: pageSize, continue: token });
+      for (const item of page.items) items.push(item);
+      token = page.metadata.continue;
+    }
+    return { ...first, metadata: { resourceVersion: first.metadata.resourceVersion }, items };
   }
 
   create(type: ResourceType, obj: KObject): Promise<KObject> {

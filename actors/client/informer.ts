@@ -143,7 +143,7 @@ export class Informer {
 
   async #listAndCatchUp(): Promise<void> {
     const { client, type, namespace, labelSelector, fieldSelector } = this.o;
-    const list = await client.list(type, namespace, { labelSelector, fieldSelector });
+    const list = await client.listAll(type, namespace, { labelSelector, fieldSelector });
     this.lists++;
     const listed = Number(list.metadata.resourceVersion);
     const fresh = new Map(list.items.map((o) => [cacheKey(o), { ...o, apiVersion: list.apiVersion, kind: type.kind } as KObject]));

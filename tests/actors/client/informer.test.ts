@@ -3,6 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
+import { StatusError } from '../../../actors/api/status.ts';
 import type { KObject } from '../../../actors/api/types.ts';
 import { apiServerOptions } from '../../../actors/apiserver/options.ts';
 import { ApiServer } from '../../../actors/apiserver/server.ts';
@@ -88,6 +89,15 @@ async function serverState(server: ApiServer, prefix: string) {
   return names((await server.store.list(prefix)).items);
 }
 
+/** Configmaps of about 1.3 MB in all: more than NATS's default max_payload of 1 MB. */
+const BIG = 1_100;
+async function bigCollection(writer: ApiClient): Promise<void> {
+  const data = { blob: 'x'.repeat(1_200) };
+  for (let i = 0; i < BIG; i += 100) {
+    await Promise.all(Array.from({ length: Math.min(100, BIG - i) }, (_, j) => writer.create(CM, { metadata: { name: `big-${String(i + j).padStart(4, '0')}`, namespace: 'default' }, data })));
+  }
+}
+
 for (const [label, open] of [['in-process', inProcess], ['NATS', overNats]] as const) {
   const t = suite<{ w: World }>(`informer over ${label}`);
   t.before.each(async (ctx) => { ctx.w = await open(); });
@@ -161,6 +171,42 @@ for (const [label, open] of [['in-process', inProcess], ['NATS', overNats]] as c
     assert.is(informer.lists, 1);
     informer.stop();
   });
+
+  t('a collection larger than one bus message lists in pages of 500 from one snapshot', async ({ w }) => {
+    const writer = new ApiClient(await w.clientBus(), 'test-writer');
+    await bigCollection(writer);
+    const bus = await w.clientBus();
+    const client = new ApiClient(bus, 'test-informer');
+    const pages: string[] = [];
+    const list = client.list.bind(client);
+    client.list = async (type, namespace, opts = {}) => {
+      const page = await list(type, namespace, opts);
+      pages.push(`limit=${opts.limit} continue=${opts.continue ? 'yes' : 'no'} rv=${page.metadata.resourceVersion} items=${page.items.length}`);
+      // A write between pages is not in the list: every page comes from the first one's snapshot.
+      if (pages.length === 1) await writer.create(CM, { metadata: { name: 'between-pages', namespace: 'default' } });
+      return page;
+    };
+    const informer = new Informer({ client, hub: new WatchHub(bus), clock: wallClock(), type: CM });
+    await informer.start();
+    const rv = pages[0].match(/rv=(\d+)/)![1];
+    assert.equal(pages, [`limit=500 continue=no rv=${rv} items=500`, `limit=500 continue=yes rv=${rv} items=500`, `limit=500 continue=yes rv=${rv} items=${BIG - 1000}`]);
+    assert.is(informer.lists, 1);
+    // The write between pages arrives after the list, from the watch.
+    assert.is(informer.cache.size, BIG + 1);
+    informer.stop();
+  });
+
+  if (label === 'NATS')
+    t('an unpaged list too large for one message answers 500 saying to page, and the server lives on', async ({ w }) => {
+      const writer = new ApiClient(await w.clientBus(), 'test-writer');
+      await bigCollection(writer);
+      const reader = new ApiClient(await w.clientBus(), 'test-reader', 5_000);
+      const e = await reader.list(CM, 'default').then(() => undefined, (err: unknown) => err);
+      assert.instance(e, StatusError);
+      assert.is((e as StatusError).code, 500);
+      assert.match((e as StatusError).message, /could not be sent on the bus: .*list with limit and continue to page it/);
+      assert.is((await reader.list(CM, 'default', { limit: 10 })).items.length, 10);
+    });
 
   t.run();
 }
