@@ -1,0 +1,63 @@
+// `npm run bench -- cluster [SCENARIO ...]`: whole scenarios run as `orchsim run` runs them, each
+// in a child process (bench/cluster-child.ts) so that its peak memory is its own: wall time,
+// virtual seconds per wall second, peak resident memory, API requests per wall second.
+// sim/scenarios/5k-nodes.yaml by default (about 40 minutes here); not among the default suites.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { ClusterFigures } from './cluster-child.ts';
+import type { SuiteOutput } from './report.ts';
+
+export const DEFAULT_CLUSTER_SCENARIOS = [join(import.meta.dirname, '../sim/scenarios/5k-nodes.yaml')];
+const CHILD = join(import.meta.dirname, 'cluster-child.ts');
+/** Heap for the child: the 5,000-node hour peaks near 4 GiB. */
+const HEAP_MB = 6_000;
+/** The issue's aims for the 5,000-node hour: a virtual hour in a wall minute, in 4 GiB. */
+const AIMS = { speed: 60, peakBytes: 4 * 2 ** 30 };
+
+function runChild(scenario: string): Promise<ClusterFigures> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', CHILD, scenario], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => {
+      process.stderr.write(b);
+      err = (err + b.toString()).slice(-4_000);
+    });
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      const line = out.trim().split('\n').pop() ?? '';
+      if (code !== 0 || !line.startsWith('{')) return reject(new Error(`${scenario}: the run ended with ${signal ?? `code ${code}`}\n${err}`));
+      resolve(JSON.parse(line) as ClusterFigures);
+    });
+  });
+}
+
+const pad = (cells: string[], widths: number[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+
+function table(runs: ClusterFigures[]): string {
+  const head = ['scenario', 'virtual', 'wall s', 'virtual s/wall s', 'peak RSS MiB', 'API requests/wall s', 'checks'];
+  const rows = runs.map((r) => [
+    r.scenario, `${(r.virtualMs / 60_000).toFixed(0)} min`, (r.wallMs / 1000).toFixed(1), (r.virtualMs / r.wallMs).toFixed(2),
+    (r.peakRssBytes / 2 ** 20).toFixed(0), ((r.apiRequests * 1000) / r.wallMs).toFixed(0), r.failedChecks.length ? `FAIL ${r.failedChecks.join(', ')}` : 'ok',
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  return [pad(head, widths), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map((r) => pad(r, widths))].join('\n');
+}
+
+export async function clusterSuite(scenarios: string[]): Promise<SuiteOutput> {
+  const runs: ClusterFigures[] = [];
+  for (const s of scenarios.length ? scenarios : DEFAULT_CLUSTER_SCENARIOS) runs.push(await runChild(s));
+  return {
+    json: {
+      suite: 'cluster',
+      notes: [
+        'each scenario runs in a child process as `orchsim run` runs it (embedded bus, virtual time), with its seed; wall time is the run itself, start-up excluded',
+        'virtual s/wall s: the scenario\'s virtual duration over the wall time; peak RSS: the child\'s maximum resident set',
+        `aims for 5k-nodes.yaml: ${AIMS.speed} virtual s per wall s (an hour in a minute), at most ${AIMS.peakBytes / 2 ** 30} GiB`,
+      ],
+      runs,
+    } as { suite: string },
+    table: table(runs),
+  };
+}
