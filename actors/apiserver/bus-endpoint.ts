@@ -6,7 +6,8 @@
 import { nodeNameOf } from '../api/fields.ts';
 import { lookupResource } from '../api/resources.ts';
 import { StatusError, badRequest, internal, type Status } from '../api/status.ts';
-import type { Bus, Subscription } from '../../transport/bus.ts';
+import { Deferred, type Bus, type Subscription } from '../../transport/bus.ts';
+import { encode } from '../../transport/codec.ts';
 import { payload, valueOf } from '../../transport/payload.ts';
 import type { ApiResponse } from './handlers/response.ts';
 import { collectionKey } from './registry/keys.ts';
@@ -35,6 +36,8 @@ export interface WireResponse {
   status: number;
   headers: Record<string, string | string[]>;
   body: Uint8Array;
+  /** The object the body encodes, for a client in this process; never sent to another. */
+  value?: unknown;
 }
 
 
@@ -69,7 +72,7 @@ export function serveOnBus(bus: Bus, handle: (req: ApiRequest) => Promise<ApiRes
       try {
         req = valueOf<ApiRequest>(msg);
       } catch {
-        return bus.publish(reply, payload(toWire({ status: 400, headers: {}, body: JSON.stringify(badRequest('undecodable bus request').status) })));
+        return bus.publish(reply, wireBody(toWire({ status: 400, headers: {}, body: JSON.stringify(badRequest('undecodable bus request').status) })));
       }
       void handle({ ...req, headers: req.headers ?? {}, body: req.body ?? new Uint8Array() }).then((r) => {
         // Streams (watches) are HTTP's; over the bus a watcher follows the subjects (orch.api.changes).
@@ -95,20 +98,36 @@ export function serveOnBus(bus: Bus, handle: (req: ApiRequest) => Promise<ApiRes
  * Publishes a response; one the bus refuses (over NATS's max_payload: an unpaged list of a large
  * collection) is answered with a 500 saying so, rather than left to time out.
  */
-function answer(bus: Bus, reply: string, out: Pick<ApiResponse, 'status' | 'headers' | 'body'>): void {
+function answer(bus: Bus, reply: string, out: Pick<ApiResponse, 'status' | 'headers' | 'body' | 'value'>): void {
   const wire = toWire(out);
   try {
-    bus.publish(reply, payload(wire));
+    bus.publish(reply, wireBody(wire));
   } catch (e) {
     const why = `the answer (${wire.body.length} bytes) could not be sent on the bus: ${(e as Error).message}; list with limit and continue to page it`;
     try {
-      bus.publish(reply, payload(toWire({ status: 500, headers: {}, body: JSON.stringify(internal(why).status) })));
+      bus.publish(reply, wireBody(toWire({ status: 500, headers: {}, body: JSON.stringify(internal(why).status) })));
     } catch {
       // The bus is closed or gone: the client's request times out, as it would over a cut link.
     }
   }
 }
 
-function toWire(r: Pick<ApiResponse, 'status' | 'headers' | 'body'>): WireResponse {
-  return { status: r.status, headers: r.headers, body: typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body };
+const bytesOf = (body: string | Uint8Array): Uint8Array => (typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
+
+/** The response on the bus; with a value, its body is made only if someone reads it. */
+function toWire(r: Pick<ApiResponse, 'status' | 'headers' | 'body' | 'value'>): WireResponse {
+  if (r.value === undefined) return { status: r.status, headers: r.headers, body: bytesOf(r.body) };
+  let body: Uint8Array | undefined;
+  return {
+    status: r.status,
+    headers: r.headers,
+    get body() {
+      return (body ??= bytesOf(r.body));
+    },
+    value: r.value,
+  };
 }
+
+/** In this process the response itself; encoded (without the value) only if it leaves. */
+const wireBody = (w: WireResponse): Deferred<WireResponse> =>
+  new Deferred(w, ({ status, headers, body }) => encode({ status, headers, body }));

@@ -94,8 +94,9 @@ export class ApiClient {
       if (seconds === undefined || clock === undefined || attempt >= this.#maxRetries) break;
       await new Promise<void>((resolve) => clock.setTimeout(resolve, seconds * 1000));
     }
-    const b = reply.body;
-    const parsed = b.length ? JSON.parse(Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8')) : undefined;
+    // From a server in this process, an object comes as itself (the store's, never to be modified).
+    const b = reply.value === undefined ? reply.body : undefined;
+    const parsed = b === undefined ? reply.value : b.length ? JSON.parse(Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8')) : undefined;
     if (reply.status >= 400) {
       const s = parsed as Status;
       throw new StatusError(reply.status, s?.reason ?? 'Unknown', s?.message ?? `HTTP ${reply.status}`, s?.details, s?.metadata);

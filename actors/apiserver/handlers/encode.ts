@@ -102,10 +102,26 @@ function jsonBody(status: number, headers: Record<string, string | string[]>, bo
   return { status, headers: { ...headers, 'content-type': 'application/json' }, body };
 }
 
+/**
+ * An object's JSON answer, written only when read: a client in this process takes `value`, the
+ * object itself, and the JSON is never made (HTTPS and other processes read `body`).
+ */
+function objectBody(status: number, headers: Record<string, string | string[]>, obj: KObject, keep: boolean): ApiResponse {
+  let json: string | undefined;
+  return {
+    status,
+    headers: { ...headers, 'content-type': 'application/json' },
+    get body() {
+      return (json ??= objectJson(obj, keep));
+    },
+    value: obj,
+  };
+}
+
 export function encodeObject(ctx: EncodeContext, obj: KObject, status = 200, headers: Record<string, string | string[]> = {}): ApiResponse {
   const out = outputFor(ctx, String(obj.kind ?? ctx.type.kind));
   if (out.format === 'table') return serialize(table(ctx, [obj], { resourceVersion: obj.metadata.resourceVersion }, out.version), out, status, headers);
-  if (out.format === 'json' && !out.pretty && obj.kind && obj.apiVersion) return jsonBody(status, headers, objectJson(obj, ctx.read));
+  if (out.format === 'json' && !out.pretty && obj.kind && obj.apiVersion) return objectBody(status, headers, obj, ctx.read);
   return serialize(obj, out, status, headers);
 }
 

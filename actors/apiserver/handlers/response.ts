@@ -15,6 +15,11 @@ export interface ApiResponse {
   status: number;
   headers: Record<string, string | string[]>;
   body: Uint8Array | string;
+  /**
+   * What `body` is the JSON of, when it is an object the store holds (never to be modified): a
+   * client in this process takes it rather than parse the body.
+   */
+  value?: unknown;
   /** Set for streams: called once the head is sent; `body` is then ignored. */
   stream?: (w: StreamWriter) => void;
 }
