@@ -18,10 +18,11 @@ const encoded = new WeakMap<FieldSet, Record<string, unknown>>();
 /**
  * The other way: the set a stored FieldsV1 tree reads as, for the trees read or written lately.
  * Untouched managers keep their tree from version to version, and equal trees are one object
- * (every node agent's Lease has the same one), so most updates decode nothing. Bounded: a tree
- * unique to one object (a pod's IP is a key) would otherwise keep its set alive with the object.
+ * (every node agent's Lease has the same one), so most updates decode nothing. Bounded, and
+ * small: a pod's set is some 15 KB of heap, and a tree unique to one object (a pod's IP is a key)
+ * would otherwise keep its set alive as long as the object.
  */
-const decoded = new LRUCache<object, FieldSet>({ max: 4_096 });
+const decoded = new LRUCache<object, FieldSet>({ max: 1_024 });
 
 /** Every leaf of every FieldsV1 this writes: one frozen `{}`, as a pod's field sets hold about 70 leaves. */
 const LEAF: Record<string, unknown> = Object.freeze({});
