@@ -35,14 +35,14 @@ async function main(args: string[]) {
     process.exitCode = 2;
     return;
   }
-  console.log(`seed ${SEED}, node ${process.version}`);
-  const argsOf = new Map(named);
   const stray = named.find(([n, a]) => n !== 'cluster' && a.length > 0);
   if (stray) {
     console.error(`suite ${stray[0]} takes no arguments, got ${stray[1].map((a) => JSON.stringify(a)).join(' ')}; only cluster takes scenario files`);
     process.exitCode = 2;
     return;
   }
+  console.log(`seed ${SEED}, node ${process.version}`);
+  const argsOf = new Map(named);
   for (const name of names) {
     const startMs = performance.now();
     const { json, table } = await SUITES[name](SEED, argsOf.get(name) ?? []);

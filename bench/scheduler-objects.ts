@@ -2,6 +2,7 @@
 // created through an API client in batches, for the in-process cases and the process case alike.
 import { lookupResource } from '../actors/api/resources.ts';
 import type { KObject } from '../actors/api/types.ts';
+import { apiServerOptions, type ApiServerOptions } from '../actors/apiserver/options.ts';
 import type { ApiClient } from '../actors/client/client.ts';
 
 export const NODES = lookupResource('', 'v1', 'nodes')!;
@@ -23,6 +24,9 @@ export const podObject = (i: number): KObject => ({
   metadata: { name: `pod-${String(i).padStart(6, '0')}`, namespace: 'default', labels: { app: `app-${i % 50}` } },
   spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9', resources: { requests: { cpu: '250m', memory: '512Mi' } } }] },
 } as KObject);
+
+/** The API server's options: nodes are created Ready and untainted, so no taint controller is needed. */
+export const benchServerOptions = (): ApiServerOptions => apiServerOptions({ disableAdmissionPlugins: ['TaintNodesByCondition'] });
 
 export async function inBatches(count: number, work: (i: number) => Promise<unknown>): Promise<void> {
   for (let start = 0; start < count; start += IN_FLIGHT) {

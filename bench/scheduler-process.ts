@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { apiServerOptions } from '../actors/apiserver/options.ts';
 import { ApiServer } from '../actors/apiserver/server.ts';
 import type { Store } from '../actors/apiserver/storage/store.ts';
 import { ApiClient } from '../actors/client/client.ts';
@@ -18,7 +17,7 @@ import { wallClock } from '../sim/clock.ts';
 import { startNatsServer, type NatsServer } from '../sim/nats-server.ts';
 import { seededRandom } from '../sim/random.ts';
 import { NatsBus } from '../transport/nats-bus.ts';
-import { fill, PODS } from './scheduler-objects.ts';
+import { benchServerOptions, fill, PODS } from './scheduler-objects.ts';
 
 const CLI = join(import.meta.dirname, '../sim/cli/orchsim.js');
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
@@ -105,8 +104,7 @@ function spawnScheduler(natsUrl: string, configFile: string): Child {
 async function servedCluster(url: string, c: ProcessCase) {
   const clock = wallClock();
   const bus = await NatsBus.connect({ servers: url, name: 'orchsim-bench-apiserver' });
-  // Nodes are created Ready and untainted: no taint controller is needed for the measurement.
-  const server = new ApiServer(apiServerOptions({ disableAdmissionPlugins: ['TaintNodesByCondition'] }), { clock, random: seededRandom(c.seed).fork('apiserver'), bus });
+  const server = new ApiServer(benchServerOptions(), { clock, random: seededRandom(c.seed).fork('apiserver'), bus });
   await server.start();
   // Filled through the bus like any client: every object passes admission and the registry.
   await fill(new ApiClient(bus, 'bench'), c.podCount);

@@ -4,7 +4,6 @@
 // scheduler as its own process over NATS (scheduler-process.ts), and the baseline: the same
 // bindings posted straight to the in-process API server, round-robin, no decisions.
 // The reference scheduler's own benchmark gates at 680 and 810 pods/s (6 cores).
-import { apiServerOptions } from '../actors/apiserver/options.ts';
 import { ApiServer } from '../actors/apiserver/server.ts';
 import { ApiClient } from '../actors/client/client.ts';
 import { SchedulerCache } from '../actors/scheduler/cache.ts';
@@ -19,7 +18,7 @@ import { virtualClock } from '../sim/virtual-clock.ts';
 import { MemoryBus } from '../transport/memory-bus.ts';
 import type { Row, SuiteResult } from './report.ts';
 import { schedulerProcess } from './scheduler-process.ts';
-import { fill, inBatches, NODE_COUNT, nodeObject, podObject, ZONES } from './scheduler-objects.ts';
+import { benchServerOptions, fill, inBatches, NODE_COUNT, nodeObject, podObject, ZONES } from './scheduler-objects.ts';
 
 const POD_COUNTS = [10_000, 50_000];
 const WARM_UP_PODS = 5_000;
@@ -30,8 +29,7 @@ async function cluster(pods: number, seed: number) {
   const clock = virtualClock();
   const bus = new MemoryBus({ clock });
   const random = seededRandom(seed);
-  // Nodes are created Ready and untainted: no taint controller is needed for the measurement.
-  const server = new ApiServer(apiServerOptions({ disableAdmissionPlugins: ['TaintNodesByCondition'] }), { clock, random: random.fork('apiserver'), bus });
+  const server = new ApiServer(benchServerOptions(), { clock, random: random.fork('apiserver'), bus });
   await server.start();
   const client = new ApiClient(bus, 'bench');
   await fill(client, pods);

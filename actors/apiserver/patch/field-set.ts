@@ -10,13 +10,8 @@ export type Path = readonly string[];
 const MEMBER = '.';
 
 /**
- * An immutable-by-convention tree of paths. A node is a member when the path itself is in the
- * set; a node can also have children. FieldsV1 writes a member leaf as `{}` and a member with
- * children with an extra `".": {}`.
- */
-const encoded = new WeakMap<FieldSet, Record<string, unknown>>();
-/**
- * The other way: the set a stored FieldsV1 tree reads as, for the trees read or written lately.
+ * The set a stored FieldsV1 tree reads as (`written`, below, goes the other way), for the trees
+ * read or written lately.
  * Untouched managers keep their tree from version to version, and equal trees are one object
  * (every node agent's Lease has the same one), so most updates decode nothing. Bounded, and
  * small: a pod's set is some 15 KB of heap, and a tree unique to one object (a pod's IP is a key)
@@ -45,11 +40,17 @@ interface Written {
 }
 const LEAF_WRITTEN: Written = { tree: LEAF, id: 0 };
 /**
- * Each set's FieldsV1 as written, kept while the set lives: a manager's set that grows shares
- * its unchanged subsets with the set before, so writing it again writes only the changed path.
+ * Each set's FieldsV1 as written (or, for a set read from a stored tree, that tree), kept while
+ * the set lives: a manager's set that grows shares its unchanged subsets with the set before, so
+ * writing it again writes only the changed path.
  */
 const written = new WeakMap<FieldSet, Written>();
 
+/**
+ * An immutable-by-convention tree of paths. A node is a member when the path itself is in the
+ * set; a node can also have children. FieldsV1 writes a member leaf as `{}` and a member with
+ * children with an extra `".": {}`.
+ */
 export class FieldSet {
   private member = false;
   private readonly children = new Map<string, FieldSet>();
@@ -71,7 +72,8 @@ export class FieldSet {
       let set = decoded.get(fields);
       if (!set) {
         set = FieldSet.#read(fields);
-        encoded.set(set, fields);
+        // It writes back as this very tree; a fresh id, as the tree is not interned.
+        written.set(set, { tree: fields, id: nextTreeId++ });
         decoded.set(fields, set);
       }
       return set;
@@ -96,12 +98,10 @@ export class FieldSet {
 
   /** The FieldsV1 object of this set; computed once per set (sets never change), so versions share it. */
   toFieldsV1(): Record<string, unknown> {
-    let out = encoded.get(this);
-    if (!out) {
-      encoded.set(this, (out = this.#write().tree));
-      if (out !== LEAF) decoded.set(out, this);
-    }
-    return out;
+    const fresh = !written.has(this);
+    const { tree } = this.#write();
+    if (fresh && tree !== LEAF) decoded.set(tree, this);
+    return tree;
   }
 
   #write(): Written {
