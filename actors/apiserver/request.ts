@@ -1,6 +1,7 @@
 // From an HTTP request line to what it asks of which resource: the verb, the type from the
 // resource table, the namespace, name and subresource, and the validated query parameters.
 import { lookupResource, type ResourceType } from '../api/resources.ts';
+import { shared } from '../api/shared-strings.ts';
 import { badRequest, StatusError } from '../api/status.ts';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -116,9 +117,10 @@ function verbOf(method: string, hasName: boolean, query: Query): Verb {
   }
 }
 
+/** A path segment decoded; namespaces and names end up in stored objects, so they are shared. */
 function decodeSegment(s: string): string {
   try {
-    return decodeURIComponent(s);
+    return shared(decodeURIComponent(s));
   } catch {
     throw badRequest(`invalid percent-encoding in path segment ${JSON.stringify(s)}`);
   }

@@ -3,6 +3,7 @@
 // its syntax errors read like Go's encoding/json ones. It never recurses, so hostile nesting cannot
 // overflow the stack, and it throws nothing but a 400 StatusError.
 import { badRequest } from '../../api/status.ts';
+import { shared } from '../../api/shared-strings.ts';
 import type { Json } from '../../api/types.ts';
 
 export { parseYaml } from './yaml.ts';
@@ -238,9 +239,9 @@ class Reader {
       p = next;
       chunkStart = p;
     }
-    out += t.slice(chunkStart, p);
     this.pos = p + 1;
-    return out;
+    // Without escapes the whole string is one cut of the body: it must not keep the body alive.
+    return out === '' ? shared(t.slice(chunkStart, p)) : shared(out + t.slice(chunkStart, p));
   }
 
   /** Decodes the escape at `p` (a backslash); returns its text and the position after it. */

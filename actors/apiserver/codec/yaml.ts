@@ -3,6 +3,7 @@
 // that timestamps stay strings. Duplicate keys are reported by path, last value kept; any failure
 // is a 400 StatusError.
 import { isAlias, isMap, isScalar, isSeq, parseDocument, Parser, type CST, type Tags } from 'yaml';
+import { shared } from '../../api/shared-strings.ts';
 import { badRequest } from '../../api/status.ts';
 import { MAX_NESTING_DEPTH } from '../validation/nesting.ts';
 import { isPlainObject, type Json } from '../../api/types.ts';
@@ -116,7 +117,8 @@ function findDuplicates(root: unknown): string[] {
 }
 
 /**
- * Checks, without recursion, that the YAML produced only JSON values. An alias inside its own
+ * Checks, without recursion, that the YAML produced only JSON values, and gives its strings memory
+ * of their own. An alias inside its own
  * anchor (`a: &x [*x]`) comes out of the YAML library as a cycle: refused, as go-yaml does, rather
  * than walked forever. Aliases used twice share a value without a cycle, which is fine.
  */
@@ -143,7 +145,11 @@ function toJson(raw: unknown): Json {
     if (open.has(v as object)) throw badRequest('error converting YAML to JSON: yaml: anchor value contains itself');
     open.add(v as object);
     todo.push({ value: v, leave: true });
-    for (const child of Object.values(v as object)) todo.push({ value: child });
+    for (const [key, child] of Object.entries(v as object)) {
+      // Strings cut from the body would keep it alive inside stored objects (shared-strings.ts).
+      if (typeof child === 'string') Object.defineProperty(v, key, { value: shared(child), writable: true, enumerable: true, configurable: true });
+      else todo.push({ value: child });
+    }
   }
   return raw as Json;
 }
