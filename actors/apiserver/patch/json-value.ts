@@ -14,8 +14,26 @@ export function setKey(o: JsonObject, key: string, value: Json): void {
   Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** A deep copy that is never frozen, whatever the input was. */
-export const copyJson = <T extends Json>(v: T): T => structuredClone(v);
+/**
+ * A deep copy that is never frozen, whatever the input was. Strings are shared, not copied as
+ * structuredClone copies them: stored objects would otherwise each hold their own "True" and
+ * condition types. Bodies nest at most 256 deep (validation/nesting.ts), so recursion is safe.
+ */
+export function copyJson<T extends Json>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    const out: Json[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = copyJson(v[i] as Json);
+    return out as T;
+  }
+  const out: JsonObject = {};
+  for (const key of Object.keys(v)) {
+    const value = copyJson((v as JsonObject)[key] as Json);
+    if (key === '__proto__') setKey(out, key, value);
+    else out[key] = value;
+  }
+  return out as T;
+}
 
 // Loops rather than every(): the managed-fields diff runs this over every object an update writes.
 export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {

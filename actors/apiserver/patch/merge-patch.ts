@@ -13,7 +13,7 @@ import { copyJson, hasKey, isObject, setKey, type JsonObject } from './json-valu
  * replaces the object, which then fails to decode as the kind (422).
  */
 export function applyMergePatch(target: Json, patch: Json): Json {
-  // Scalars are values: only arrays need a copy (structuredClone of a string costs as much as of a small object).
+  // Scalars are values: only arrays need a copy.
   if (!isObject(patch)) return Array.isArray(patch) ? copyJson(patch) : patch;
   const out: JsonObject = isObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
