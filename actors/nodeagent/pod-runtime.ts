@@ -82,7 +82,9 @@ function randomHex(random: Random, digits: number): string {
 export class PodRuntime {
   readonly uid: string;
   readonly podIP: string;
-  readonly #deps: PodRuntimeDeps;
+  readonly #deps: Omit<PodRuntimeDeps, 'random'>;
+  /** Where in STOP_MS the containers take to stop, drawn up front: a pod keeps no random stream. */
+  readonly #stopDraw: number;
   readonly #containers: (Container & { id: string })[];
   /** The live machine; undefined while the pod sleeps (see `#sleep`). */
   #actor: Actor<typeof podMachine> | undefined;
@@ -106,9 +108,11 @@ export class PodRuntime {
   constructor(pod: KObject, plan: PodPlan, deps: PodRuntimeDeps) {
     this.uid = pod.metadata.uid!;
     this.podIP = deps.podIP;
-    this.#deps = deps;
+    const { random, ...rest } = deps;
+    this.#deps = rest;
     const spec = pod.spec as { containers?: Container[]; terminationGracePeriodSeconds?: number };
-    this.#containers = (spec.containers ?? []).map((c) => ({ name: c.name, image: c.image, id: `containerd://${randomHex(deps.random, 64)}` }));
+    this.#containers = (spec.containers ?? []).map((c) => ({ name: c.name, image: c.image, id: `containerd://${randomHex(random, 64)}` }));
+    this.#stopDraw = random.next();
     const grace = spec.terminationGracePeriodSeconds ?? 30;
     this.#input = podInput(plan, grace < 0 ? 1 : grace);
     this.#actor = createActor(podMachine, { clock: deps.clock, input: this.#input });
@@ -189,7 +193,7 @@ export class PodRuntime {
     const actor = this.#awake();
     actor.send({ type: 'DELETE', ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}) });
     if (actor.getSnapshot().value !== 'Terminating') return;
-    const stopMs = STOP_MS.min + Math.floor(this.#deps.random.next() * (STOP_MS.max - STOP_MS.min));
+    const stopMs = STOP_MS.min + Math.floor(this.#stopDraw * (STOP_MS.max - STOP_MS.min));
     this.#stopTimer = this.#deps.clock.setTimeout(() => this.#actor?.send({ type: 'CONTAINERS_STOPPED' }), stopMs);
   }
 
