@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { ClusterFigures } from './cluster-child.ts';
 import type { SuiteOutput } from './report.ts';
+import { TYPESCRIPT_LOADER_FLAGS } from '../sim/cli/typescript-loader.ts';
 
 export const DEFAULT_CLUSTER_SCENARIOS = [join(import.meta.dirname, '../sim/scenarios/5k-nodes.yaml')];
 const CHILD = join(import.meta.dirname, 'cluster-child.ts');
@@ -16,7 +17,7 @@ const AIMS = { speed: 60, peakBytes: 4 * 2 ** 30 };
 
 function runChild(scenario: string): Promise<ClusterFigures> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', CHILD, scenario], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, ...TYPESCRIPT_LOADER_FLAGS, CHILD, scenario], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));

@@ -4,6 +4,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:https';
 import type { ApiRequest } from '../actors/apiserver/request.ts';
 import type { CannedResponse } from './https-target.ts';
+import { TYPESCRIPT_LOADER_FLAGS } from '../sim/cli/typescript-loader.ts';
 
 export interface Target {
   url: string;
@@ -42,7 +43,7 @@ function waitForPort(child: ChildProcess, kind: string): Promise<number> {
 /** Starts the real API server (`orchsim`) or the bare replaying server (`baseline`, given its answers). */
 export async function startTarget(kind: 'orchsim' | 'baseline', certDir: string, seed: number, canned: CannedResponse[] = []): Promise<Target> {
   const child = fork(new URL('./https-target.ts', import.meta.url), [kind, certDir, String(seed)], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: TYPESCRIPT_LOADER_FLAGS,
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

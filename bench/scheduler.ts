@@ -122,7 +122,7 @@ export async function schedulerSuite(seed: number): Promise<SuiteResult> {
         + 'in this process (wall clock, served on a private nats-server) over NATS; '
         + 'timed from the first binding committed to the last, (pods - 1) / that time: the child\'s start-up and its informers\' initial lists are excluded, '
         + 'the JIT warm-up of its scheduling path is not (a fresh process cannot be warmed beforehand); bindings are counted in the store\'s change feed',
-      'scheduler process over NATS from spawn: the same run from the spawn to the last binding: node and tsx start-up, NATS connect, the informers\' lists and JIT warm-up included',
+      'scheduler process over NATS from spawn: the same run from the spawn to the last binding: node and TypeScript loader start-up, NATS connect, the informers\' lists and JIT warm-up included',
       ...processNotes,
       'baseline: the same number of pods/binding requests posted straight to the same API server (the write floor a scheduler cannot beat); '
         + 'for the process rows it is still the in-process server\'s, measured in the same run',

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TYPESCRIPT_LOADER_FLAGS } from '../sim/cli/typescript-loader.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const filters = process.argv.slice(2);
@@ -25,7 +26,7 @@ const FILE_TIMEOUT_MS = 240_000;
 
 function runFile(file: string): Promise<Totals & { output: string; code: number | null }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0', ORCHSIM_FREEZE: '1' } });
+    const child = spawn(process.execPath, [...TYPESCRIPT_LOADER_FLAGS, file], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0', ORCHSIM_FREEZE: '1' } });
     let output = '';
     let timedOut = false;
     const timer = setTimeout(() => {

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // The `orchsim` command: registers the TypeScript loader, then runs the CLI (no build step).
-import { register } from 'tsx/esm/api';
+import './register.js';
 
-register();
 await import('./main.ts');

@@ -1,5 +1,5 @@
 // Measures (prints, does not assert) the heap a pod actor costs. Run with `node --expose-gc` for a
-// steadier figure: `node --expose-gc --import tsx tests/machines/memory.test.ts`.
+// steadier figure: `node --expose-gc --import ./sim/cli/register.js tests/machines/memory.test.ts`.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createActor, type Actor } from 'xstate';

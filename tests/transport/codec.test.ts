@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CodecError, createCodec, decode, encode } from '../../transport/codec.ts';
 import { SHARED_STRUCTURES } from '../../transport/structures.ts';
+import { TYPESCRIPT_LOADER_FLAGS } from '../../sim/cli/typescript-loader.ts';
 
 const object = {
   apiVersion: 'v1', kind: 'Pod',
@@ -152,7 +153,7 @@ test('another process decodes this one\'s bytes with nothing exchanged first, an
       return { json: json(value), hex: Buffer.from(encode(value)).toString('hex') };
     });
     process.stdout.write(JSON.stringify(out));`;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child], { input, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...TYPESCRIPT_LOADER_FLAGS, '--input-type=module', '-e', child], { input, encoding: 'utf8' });
   assert.is(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout) as { json: string; hex: string }[];
   values.forEach((v, i) => {
