@@ -221,7 +221,7 @@ test('a string read from a YAML body does not keep the body alive', () => {
   const kept: Json[] = [];
   const padding = 'x'.repeat(50_000);
   for (let i = 0; i < 1_000; i++) {
-    const { value } = parseYaml(`padding: ${padding}\nspec:\n  names: [node-lease-${i}-abcdef]\n`) as { value: { spec: { names: Json[] } } };
+    const { value } = parseYaml(`padding: ${padding}\nspec:\n  names: [node-lease-${i}-abcdef]\n`) as unknown as { value: { spec: { names: Json[] } } };
     kept.push(value.spec.names[0] as Json);
   }
   gc();
