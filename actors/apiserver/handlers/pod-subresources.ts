@@ -12,6 +12,7 @@ import { checkObject, dryRun, fieldValidation, parseBody } from './decode.ts';
 import { encodeStatus, type EncodeContext } from './encode.ts';
 import { fieldManager } from './field-manager.ts';
 import type { ApiResponse } from './response.ts';
+import { withFields } from '../../api/objects.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -30,7 +31,7 @@ export async function handleBinding(req: ApiRequest, r: ResourceRequest, registr
     const status = (pod!.status ?? {}) as Obj;
     const conditions = ((status.conditions as Obj[] | undefined) ?? []).filter((c) => c.type !== 'PodScheduled');
     conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: timestamp(registry.env.clock.now()) });
-    return { ...pod!, spec: { ...spec, nodeName: node }, status: { ...status, conditions } };
+    return { ...pod!, spec: withFields(spec, { nodeName: node }), status: withFields(status, { conditions }) };
   }, { dryRun: dryRun(r.query.params.getAll('dryRun'), 'CreateOptions'), fieldManager: manager, subresource: 'binding', bypassPodImmutability: true });
   return encodeStatus(ctx, success(undefined, 201), 201);
 }

@@ -1,6 +1,7 @@
 // JSON merge patch (RFC 7386), the `application/merge-patch+json` patch type.
 import type { Json } from '../../api/types.ts';
 import { copyJson, hasKey, isObject, setKey, type JsonObject } from './json-value.ts';
+import { copyOf } from '../../api/objects.ts';
 
 /**
  * Applies `patch` to `target` per RFC 7386: objects merge key by key, `null` removes a key,
@@ -15,7 +16,8 @@ import { copyJson, hasKey, isObject, setKey, type JsonObject } from './json-valu
 export function applyMergePatch(target: Json, patch: Json): Json {
   // Scalars are values: only arrays need a copy.
   if (!isObject(patch)) return Array.isArray(patch) ? copyJson(patch) : patch;
-  const out: JsonObject = isObject(target) ? { ...target } : {};
+  // A copy by Object.assign, not a spread: keys the patch adds keep shared hidden classes (objects.ts).
+  const out: JsonObject = isObject(target) ? copyOf(target) : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
     else setKey(out, key, applyMergePatch(hasKey(out, key) ? out[key] : null, value));

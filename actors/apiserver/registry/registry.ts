@@ -16,6 +16,7 @@ import { applyDefaults } from './defaults.ts';
 import { collectionKey, objectKey } from './keys.ts';
 import { propagationFinalizers } from './propagation.ts';
 import { strategyFor } from './strategy.ts';
+import { withFields } from '../../api/objects.ts';
 
 export interface RegistryEnv {
   store: Store;
@@ -258,7 +259,7 @@ export class Registry {
       // A shorter period counts from when deletion was first asked for, not from now (rest.BeforeDelete).
       fromMs = Date.parse(meta.deletionTimestamp) - (meta.deletionGracePeriodSeconds ?? 0) * 1000;
     }
-    const next: KObject = { ...current, metadata: { ...meta, deletionTimestamp: timestamp(fromMs + grace * 1000), deletionGracePeriodSeconds: grace } };
+    const next: KObject = { ...current, metadata: withFields(meta, { deletionTimestamp: timestamp(fromMs + grace * 1000), deletionGracePeriodSeconds: grace }) };
     if (hasGeneration && !meta.deletionTimestamp) next.metadata.generation = (meta.generation ?? 0) + 1;
     if (current.kind === 'Namespace' && current.apiVersion === 'v1') next.status = { ...(current.status as object), phase: 'Terminating' };
     return next;
@@ -345,7 +346,7 @@ function gracePending(current: KObject, grace: number): boolean {
 function withFinalizers(obj: KObject, finalizers: string[] | undefined): KObject {
   if (!finalizers) return obj;
   const { finalizers: _old, ...meta } = obj.metadata;
-  return { ...obj, metadata: finalizers.length > 0 ? { ...meta, finalizers } : meta };
+  return { ...obj, metadata: finalizers.length > 0 ? withFields(meta, { finalizers }) : meta };
 }
 
 /** What create keeps of a submitted status: pods start Pending, namespaces Active, workloads empty. */
