@@ -14,10 +14,10 @@
 // Like the real agent's status manager, a running pod whose status on the server says it is not
 // Ready (the node lifecycle controller marked it so while the node was out of touch) gets its
 // running status written again (`resync`), once no write of its own is still under way.
-import { createActor, type Actor, type Snapshot } from 'xstate';
+import { createActor, type Actor, type StateValue } from 'xstate';
 import { timestamp, type Clock, type Random } from '../api/env.ts';
 import type { KObject } from '../api/types.ts';
-import { podInput, podMachine, podPhase, type PodInput, type PodPhase } from '../../machines/pod.ts';
+import { podInput, podMachine, podPhase, type PodContext, type PodInput, type PodPhase } from '../../machines/pod.ts';
 import type { PodPlan } from '../../machines/stages.ts';
 import { BusTimeoutError, NoRespondersError } from '../../transport/bus.ts';
 
@@ -90,8 +90,8 @@ export class PodRuntime {
   #actor: Actor<typeof podMachine> | undefined;
   /** The machine's input (its plan; the context is this very object). */
   readonly #input: PodInput;
-  /** The machine's persisted snapshot while it sleeps. */
-  #asleep: Snapshot<unknown> | undefined;
+  /** The machine's state value and context while it sleeps: all a waiting pod needs to wake. */
+  #asleep: { value: StateValue; context: PodContext } | undefined;
   /** The conditions last written, in CONDITION_TYPES order (an array: a Map costs ~0.9 KB a pod). */
   #conditions: Condition[] = [];
   #phase: PodPhase = 'Pending';
@@ -157,7 +157,7 @@ export class PodRuntime {
   /** The live machine, woken from its snapshot if it sleeps. */
   #awake(): Actor<typeof podMachine> {
     if (!this.#actor) {
-      const actor = createActor(podMachine, { clock: this.#deps.clock, input: this.#input, snapshot: this.#asleep });
+      const actor = createActor(podMachine, { clock: this.#deps.clock, input: this.#input, snapshot: podMachine.resolveState(this.#asleep!) });
       actor.subscribe((s) => this.#enter(podPhase(s.value)));
       actor.start();
       this.#actor = actor;
@@ -168,8 +168,9 @@ export class PodRuntime {
 
   /**
    * A pod that waits for nothing but a deletion or an eviction (running until deleted, or
-   * finished) keeps only its machine's persisted snapshot: a live actor costs about 4.9 KB, the
-   * snapshot 0.7 KB, and a node holds up to maxPods of them. The next event wakes it (`#awake`).
+   * finished) keeps only its machine's state value and context: a live actor costs about 4.9 KB,
+   * even its persisted snapshot 0.7 KB, and a node holds up to maxPods of them. The next event
+   * wakes it (`#awake`) from that state.
    */
   #sleep(): void {
     const actor = this.#actor;
@@ -177,7 +178,7 @@ export class PodRuntime {
     const s = actor.getSnapshot();
     const waiting = s.matches({ Running: 'UntilDeleted' }) || s.matches('Succeeded') || s.matches('Failed');
     if (!waiting || s.status !== 'active') return;
-    this.#asleep = actor.getPersistedSnapshot();
+    this.#asleep = { value: s.value, context: s.context };
     actor.stop();
     this.#actor = undefined;
   }
