@@ -123,7 +123,7 @@ class Reader {
         if (frame.object) frame.key = this.memberKey();
         continue;
       }
-      if (c === QUOTE) return this.string();
+      if (c === QUOTE) return this.string(true);
       if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number();
       if (c === 0x74) return this.literal('true', true);
       if (c === 0x66) return this.literal('false', false);
@@ -136,7 +136,8 @@ class Reader {
   private memberKey(): string {
     this.skipSpace();
     if (this.peek() !== QUOTE) this.fail('looking for beginning of object key string');
-    const key = this.string();
+    // V8 keeps its own single copy of every property name: keys need no sharing.
+    const key = this.string(false);
     this.skipSpace();
     if (this.peek() !== 0x3a) this.fail('after object key');
     this.pos++;
@@ -219,7 +220,7 @@ class Reader {
     return n;
   }
 
-  private string(): string {
+  private string(value: boolean): string {
     const t = this.text;
     let p = this.pos + 1;
     let chunkStart = p;
@@ -240,8 +241,9 @@ class Reader {
       chunkStart = p;
     }
     this.pos = p + 1;
-    // Without escapes the whole string is one cut of the body: it must not keep the body alive.
-    return out === '' ? shared(t.slice(chunkStart, p)) : shared(out + t.slice(chunkStart, p));
+    const s = out === '' ? t.slice(chunkStart, p) : out + t.slice(chunkStart, p);
+    // A value is kept by the object it is read into; a cut of the body must not keep the body alive.
+    return value ? shared(s) : s;
   }
 
   /** Decodes the escape at `p` (a backslash); returns its text and the position after it. */

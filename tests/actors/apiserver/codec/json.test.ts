@@ -197,13 +197,13 @@ test('a string read from a body does not keep the body alive', () => {
   gc();
   const before = process.memoryUsage().heapUsed;
   const kept: Json[] = [];
-  // 2,000 bodies of 50 KB; each leaves behind a timestamp, a name, a long and an escaped string.
+  // 2,000 bodies of 50 KB; each leaves behind a timestamp, a name, a long and an escaped string, and a key.
   const padding = 'x'.repeat(50_000);
   for (let i = 0; i < 2_000; i++) {
     const text = `{"padding":"${padding}","renewTime":"2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.${i}Z","name":"node-lease-${i}-abcdef",` +
-      `"long":"${'y'.repeat(80)}${i}","escaped":"line\\n${i}-0123456789"}`;
+      `"long":"${'y'.repeat(80)}${i}","escaped":"line\\n${i}-0123456789","labels":{"example.com/key-${i}":"v"}}`;
     const { value } = parseJson(text) as { value: { [k: string]: Json } };
-    kept.push([value.renewTime, value.name, value.long, value.escaped]);
+    kept.push([value.renewTime, value.name, value.long, value.escaped, value.labels]);
   }
   gc();
   // Holding the bodies would be 100 MB; the four strings are about 1 MB.
