@@ -99,13 +99,13 @@ export const RESOURCES: readonly ResourceType[] = [
 /** `group/version`, one string per pair: every stored object's apiVersion is one of these. */
 export function groupVersion(group: string, version: string): string {
   if (!group) return version;
-  let versions = groupVersions_.get(group);
-  if (!versions) groupVersions_.set(group, (versions = new Map()));
+  let versions = joinedGroupVersions.get(group);
+  if (!versions) joinedGroupVersions.set(group, (versions = new Map()));
   let gv = versions.get(version);
   if (gv === undefined) versions.set(version, (gv = `${group}/${version}`));
   return gv;
 }
-const groupVersions_ = new Map<string, Map<string, string>>();
+const joinedGroupVersions = new Map<string, Map<string, string>>();
 
 export function apiVersionOf(t: ResourceType): string {
   return groupVersion(t.group, t.version);

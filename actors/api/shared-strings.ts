@@ -23,4 +23,4 @@ export function shared(s: string): string {
 }
 
 /** `s` in memory of its own: V8 flattens the concatenation into a new string before slicing it. */
-export const ownCopy = (s: string): string => (s + ' ').slice(0, -1);
+const ownCopy = (s: string): string => (s + ' ').slice(0, -1);

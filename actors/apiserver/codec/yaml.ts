@@ -118,9 +118,9 @@ function findDuplicates(root: unknown): string[] {
 
 /**
  * Checks, without recursion, that the YAML produced only JSON values, and gives its strings memory
- * of their own. An alias inside its own
- * anchor (`a: &x [*x]`) comes out of the YAML library as a cycle: refused, as go-yaml does, rather
- * than walked forever. Aliases used twice share a value without a cycle, which is fine.
+ * of their own. An alias inside its own anchor (`a: &x [*x]`) comes out of the YAML library as a
+ * cycle: refused, as go-yaml does, rather than walked forever. Aliases used twice share a value
+ * without a cycle, which is fine.
  */
 function toJson(raw: unknown): Json {
   // Each entry is a value to check, or (leave) a container whose children have all been checked.
