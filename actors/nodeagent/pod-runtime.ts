@@ -154,10 +154,10 @@ export class PodRuntime {
     actor.send({ type: 'BIND' });
   }
 
-  /** The live machine, woken from its snapshot if it sleeps. */
+  /** The live machine, woken from the state it sleeps in (a stopped runtime starts afresh, as before). */
   #awake(): Actor<typeof podMachine> {
     if (!this.#actor) {
-      const actor = createActor(podMachine, { clock: this.#deps.clock, input: this.#input, snapshot: podMachine.resolveState(this.#asleep!) });
+      const actor = createActor(podMachine, { clock: this.#deps.clock, input: this.#input, ...(this.#asleep ? { snapshot: podMachine.resolveState(this.#asleep) } : {}) });
       actor.subscribe((s) => this.#enter(podPhase(s.value)));
       actor.start();
       this.#actor = actor;

@@ -2,6 +2,7 @@
 // of seed 000, the kind's strategy, admission, dry-run and the store's optimistic concurrency.
 // It knows nothing of HTTP: handlers decode requests and encode what it returns.
 import { nameSuffix, timestamp, uuid, type Clock, type Random } from '../../api/env.ts';
+import { withFields } from '../../api/objects.ts';
 import { apiVersionOf, type ResourceType } from '../../api/resources.ts';
 import { alreadyExists, badRequest, conflict, invalid, notFound, StatusError, tooLargeResourceVersion, type StatusCause, type Target } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
@@ -16,7 +17,6 @@ import { applyDefaults } from './defaults.ts';
 import { collectionKey, objectKey } from './keys.ts';
 import { propagationFinalizers } from './propagation.ts';
 import { strategyFor } from './strategy.ts';
-import { withFields } from '../../api/objects.ts';
 
 export interface RegistryEnv {
   store: Store;
