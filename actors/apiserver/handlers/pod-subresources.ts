@@ -23,16 +23,19 @@ export async function handleBinding(req: ApiRequest, r: ResourceRequest, registr
   if (!node) throw invalid('', 'Binding', r.name!, [{ reason: 'FieldValueRequired', field: 'target.name', message: 'Required value' }]);
   if (object.metadata.name && object.metadata.name !== r.name)
     throw invalid('', 'Binding', r.name!, [{ reason: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${object.metadata.name}": must match the pod name` }]);
-  const manager = fieldManager(r.query, req.headers['user-agent'], 'CreateOptions');
-  await registry.update(r.type, r.namespace, r.name!, (pod) => {
-    const spec = (pod!.spec ?? {}) as Obj;
-    if (pod!.metadata.deletionTimestamp) throw conflict(target(r.type, r.name), 'pod is being deleted, cannot be assigned to a host');
+  fieldManager(r.query, req.headers['user-agent'], 'CreateOptions'); // checked as any create's options, though nothing records it
+  // As the real BindingREST: straight to storage (no pod admission, validation or managed fields),
+  // refused for a pod being deleted or already bound, and for another pod of the same name (uid).
+  const uid = typeof object.metadata.uid === 'string' && object.metadata.uid ? object.metadata.uid : undefined;
+  await registry.guaranteedUpdate(r.type, r.namespace, r.name!, (pod) => {
+    const spec = (pod.spec ?? {}) as Obj;
+    if (pod.metadata.deletionTimestamp) throw conflict(target(r.type, r.name), `pod ${r.name} is being deleted, cannot be assigned to a host`);
     if (spec.nodeName) throw conflict(target(r.type, r.name), `pod ${r.name} is already assigned to node "${String(spec.nodeName)}"`);
-    const status = (pod!.status ?? {}) as Obj;
+    const status = (pod.status ?? {}) as Obj;
     const conditions = ((status.conditions as Obj[] | undefined) ?? []).filter((c) => c.type !== 'PodScheduled');
     conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: timestamp(registry.env.clock.now()) });
-    return { ...pod!, spec: withFields(spec, { nodeName: node }), status: withFields(status, { conditions }) };
-  }, { dryRun: dryRun(r.query.params.getAll('dryRun'), 'CreateOptions'), fieldManager: manager, subresource: 'binding', bypassPodImmutability: true });
+    return { ...pod, spec: withFields(spec, { nodeName: node }), status: withFields(status, { conditions }) };
+  }, { dryRun: dryRun(r.query.params.getAll('dryRun'), 'CreateOptions'), ...(uid ? { uid } : {}) });
   return encodeStatus(ctx, success(undefined, 201), 201);
 }
 

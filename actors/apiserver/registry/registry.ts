@@ -32,8 +32,6 @@ export interface WriteOptions {
   subresource?: string;
   /** Server-side apply already wrote metadata.managedFields: do not record an Update entry on top. */
   applied?: boolean;
-  /** The binding subresource sets spec.nodeName, which pod updates may not otherwise change. */
-  bypassPodImmutability?: boolean;
   /** The server's own bootstrap writes (the system namespaces) are not subject to admission. */
   skipAdmission?: boolean;
   /** An update's tryUpdate returns an object nobody else holds (a decoded body): no private copy is needed. */
@@ -155,6 +153,30 @@ export class Registry {
     }
   }
 
+  /**
+   * Changes a stored object straight in storage, as the real registry's GuaranteedUpdate does for
+   * operations such as binding: no admission, validation, defaulting or managed fields, only the
+   * object `mutate` returns (sharing what it leaves unchanged) written at the read revision, read
+   * and tried again on a conflicting write. `mutate` throws to refuse; `uid` is a precondition.
+   */
+  async guaranteedUpdate(type: ResourceType, namespace: string | undefined, name: string, mutate: (current: KObject) => KObject,
+    opts: { dryRun: boolean; uid?: string }): Promise<KObject> {
+    for (let attempt = 0; ; attempt++) {
+      const key = this.key(type, namespace, name);
+      const current = await this.env.store.get(key);
+      if (!current) throw notFound(target(type, name));
+      if (opts.uid && opts.uid !== current.metadata.uid)
+        throw conflict(target(type, name), `Precondition failed: UID in precondition: ${opts.uid}, UID in object meta: ${current.metadata.uid}`);
+      const next = mutate(current);
+      if (opts.dryRun) return next;
+      try {
+        return await this.env.store.update(key, { ...next, metadata: { ...next.metadata } }, Number(current.metadata.resourceVersion));
+      } catch (e) {
+        if (!(e instanceof StorageError && e.code === 'RevisionConflict' && attempt < MAX_UPDATE_RETRIES)) throw e instanceof StorageError ? conflict(target(type, name)) : e;
+      }
+    }
+  }
+
   async #prepareUpdate(type: ResourceType, namespace: string | undefined, name: string, next: KObject, current: KObject,
     opts: WriteOptions): Promise<KObject> {
     const strategy = strategyFor(type);
@@ -185,15 +207,13 @@ export class Registry {
       const finalizers = (next.spec as { finalizers?: unknown } | undefined)?.finalizers;
       Object.assign(next, { ...current, metadata: { ...old, managedFields: meta.managedFields } });
       next.spec = { ...(next.spec as object), finalizers: finalizers ?? [] };
-    } else if (opts.subresource === 'binding') {
-      // binding writes spec.nodeName and the PodScheduled condition, nothing else.
     } else if (strategy.hasStatus && opts.subresource === undefined) {
       if (current.status === undefined) delete next.status;
       else next.status = current.status;
     }
     applyDefaults(type.resource, type.group, next);
     await this.env.admission.admit(this.#attrs('UPDATE', type, namespace, next, current, opts), this.lookup);
-    this.#validate(type, next, opts.bypassPodImmutability ? undefined : current);
+    this.#validate(type, next, current);
     if (strategy.hasGeneration && !deepEqual(next.spec, current.spec)) next.metadata.generation = (old.generation ?? 0) + 1;
     if (deepEqual(next, current)) return current; // nothing changed: no write, no new revision
     if (opts.applied) return next;

@@ -109,6 +109,19 @@ test('a second binding answers 409 Conflict naming the node already assigned', a
   assert.is((await h.get(`${PODS}/p`)).json.spec.nodeName, 'n1');
 });
 
+test('a binding goes straight to storage: no managed-fields entry, and a uid that is not the pod\'s answers 409', async () => {
+  const h = await startServer();
+  const created = (await h.post(PODS, pod('p'))).json;
+  const stale = await h.post(`${PODS}/p/binding`, { ...binding('p', 'n1'), metadata: { name: 'p', uid: 'not-the-pod' } });
+  assert.is(stale.status, 409);
+  assert.match(stale.json.message, 'Precondition failed: UID in precondition: not-the-pod');
+  assert.is((await h.post(`${PODS}/p/binding`, { ...binding('p', 'n1'), metadata: { name: 'p', uid: created.metadata.uid } })).status, 201);
+  const bound = (await h.get(`${PODS}/p`)).json;
+  assert.is(bound.spec.nodeName, 'n1');
+  assert.equal(bound.metadata.managedFields, created.metadata.managedFields, 'as in the real server, binding records no field manager');
+  assert.ok(Number(bound.metadata.resourceVersion) > Number(created.metadata.resourceVersion));
+});
+
 test('a binding without a target node answers 422, and one for a missing pod 404', async () => {
   const h = await startServer();
   await h.post(PODS, pod('p'));
