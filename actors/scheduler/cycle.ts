@@ -51,52 +51,72 @@ export interface CycleResult {
   nextStart: number;
 }
 
-function reject(r: CycleResult, node: string, plugin: string, reason: string): void {
-  const reasons = reason.split(REASON_SEPARATOR);
-  r.rejections.set(node, { plugin, reasons });
-  const byReason = (r.filtered[plugin] ??= {});
-  for (const x of reasons) byReason[x] = (byReason[x] ?? 0) + 1;
+function reject(r: CycleResult, node: string, rejection: NodeRejection): void {
+  r.rejections.set(node, rejection);
+  const byReason = (r.filtered[rejection.plugin] ??= {});
+  for (const x of rejection.reasons) byReason[x] = (byReason[x] ?? 0) + 1;
 }
+
+const reasonsOf = (reason: string) => (reason.includes(REASON_SEPARATOR) ? reason.split(REASON_SEPARATOR) : [reason]);
 
 /** The first filter that rejects `node`, or undefined when it fits. */
 export function runFilters(state: CycleState, input: Pick<CycleInput, 'pod' | 'snapshot' | 'filters'>, node: NodeInfo): { plugin: string; reason: string } | undefined {
-  for (const f of input.filters) {
-    const reason = f.filter(state, input.pod, node, input.snapshot);
-    if (reason !== undefined) return { plugin: f.name, reason };
+  const filters = input.filters;
+  for (let i = 0; i < filters.length; i++) {
+    const reason = filters[i]!.filter(state, input.pod, node, input.snapshot);
+    if (reason !== undefined) return { plugin: filters[i]!.name, reason };
   }
   return undefined;
 }
 
+/**
+ * Runs every PreFilter in order: the filters that run this cycle (those that did not skip), or
+ * the first rejection, which holds for every node.
+ */
+export function preFilter(state: CycleState, pod: PodInfo, snapshot: Snapshot, filters: readonly FilterPlugin[]): { filters: FilterPlugin[] } | { reject: NodeRejection } {
+  const active: FilterPlugin[] = [];
+  for (const f of filters) {
+    const pre = f.preFilter?.(state, pod, snapshot);
+    if (pre?.reject !== undefined) return { reject: { plugin: f.name, reasons: reasonsOf(pre.reject) } };
+    if (!pre?.skip) active.push(f);
+  }
+  return { filters: active };
+}
+
 export function runCycle(input: CycleInput): CycleResult {
-  const { pod, snapshot, filters } = input;
+  const { pod, snapshot } = input;
   const nodes = snapshot.nodes;
   const r: CycleResult = { evaluated: 0, feasible: 0, filtered: {}, rejections: new Map(), top: [], nextStart: input.start };
   const state: CycleState = new Map();
-  for (const f of filters) {
-    const pre = f.preFilter?.(state, pod, snapshot);
-    if (pre?.reject) {
-      r.preFilterReject = { plugin: f.name, reasons: pre.reject.split(REASON_SEPARATOR) };
-      for (const n of nodes) reject(r, n.name, f.name, pre.reject);
-      return r;
-    }
+  const pre = preFilter(state, pod, snapshot, input.filters);
+  if ('reject' in pre) {
+    r.preFilterReject = pre.reject;
+    for (const n of nodes) reject(r, n.name, pre.reject);
+    return r;
   }
+  const filtering = { pod, snapshot, filters: pre.filters };
   if (input.nominated) {
     const n = snapshot.get(input.nominated);
-    if (n && !runFilters(state, input, n)) return decide(r, state, input, [n]);
+    if (n && !runFilters(state, filtering, n)) return decide(r, state, input, [n]);
   }
   const feasible: NodeInfo[] = [];
   const count = nodes.length;
   let i = 0;
+  let at = input.start % (count || 1);
   for (; i < count && feasible.length < input.numToFind; i++) {
-    const node = nodes[(input.start + i) % count]!;
-    const failure = runFilters(state, input, node);
-    if (failure) reject(r, node.name, failure.plugin, failure.reason);
+    const node = nodes[at]!;
+    if (++at === count) at = 0;
+    const failure = runFilters(state, filtering, node);
+    if (failure) reject(r, node.name, { plugin: failure.plugin, reasons: reasonsOf(failure.reason) });
     else feasible.push(node);
   }
   r.evaluated = i;
   r.nextStart = count ? (input.start + i) % count : 0;
   return decide(r, state, input, feasible);
 }
+
+/** Totals of the last cycle, reused: cycles run one at a time, and a Float64Array costs a zeroing allocation. */
+let scratch = new Float64Array(1024);
 
 function decide(r: CycleResult, state: CycleState, input: CycleInput, feasible: NodeInfo[]): CycleResult {
   r.feasible = feasible.length;
@@ -106,44 +126,59 @@ function decide(r: CycleResult, state: CycleState, input: CycleInput, feasible: 
     return r;
   }
   const n = feasible.length;
-  const totals = new Float64Array(n);
-  const byPlugin: [string, number[]][] = [];
+  if (scratch.length < n) scratch = new Float64Array(2 * n);
+  const totals = scratch;
+  totals.fill(0, 0, n);
+  const { pod, snapshot } = input;
+  // Per plugin that scored: its normalised, weighted scores, kept only where normalising needed
+  // them all (the explanation scores the three best nodes again for the others).
+  const scored: { plugin: ScorePlugin; scores: number[] | undefined }[] = [];
   for (const p of input.scores) {
-    if (p.preScore?.(state, input.pod, feasible, input.snapshot) === 'skip') continue;
-    const scores = new Array<number>(n);
-    for (let k = 0; k < n; k++) scores[k] = p.score(state, input.pod, feasible[k]!, input.snapshot);
-    p.normalize?.(state, input.pod, scores);
-    for (let k = 0; k < n; k++) {
-      const s = Math.max(0, Math.min(MAX_NODE_SCORE, scores[k]!)) * p.weight;
-      scores[k] = s;
-      totals[k] += s;
+    if (p.preScore?.(state, pod, feasible, snapshot) === 'skip') continue;
+    const weight = p.weight;
+    if (!p.normalize) {
+      for (let k = 0; k < n; k++) totals[k] += clamp(p.score(state, pod, feasible[k]!, snapshot)) * weight;
+      scored.push({ plugin: p, scores: undefined });
+      continue;
     }
-    byPlugin.push([p.name, scores]);
+    const scores: number[] = [];
+    for (let k = 0; k < n; k++) scores.push(p.score(state, pod, feasible[k]!, snapshot));
+    p.normalize(state, pod, scores);
+    for (let k = 0; k < n; k++) totals[k] += scores[k] = clamp(scores[k]!) * weight;
+    scored.push({ plugin: p, scores });
   }
-  // The highest total; among equals, each is chosen with equal chance (reservoir sampling).
-  let best = 0;
+  // The highest total; among equals, one chosen with equal chance, as the real scheduler does
+  // (one draw over the tied nodes).
+  let max = totals[0]!;
   let ties = 1;
   for (let k = 1; k < n; k++) {
-    if (totals[k]! > totals[best]!) {
-      best = k;
+    if (totals[k]! > max) {
+      max = totals[k]!;
       ties = 1;
-    } else if (totals[k] === totals[best] && input.random.next() * ++ties < 1) best = k;
+    } else if (totals[k] === max) ties++;
   }
+  let best = 0;
+  for (let nth = ties > 1 ? Math.floor(input.random.next() * ties) : 0; ; best++) if (totals[best] === max && nth-- === 0) break;
   r.node = feasible[best];
-  // The explanation: the chosen node, then the two best others (a linear pass, not a sort).
-  const top = [best];
-  for (let round = 0; round < 2; round++) {
-    let pick = -1;
-    for (let k = 0; k < n; k++) if (!top.includes(k) && (pick < 0 || totals[k]! > totals[pick]!)) pick = k;
-    if (pick >= 0) top.push(pick);
+  // The explanation: the chosen node, then the two best others.
+  let second = -1, third = -1;
+  for (let k = 0; k < n; k++) {
+    if (k === best) continue;
+    if (second < 0 || totals[k]! > totals[second]!) {
+      third = second;
+      second = k;
+    } else if (third < 0 || totals[k]! > totals[third]!) third = k;
   }
-  r.top = top.map((k) => ({
+  r.top = [best, second, third].filter((k) => k >= 0).map((k) => ({
     node: feasible[k]!.name,
     total: totals[k]!,
-    byPlugin: Object.fromEntries(byPlugin.map(([name, s]) => [name, s[k]!])),
+    byPlugin: Object.fromEntries(scored.map(({ plugin, scores }) =>
+      [plugin.name, scores ? scores[k]! : clamp(plugin.score(state, pod, feasible[k]!, snapshot)) * plugin.weight])),
   }));
   return r;
 }
+
+const clamp = (score: number) => (score < 0 ? 0 : score > MAX_NODE_SCORE ? MAX_NODE_SCORE : score);
 
 /** The real scheduler's FitError text: `0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint {a: b}.` */
 export function fitErrorMessage(r: CycleResult, allNodes: number): string {

@@ -97,6 +97,12 @@ export function cycleValue<T>(state: CycleState, key: string, compute: () => T):
 export interface PreFilterResult {
   /** The pod can never fit this cycle (e.g. a malformed constraint): reason for every node. */
   reject?: string;
+  /**
+   * The real framework's Skip: the plugin has nothing to check for this pod (no host ports, no
+   * constraints, ...), so its filter does not run this cycle. Its filter must still answer
+   * undefined for every node if called.
+   */
+  skip?: boolean;
 }
 
 export interface FilterPlugin {

@@ -5,7 +5,7 @@
 // the latest start among the most important victims. The victims are then deleted and the pod is
 // nominated to that node; it schedules there once they are gone.
 import type { Random } from '../api/env.ts';
-import { runFilters, type CycleResult } from './cycle.ts';
+import { preFilter, runFilters, type CycleResult } from './cycle.ts';
 import type { CycleState, FilterPlugin, NodeInfo, PodInfo, Snapshot } from './framework.ts';
 import { addPod, hasPodAffinity, removePod } from './pod-info.ts';
 
@@ -50,15 +50,22 @@ function needsFreshState(pod: PodInfo, snapshot: Snapshot): boolean {
   return hasPodAffinity(pod) || !!spec?.topologySpreadConstraints?.length || snapshot.nodesWithAffinityPods().length > 0;
 }
 
-function fits(pod: PodInfo, node: NodeInfo, snapshot: Snapshot, filters: readonly FilterPlugin[], shared: CycleState | undefined): boolean {
-  let state = shared;
-  let view = snapshot;
-  if (!state) {
-    state = new Map();
-    view = withNode(snapshot, node);
-    for (const f of filters) if (f.preFilter?.(state, pod, view)?.reject) return false;
-  }
-  return !runFilters(state, { pod, snapshot: view, filters }, node);
+/** A cycle's state after PreFilter, and the filters that run in it. */
+interface Prepared {
+  state: CycleState;
+  filters: readonly FilterPlugin[];
+}
+
+function prepare(pod: PodInfo, snapshot: Snapshot, filters: readonly FilterPlugin[]): Prepared | undefined {
+  const state: CycleState = new Map();
+  const pre = preFilter(state, pod, snapshot, filters);
+  return 'reject' in pre ? undefined : { state, filters: pre.filters };
+}
+
+function fits(pod: PodInfo, node: NodeInfo, snapshot: Snapshot, filters: readonly FilterPlugin[], shared: Prepared | undefined): boolean {
+  const view = shared ? snapshot : withNode(snapshot, node);
+  const prepared = shared ?? prepare(pod, view, filters);
+  return !!prepared && !runFilters(prepared.state, { pod, snapshot: view, filters: prepared.filters }, node);
 }
 
 const startMs = (p: PodInfo) => {
@@ -67,7 +74,7 @@ const startMs = (p: PodInfo) => {
 };
 
 /** The fewest lower-priority pods whose eviction lets `pod` fit on `node`, or undefined. */
-function selectVictims(pod: PodInfo, node: NodeInfo, snapshot: Snapshot, filters: readonly FilterPlugin[], shared: CycleState | undefined): PodInfo[] | undefined {
+function selectVictims(pod: PodInfo, node: NodeInfo, snapshot: Snapshot, filters: readonly FilterPlugin[], shared: Prepared | undefined): PodInfo[] | undefined {
   const lower = node.pods.filter((p) => p.priority < pod.priority);
   if (lower.length === 0) return undefined;
   const trial = cloneNode(node);
@@ -112,11 +119,7 @@ export function findPreemption(pod: PodInfo, failed: CycleResult, snapshot: Snap
   if (potential.length === 0) return { ok: false, message: `preemption: 0/${total} nodes are available: ${total} Preemption is not helpful for scheduling.` };
   const wanted = Math.min(potential.length, Math.max(100, Math.trunc(potential.length / 10)));
   const offset = Math.floor(random.next() * potential.length);
-  let shared: CycleState | undefined;
-  if (!needsFreshState(pod, snapshot)) {
-    shared = new Map();
-    for (const f of filters) f.preFilter?.(shared, pod, snapshot);
-  }
+  const shared = needsFreshState(pod, snapshot) ? undefined : prepare(pod, snapshot, filters);
   let best: Preemption | undefined;
   let found = 0;
   let noVictims = 0;

@@ -1,12 +1,11 @@
 // NodeResourcesBalancedAllocation: prefers nodes whose cpu and memory would be used in equal
 // shares once the pod is placed: score = (1 - standard deviation of the shares) * MAX_NODE_SCORE.
-// Like the current real plugin it counts plain requests (no non-zero defaults) and does not score
-// a pod that requests neither cpu nor memory (every node gets 0 from it), so best-effort pods are
-// not all drawn to the same node.
-import { MAX_NODE_SCORE, type CycleState, type PodInfo, type ScorePlugin } from '../framework.ts';
+// Like the current real plugin it counts plain requests (no non-zero defaults) and skips a pod
+// that requests neither cpu nor memory (it adds nothing to any node's score), so best-effort pods
+// are not all drawn to the same node.
+import { MAX_NODE_SCORE, type PodInfo, type ScorePlugin } from '../framework.ts';
 
 const NAME = 'NodeResourcesBalancedAllocation';
-const PRE_SCORE = `PreScore${NAME}`;
 
 /** A share of capacity, capped at 1; NaN when the node has none of the resource (it is skipped). */
 function fraction(requested: number, allocatable: number): number {
@@ -14,21 +13,16 @@ function fraction(requested: number, allocatable: number): number {
   return Math.min(requested / allocatable, 1);
 }
 
-function bestEffort(state: CycleState, pod: PodInfo): boolean {
-  let skip = state.get(PRE_SCORE) as boolean | undefined;
-  if (skip === undefined) state.set(PRE_SCORE, (skip = pod.requests.milliCPU === 0 && pod.requests.memory === 0));
-  return skip;
-}
+const bestEffort = (pod: PodInfo) => pod.requests.milliCPU === 0 && pod.requests.memory === 0;
 
 export const balancedAllocation: ScorePlugin = {
   name: NAME,
   weight: 1,
-  preScore(state, pod) {
-    state.delete(PRE_SCORE);
-    bestEffort(state, pod);
+  preScore(_state, pod) {
+    if (bestEffort(pod)) return 'skip'; // as the real plugin: nothing requested, nothing to balance
   },
-  score(state, pod, node) {
-    if (bestEffort(state, pod)) return 0;
+  score(_state, pod, node) {
+    if (bestEffort(pod)) return 0;
     const cpu = fraction(node.requested.milliCPU + pod.requests.milliCPU, node.allocatable.milliCPU);
     const memory = fraction(node.requested.memory + pod.requests.memory, node.allocatable.memory);
     // With two resources the standard deviation is half their difference; with one it is 0.

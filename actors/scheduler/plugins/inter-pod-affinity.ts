@@ -279,7 +279,9 @@ export function interPodAffinity(options: InterPodAffinityOptions = {}): FilterP
     preFilter(state, pod, snapshot) {
       const s = filterState(pod, snapshot, options);
       state.set(PRE_FILTER, s);
-      return s.terms.error ? { reject: s.terms.error } : undefined;
+      if (s.terms.error) return { reject: s.terms.error };
+      // No required terms of its own and no placed pod's anti-affinity against it: nothing to check.
+      if (s.terms.requiredAffinity.length === 0 && s.terms.requiredAnti.length === 0 && s.existingAntiKeys.length === 0) return { skip: true };
     },
     filter(state, pod, node, snapshot) {
       const s = cycleValue(state, PRE_FILTER, () => filterState(pod, snapshot, options));

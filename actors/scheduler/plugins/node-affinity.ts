@@ -111,7 +111,9 @@ export const nodeAffinity: FilterPlugin & ScorePlugin = {
   name: NAME,
   weight: 2,
   preFilter(state, pod) {
-    state.set(PRE_FILTER, requiredNodeAffinity(pod));
+    const matcher = requiredNodeAffinity(pod);
+    if (matcher === anyNode) return { skip: true }; // no nodeSelector, no required terms
+    state.set(PRE_FILTER, matcher);
   },
   filter(state, pod, node) {
     const matches = (state.get(PRE_FILTER) as NodeMatcher | undefined) ?? requiredNodeAffinity(pod);

@@ -49,6 +49,7 @@ function conflicts(want: WantedPort, used: ReadonlySet<string>): boolean {
 export const nodePorts: FilterPlugin = {
   name: NAME,
   preFilter(state, pod) {
+    if (pod.hostPorts.length === 0) return { skip: true };
     state.set(PRE_FILTER, wantedPorts(pod));
   },
   filter(state, pod, node) {

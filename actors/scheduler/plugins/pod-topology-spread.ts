@@ -237,7 +237,8 @@ export function podTopologySpread(options: PodTopologySpreadOptions = {}): Filte
     preFilter(state, pod, snapshot) {
       const s = filterState(pod, snapshot);
       state.set(PRE_FILTER, s);
-      return s.error ? { reject: s.error } : undefined;
+      if (s.error) return { reject: s.error };
+      if (s.constraints.length === 0) return { skip: true }; // no DoNotSchedule constraints
     },
     filter(state, pod, node, snapshot) {
       const s = cycleValue(state, PRE_FILTER, () => filterState(pod, snapshot));

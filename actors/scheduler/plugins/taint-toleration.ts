@@ -54,6 +54,7 @@ export const taintToleration: FilterPlugin & ScorePlugin = {
   name: NAME,
   weight: 3,
   filter(_state, pod, node) {
+    if (node.taints.length === 0) return undefined;
     const taint = untoleratedTaint(node.taints, podTolerations(pod));
     return taint ? `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}` : undefined;
   },
@@ -63,6 +64,7 @@ export const taintToleration: FilterPlugin & ScorePlugin = {
   },
   /** The number of PreferNoSchedule taints the pod does not tolerate. */
   score(state, pod, node) {
+    if (node.taints.length === 0) return 0;
     const tolerations = preferNoScheduleTolerations(state, pod);
     let count = 0;
     for (const taint of node.taints) {

@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fitErrorMessage, runCycle } from '../../../actors/scheduler/cycle.ts';
 import type { FilterPlugin, ScorePlugin } from '../../../actors/scheduler/framework.ts';
+import { defaultScorePlugins } from '../../../actors/scheduler/plugins/index.ts';
 import { seededRandom } from '../../../sim/random.ts';
 import { node, pod, snapshotOf } from './plugins-fixtures.ts';
 
@@ -47,6 +48,30 @@ test('the FitError text counts each reason over all nodes, reasons sorted as the
   const r = runCycle(input({ filters: [reject('Fit', new Set(['a', 'b']), 'Insufficient cpu; Insufficient memory'), reject('Taint', new Set(['c', 'd']), 'node(s) had untolerated taint {x: y}')] }));
   assert.is(r.node, undefined);
   assert.is(fitErrorMessage(r, 4), '0/4 nodes are available: 2 Insufficient cpu, 2 Insufficient memory, 2 node(s) had untolerated taint {x: y}.');
+});
+
+test('equal totals are broken at random: the same seed picks the same node, and over seeds each tied node about as often', () => {
+  const tied = () => input({ scores: [prefer('Flat', 'none', 1)] });
+  const pick = (seed: number) => runCycle({ ...tied(), random: seededRandom(seed) }).node!.name;
+  assert.is(pick(7), pick(7));
+  const counts: Record<string, number> = {};
+  for (let seed = 0; seed < 4_000; seed++) counts[pick(seed)] = (counts[pick(seed)] ?? 0) + 1;
+  assert.equal(Object.keys(counts).sort(), ['a', 'b', 'c', 'd']);
+  for (const n of Object.values(counts)) assert.ok(n > 850 && n < 1_150, `each of 4 tied nodes near 1,000 of 4,000: ${JSON.stringify(counts)}`);
+});
+
+test('the explanation holds the chosen node, then the two best others, highest first', () => {
+  const ranked: ScorePlugin = { name: 'Rank', weight: 1, score: (_s, _p, n) => ({ a: 10, b: 40, c: 30, d: 20 })[n.name] ?? 0 };
+  const r = runCycle(input({ scores: [ranked] }));
+  assert.is(r.node!.name, 'b');
+  assert.equal(r.top.map((t) => [t.node, t.total]), [['b', 40], ['c', 30], ['d', 20]]);
+});
+
+test('a best-effort pod is not scored for balance: the plugin skips, as the real one does', () => {
+  const r = runCycle(input({ scores: defaultScorePlugins() }));
+  assert.not.ok('NodeResourcesBalancedAllocation' in r.top[0]!.byPlugin);
+  const requesting = runCycle(input({ pod: pod('q', { requests: { cpu: '1' } }), scores: defaultScorePlugins() }));
+  assert.ok('NodeResourcesBalancedAllocation' in requesting.top[0]!.byPlugin);
 });
 
 test.run();

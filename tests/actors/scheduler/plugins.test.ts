@@ -1,16 +1,17 @@
 // The pod and node builders and the node-local default plugins (unschedulable, name, taints, node
 // affinity, ports, resources, balanced allocation, image locality) on hand-built nodes and pods,
-// with the real scheduler's reason strings and scoring arithmetic; then the filter/score loops.
+// with the real scheduler's reason strings and scoring arithmetic; then the cycle's loops over them.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MAX_NODE_SCORE } from '../../../actors/scheduler/framework.ts';
 import { addPod, makeSnapshot, newNodeInfo, removePod } from '../../../actors/scheduler/pod-info.ts';
 import { balancedAllocation } from '../../../actors/scheduler/plugins/balanced-allocation.ts';
 import { imageLocality } from '../../../actors/scheduler/plugins/image-locality.ts';
+import { preFilter, runCycle, runFilters } from '../../../actors/scheduler/cycle.ts';
 import {
-  defaultFilterPlugins, defaultScorePlugins, filterNode, nodeAffinity, nodeName, nodePorts, nodeResourcesFit,
-  nodeUnschedulable, preFilter, scoreNodes, taintToleration,
+  defaultFilterPlugins, defaultScorePlugins, nodeAffinity, nodeName, nodePorts, nodeResourcesFit,
+  nodeUnschedulable, taintToleration,
 } from '../../../actors/scheduler/plugins/index.ts';
+import { seededRandom } from '../../../sim/random.ts';
 import { feasible, filterAll, newState, node, nodeObject, pod, scoreAll, snapshotOf, withPods } from './plugins-fixtures.ts';
 
 const Gi = 1024 ** 3;
@@ -386,51 +387,54 @@ test('the default plugins come in the real order with the real weights', () => {
   ]);
 });
 
-test('filterNode names the first plugin that rejects the node', () => {
-  const plugins = defaultFilterPlugins();
+test('the filters that run name the first plugin that rejects the node; those with nothing to check skip', () => {
   const tainted = withPods(node('tainted', { cpu: '1', taints: [dedicated] }), pod('a', { requests: { cpu: '1' } }));
   const cordoned = node('cordoned', { unschedulable: true, taints: [dedicated] });
   const full = withPods(node('full', { cpu: '1' }), pod('b', { requests: { cpu: '1' } }));
   const snapshot = snapshotOf(tainted, cordoned, full, node('free'));
   const p = pod('p', { requests: { cpu: '500m' } });
   const state = newState();
-  assert.is(preFilter(state, p, snapshot, plugins), undefined);
-  assert.equal(snapshot.nodes.map((n) => filterNode(state, p, n, snapshot, plugins)), [
+  const pre = preFilter(state, p, snapshot, defaultFilterPlugins());
+  assert.ok('filters' in pre);
+  assert.equal(pre.filters.map((f) => f.name), ['NodeUnschedulable', 'TaintToleration', 'NodeResourcesFit'],
+    'no node name, node affinity, host ports, spread constraints or pod affinity to check');
+  assert.equal(snapshot.nodes.map((n) => runFilters(state, { pod: p, snapshot, filters: pre.filters }, n)), [
     { plugin: 'TaintToleration', reason: 'node(s) had untolerated taint {dedicated: gpu}' },
     { plugin: 'NodeUnschedulable', reason: 'node(s) were unschedulable' },
     { plugin: 'NodeResourcesFit', reason: 'Insufficient cpu' },
     undefined,
   ]);
+  const ported = pod('q', { containers: [{ name: 'c', image: 'a', ports: [{ containerPort: 80, hostPort: 80 }] }], spec: { nodeSelector: { disk: 'ssd' } } });
+  const all = preFilter(newState(), ported, snapshot, defaultFilterPlugins());
+  assert.ok('filters' in all);
+  assert.equal(all.filters.map((f) => f.name), ['NodeUnschedulable', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit']);
 });
 
 test('preFilter stops at a malformed constraint and rejects the pod for every node', () => {
   const p = pod('p', { spec: { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule',
     labelSelector: { matchExpressions: [{ key: 'app', operator: 'Near', values: ['x'] }] } }] } });
   const failure = preFilter(newState(), p, snapshotOf(node('n')), defaultFilterPlugins());
-  assert.is(failure?.plugin, 'PodTopologySpread');
-  assert.match(failure!.reason, /"Near" is not a valid label selector operator/);
+  assert.ok('reject' in failure);
+  assert.is(failure.reject.plugin, 'PodTopologySpread');
+  assert.match(failure.reject.reasons[0]!, /"Near" is not a valid label selector operator/);
 });
 
-test('scoreNodes weighs each normalised score and sums them per node', () => {
+test('a cycle weighs each normalised score and sums them per node; plugins with nothing to score skip', () => {
   const spot = { key: 'spot', effect: 'PreferNoSchedule' as const };
   const busy = withPods(node('busy', { cpu: '4', memory: '8Gi' }), pod('a', { requests: { cpu: '2', memory: '2Gi' } }));
   const spotNode = node('spot', { cpu: '4', memory: '8Gi', taints: [spot] });
   const empty = node('empty', { cpu: '4', memory: '8Gi' });
-  const nodes = [busy, spotNode, empty];
-  const snapshot = snapshotOf(...nodes);
+  const snapshot = snapshotOf(busy, spotNode, empty);
   const p = pod('p', { requests: { cpu: '1', memory: '2Gi' } });
-  const result = scoreNodes(newState(), p, nodes, snapshot, defaultScorePlugins());
-  const by = Object.fromEntries(result.plugins.map((s) => [s.name, s.scores]));
-  assert.equal(by.TaintToleration, [300, 0, 300]);
-  assert.equal(by.NodeResourcesFit, [37, 75, 75], 'busy: cpu 25, memory 50 -> 37');
-  assert.equal(by.NodeResourcesBalancedAllocation, [87, 100, 100], 'busy: cpu 3/4, memory 4/8 -> std 0.125');
-  assert.equal(by.PodTopologySpread, [0, 0, 0]);
-  assert.equal(by.InterPodAffinity, [0, 0, 0]);
-  for (let i = 0; i < nodes.length; i++) {
-    assert.is(result.totals[i], result.plugins.reduce((sum, s) => sum + s.scores[i]!, 0));
-  }
-  assert.ok(result.totals[2]! > result.totals[0]! && result.totals[0]! > result.totals[1]!, `empty > busy > spot: ${result.totals}`);
-  assert.ok(result.totals.every((t) => t <= MAX_NODE_SCORE * 12));
+  const r = runCycle({ pod: p, snapshot, filters: defaultFilterPlugins(), scores: defaultScorePlugins(), start: 0, numToFind: 3, random: seededRandom(1) });
+  const by = Object.fromEntries(r.top.map((t) => [t.node, t.byPlugin]));
+  assert.equal(by.busy, { TaintToleration: 300, NodeResourcesFit: 37, NodeResourcesBalancedAllocation: 87 },
+    'busy: cpu 25, memory 50 -> 37; balance cpu 3/4, memory 4/8 -> std 0.125');
+  assert.equal(by.spot, { TaintToleration: 0, NodeResourcesFit: 75, NodeResourcesBalancedAllocation: 100 });
+  assert.equal(by.empty, { TaintToleration: 300, NodeResourcesFit: 75, NodeResourcesBalancedAllocation: 100 });
+  for (const t of r.top) assert.is(t.total, Object.values(t.byPlugin).reduce((sum, s) => sum + s, 0));
+  assert.equal(r.top.map((t) => t.node), ['empty', 'busy', 'spot'], 'highest total first');
+  assert.is(r.node!.name, 'empty');
 });
 
 test.run();
