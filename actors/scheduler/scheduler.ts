@@ -192,9 +192,13 @@ export class Scheduler {
         return;
       }
       const placed = this.cache.placement(key);
-      // Requests of a bound pod never change; labels may (affinity reads them).
-      if (!placed || placed.assumed || placed.node !== nodeName || labelsChanged(old, pod)) this.cache.place(podInfo(pod), nodeName, false);
-      else placed.info.pod = pod;
+      // Requests of a bound pod never change; labels may (affinity reads them). A pod bound where
+      // it was assumed keeps its info, now confirmed.
+      if (!placed || placed.node !== nodeName || placed.info.uid !== pod.metadata.uid || labelsChanged(placed.info.pod, pod)) this.cache.place(podInfo(pod), nodeName, false);
+      else {
+        placed.info.pod = pod;
+        placed.assumed = false;
+      }
       return;
     }
     if (spec.schedulerName !== this.options.schedulerName && !(spec.schedulerName === undefined && this.options.schedulerName === 'default-scheduler')) return;
@@ -374,7 +378,8 @@ const splitKey = (key: string): [string, string] => {
   return [key.slice(0, i), key.slice(i + 1)];
 };
 
-const labelsChanged = (old: KObject | undefined, pod: KObject) => !old || JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {});
+const labelsChanged = (old: KObject | undefined, pod: KObject) =>
+  !old || (old.metadata.labels !== pod.metadata.labels && JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {}));
 
 const specOrLabelsChanged = (old: KObject, pod: KObject) => labelsChanged(old, pod) || JSON.stringify(old.spec) !== JSON.stringify(pod.spec);
 
