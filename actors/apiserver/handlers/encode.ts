@@ -98,10 +98,6 @@ export function objectJson(obj: KObject, keep = true): string {
   return `{"kind":${JSON.stringify(obj.kind)},"apiVersion":${JSON.stringify(obj.apiVersion)}${rest === '{}' ? '' : `,${rest.slice(1, -1)}`}}`;
 }
 
-function jsonBody(status: number, headers: Record<string, string | string[]>, body: string): ApiResponse {
-  return { status, headers: { ...headers, 'content-type': 'application/json' }, body };
-}
-
 /**
  * An object's JSON answer, written only when read: a client in this process takes `value`, the
  * object itself, and the JSON is never made (HTTPS and other processes read `body`).
@@ -130,12 +126,22 @@ export function encodeList(ctx: EncodeContext, items: KObject[], meta: ListMeta,
   const kind = `${ctx.type.kind}List`;
   const out = outputFor(ctx, kind);
   if (out.format === 'table') return serialize(table(ctx, items, meta, out.version), out, status, headers);
-  if (out.format === 'json' && !out.pretty) {
-    const head = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersionOf(ctx.type))},"metadata":${JSON.stringify(meta)},"items":[`;
-    return jsonBody(status, headers, `${head}${items.map((o) => itemJson(o)).join(',')}]}`);
-  }
+  const apiVersion = apiVersionOf(ctx.type);
+  // Each item a shallow copy without its type: a client in this process shares the rest with the store.
   const stripped = items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
-  return serialize({ kind, apiVersion: apiVersionOf(ctx.type), metadata: meta, items: stripped }, out, status, headers);
+  if (out.format === 'json' && !out.pretty) {
+    let json: string | undefined;
+    return {
+      status,
+      headers: { ...headers, 'content-type': 'application/json' },
+      get body() {
+        const head = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(meta)},"items":[`;
+        return (json ??= `${head}${items.map((o) => itemJson(o)).join(',')}]}`);
+      },
+      value: { kind, apiVersion, metadata: meta, items: stripped },
+    };
+  }
+  return serialize({ kind, apiVersion, metadata: meta, items: stripped }, out, status, headers);
 }
 
 /** A Status or other non-kind body (success of a delete, an eviction): JSON or Protobuf. */
