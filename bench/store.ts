@@ -7,6 +7,8 @@ import { podManifest } from '../sim/bench/pod.ts';
 import { row, type SuiteResult } from './report.ts';
 
 const KEYS = 1000;
+const PAGED_KEYS = 50_000;
+const PAGE = 500;
 const WRITES_PER_CALL = 100;
 /** Updates of every listed key after its creation, so that an older revision has history to skip. */
 const UPDATES_PER_LISTED_KEY = 3;
@@ -79,14 +81,43 @@ async function lists() {
   return [row('store list 1000 newest', newest, baseline), row(`store list 1000 older (${UPDATES_PER_LISTED_KEY} newer versions each)`, atOlder, baseline)];
 }
 
+/** An informer's first list of a large collection: pages of 500 (client-go's pager), all at the first page's revision. */
+async function pagedList() {
+  const store = new MemoryStore();
+  const map = new Map<string, KObject>();
+  const pool = podPool('paged');
+  for (let i = 0; i < PAGED_KEYS; i++) {
+    const o = { ...pool[i % KEYS], metadata: { ...pool[i % KEYS].metadata } };
+    await store.create(keyOf('paged', i), o);
+    map.set(keyOf('paged', i), o);
+  }
+  const prefix = '/registry/pods/paged/';
+  let w = 0;
+  const measured = await measure(async () => {
+    // A write first, so each list reads a new revision (as informers start at different times).
+    const k = keyOf('paged', w++ % PAGED_KEYS);
+    const o = (await store.get(k))!;
+    await store.update(k, { ...o, metadata: { ...o.metadata } });
+    let n = 0;
+    let page = await store.list(prefix, { limit: PAGE });
+    for (n += page.items.length; page.lastKey; n += page.items.length) page = await store.list(prefix, { limit: PAGE, after: page.lastKey, revision: page.revision });
+    if (n !== PAGED_KEYS) throw new Error(`paged list returned ${n} items, expected ${PAGED_KEYS}`);
+  }, READS);
+  const baseline = await measure(() => {
+    if (Array.from(map.values()).length !== PAGED_KEYS) throw new Error('map size');
+  }, READS);
+  return row(`store list ${PAGED_KEYS} in pages of ${PAGE}`, measured, baseline);
+}
+
 export async function storeSuite(seed: number): Promise<SuiteResult> {
-  const rows = [await creates(), await updates(), ...(await lists())];
+  const rows = [await creates(), await updates(), ...(await lists()), await pagedList()];
   return {
     suite: 'store',
     seed,
     notes: [
       `writes: batches of ${WRITES_PER_CALL} awaited MemoryStore.create / update (with the expected revision) of ~1.5 KB pods, against Map.set of the same objects; no latency per operation`,
       `lists: MemoryStore.list of a prefix holding ${KEYS} keys between two other namespaces of ${KEYS}, at the newest revision and at the revision before ${UPDATES_PER_LISTED_KEY} updates of each key, against Array.from(map.values()) of a ${KEYS}-entry Map`,
+      `paged list: ${PAGED_KEYS} keys read in pages of ${PAGE} (limit and after, at the first page's revision; one write before each list, so each reads a new revision), as an informer's first list, against Array.from(map.values()) of the same ${PAGED_KEYS}`,
       'the store keeps every version (no compaction during the run), as it does within its compaction window',
     ],
     rows,

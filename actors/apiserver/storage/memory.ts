@@ -19,6 +19,26 @@ interface Version {
 
 const compareKeys = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** A range's visible keys at one revision, in order, and their objects. */
+interface Range {
+  keys: string[];
+  objects: KObject[];
+}
+
+/** Paged lists read at the same time (an informer's pages of pods, another's of nodes, ...). */
+const RANGES_KEPT = 4;
+
+/** The index of the first key after `key`. */
+function upperBound(keys: readonly string[], key: string): number {
+  let lo = 0, hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * Stored objects are shared with every reader and between versions: nobody may change one. With
  * ORCHSIM_FREEZE=1 (the test runner sets it) each committed object is deep-frozen, so code that
@@ -42,6 +62,8 @@ export class MemoryStore implements Store {
   /** Keys written since the last compaction: only these can hold more than one version. */
   #dirty = new Set<string>();
   #listeners = new Set<(c: ChangeRecord) => void>();
+  /** Snapshots of ranges that paged lists are reading, newest last (see #range). */
+  #ranges = new Map<string, Range>();
 
   constructor(initialRevision = 1) {
     this.#revision = initialRevision;
@@ -66,25 +88,47 @@ export class MemoryStore implements Store {
   async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
     const at = this.#readRevision(opts.revision);
     const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
+    if (limit === Infinity) return this.#listOnce(prefix, at, opts);
+    // A paged list reads the range as of one revision page after page: the range's visible objects
+    // at that revision are taken once, so each later page costs its own length, not the range's.
+    const range = this.#range(prefix, at);
     const items: KObject[] = [];
-    let lastKey: string | undefined;
-    let remaining = 0;
-    let full = false;
-    const start = opts.after !== undefined ? opts.after : prefix;
-    this.#keys.forRange(start, prefixEnd(prefix), false, (key, versions) => {
+    let i = opts.after === undefined ? 0 : upperBound(range.keys, opts.after);
+    for (; i < range.keys.length && items.length < limit; i++) {
+      const obj = range.objects[i]!;
+      if (!opts.filter || opts.filter(obj)) items.push(obj);
+    }
+    const remaining = range.keys.length - i;
+    return { items, revision: at, remaining, ...(remaining > 0 && items.length >= limit ? { lastKey: range.keys[i - 1]! } : {}) };
+  }
+
+  #listOnce(prefix: string, at: number, opts: ListOptions): ListResult {
+    const items: KObject[] = [];
+    this.#keys.forRange(opts.after ?? prefix, prefixEnd(prefix), false, (key, versions) => {
       if (key === opts.after) return;
       const obj = visibleAt(versions, at);
-      if (!obj) return;
-      if (full) {
-        remaining++;
-        return;
-      }
-      if (opts.filter && !opts.filter(obj)) return;
-      items.push(obj);
-      lastKey = key;
-      if (items.length >= limit) full = true;
+      if (obj && (!opts.filter || opts.filter(obj))) items.push(obj);
     });
-    return { items, revision: at, remaining, ...(full && remaining > 0 ? { lastKey } : {}) };
+    return { items, revision: at, remaining: 0 };
+  }
+
+  /** The keys under `prefix` and their objects as of revision `at`, from the last few paged lists' snapshots. */
+  #range(prefix: string, at: number): Range {
+    const id = `${at}\0${prefix}`;
+    let range = this.#ranges.get(id);
+    if (!range) {
+      range = { keys: [], objects: [] };
+      const r = range;
+      this.#keys.forRange(prefix, prefixEnd(prefix), false, (key, versions) => {
+        const obj = visibleAt(versions, at);
+        if (!obj) return;
+        r.keys.push(key);
+        r.objects.push(obj);
+      });
+      if (this.#ranges.size >= RANGES_KEPT) this.#ranges.delete(this.#ranges.keys().next().value!);
+    } else this.#ranges.delete(id);
+    this.#ranges.set(id, range);
+    return range;
   }
 
   async create(key: string, obj: KObject): Promise<KObject> {
@@ -121,6 +165,7 @@ export class MemoryStore implements Store {
   compact(revision: number): void {
     const target = Math.min(revision, this.#revision);
     if (target <= this.#compacted) return;
+    this.#ranges.clear(); // they may hold versions compaction is about to drop
     for (const key of this.#dirty) {
       const versions = this.#keys.get(key);
       if (!versions) continue;

@@ -68,6 +68,27 @@ test('limit and after page through keys in order, counting what remains', async 
   assert.is(last.lastKey, undefined);
 });
 
+test('pages read at the first page\'s revision ignore later writes; a filter counts what it skips as remaining', async () => {
+  const s = new MemoryStore();
+  for (const n of ['a', 'b', 'c', 'd', 'e', 'f']) await s.create(`/r/${n}`, obj(n, { even: 'bdf'.includes(n) }));
+  const first = await s.list('/r/', { limit: 2 });
+  await s.delete('/r/c');
+  await s.create('/r/cc', obj('cc'));
+  await s.update('/r/d', obj('d', { v: 2 }));
+  const second = await s.list('/r/', { limit: 2, after: first.lastKey, revision: first.revision });
+  assert.equal(names(second.items), ['c', 'd']);
+  assert.is((second.items[1] as KObject & { v?: number }).v, undefined, 'd as it was at the first page');
+  assert.is(second.remaining, 2);
+  assert.equal(names((await s.list('/r/', { limit: 10 })).items), ['a', 'b', 'cc', 'd', 'e', 'f'], 'a new list sees the writes');
+  const even = (o: KObject) => (o as KObject & { even?: boolean }).even === true;
+  const filtered = await s.list('/r/', { limit: 1, filter: even, revision: first.revision });
+  assert.equal(names(filtered.items), ['b']);
+  assert.is(filtered.remaining, 4, 'c, d, e, f: counted without the filter');
+  // Compaction past the pages' revision: a page at an older revision is refused, not served stale.
+  s.compact(s.revision);
+  assert.is(await code(s.list('/r/', { limit: 2, after: first.lastKey, revision: first.revision })), 'Compacted');
+});
+
 test('a name can be reused after deletion; a live name cannot be created twice', async () => {
   const s = new MemoryStore();
   await s.create('/r/a', obj('a'));
