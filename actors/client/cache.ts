@@ -38,10 +38,13 @@ export class ObjectCache {
   put(obj: KObject): KObject | undefined {
     const key = cacheKey(obj);
     const old = this.#byKey.get(key);
-    if (old) this.#unindex(key, old);
     this.#byKey.set(key, obj);
-    index(this.#byNamespace, obj.metadata.namespace ?? '', key);
-    index(this.#byNode, nodeNameOf(obj), key);
+    // Most updates keep the object's namespace and node: its index entries stay as they are.
+    const node = nodeNameOf(obj);
+    if (!old) index(this.#byNamespace, obj.metadata.namespace ?? '', key);
+    if (old && nodeNameOf(old) === node) return old;
+    if (old) unindex(this.#byNode, nodeNameOf(old), key);
+    index(this.#byNode, node, key);
     return old;
   }
 
