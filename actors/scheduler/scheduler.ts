@@ -91,6 +91,9 @@ export class Scheduler {
   readonly #filters: FilterPlugin[];
   readonly #scores: ScorePlugin[];
   readonly #decisions = new Map<string, Decision>();
+  /** The newest `explanationsKept` decisions, oldest at `#nextDecision` (a ring: a Map's oldest key is slow to find after many deletes). */
+  readonly #kept: (Decision | undefined)[] = [];
+  #nextDecision = 0;
   readonly #init: SchedulerInit;
   readonly #lifecycle: Actor<typeof componentMachine>;
   #nextStart = 0;
@@ -162,7 +165,7 @@ export class Scheduler {
     return [this.#nodes, this.#pods];
   }
 
-  /** The last decision about a pod (`namespace/name`), while it is among the newest `explanationsKept`. */
+  /** The last decision about a pod (`namespace/name`), while it is among the newest `explanationsKept` decisions. */
   explain(key: string): Decision | undefined {
     return this.#decisions.get(key);
   }
@@ -312,9 +315,11 @@ export class Scheduler {
   #record(d: Decision): void {
     this.#init.onDecision?.(d);
     if (this.options.explanationsKept === 0) return;
-    this.#decisions.delete(d.pod);
+    const oldest = this.#kept[this.#nextDecision];
+    if (oldest && this.#decisions.get(oldest.pod) === oldest) this.#decisions.delete(oldest.pod);
+    this.#kept[this.#nextDecision] = d;
+    this.#nextDecision = (this.#nextDecision + 1) % this.options.explanationsKept;
     this.#decisions.set(d.pod, d);
-    if (this.#decisions.size > this.options.explanationsKept) this.#decisions.delete(this.#decisions.keys().next().value!);
   }
 
   // ---- Writes ------------------------------------------------------------------------------------

@@ -66,6 +66,18 @@ test('pods are bound through pods/binding, each once, spread by LeastAllocated',
   w.stop();
 });
 
+test('explanations are kept for the newest explanationsKept decisions only', async () => {
+  const w = await world({ explanationsKept: 3 });
+  await w.node('n1', '4');
+  await w.scheduler.start();
+  for (let i = 0; i < 5; i++) {
+    await w.pod(`p${i}`, '100m');
+    await w.run(1_000);
+  }
+  assert.equal([0, 1, 2, 3, 4].map((i) => w.scheduler.explain(`default/p${i}`)?.node), [undefined, undefined, 'n1', 'n1', 'n1']);
+  w.stop();
+});
+
 test('bindings go out at the client QPS limit after the burst', async () => {
   const w = await world({ orchApiQps: 10, orchApiBurst: 5 });
   await w.node('n1', '100');
