@@ -53,7 +53,8 @@ const MEDIA_TYPES = [JSON_TYPE, YAML_TYPE, PROTOBUF_TYPE];
 
 /** Picks the response representation; 406 when nothing acceptable is served. */
 export function negotiate(accept: string | undefined, offer: Offer): Output {
-  if (!accept || accept.trim() === '') return { format: 'json', pretty: offer.pretty };
+  // No Accept, or exactly JSON (every in-process client): nothing to parse.
+  if (!accept || accept === JSON_TYPE || accept.trim() === '') return { format: 'json', pretty: offer.pretty };
   for (const r of parseAccept(accept)) {
     const as = r.params.as;
     if (as === 'Table') {

@@ -83,6 +83,12 @@ export function preFilter(state: CycleState, pod: PodInfo, snapshot: Snapshot, f
   return { filters: active };
 }
 
+/**
+ * The feasible nodes of the cycle under way, reused: cycles run one at a time and no plugin keeps
+ * the list past its cycle, so growing a new one for every pod would only feed the collector.
+ */
+const feasibleScratch: NodeInfo[] = [];
+
 export function runCycle(input: CycleInput): CycleResult {
   const { pod, snapshot } = input;
   const nodes = snapshot.nodes;
@@ -99,24 +105,31 @@ export function runCycle(input: CycleInput): CycleResult {
     const n = snapshot.get(input.nominated);
     if (n && !runFilters(state, filtering, n)) return decide(r, state, input, [n]);
   }
-  const feasible: NodeInfo[] = [];
+  // Written over from the start: emptying the array would give its storage back, to grow again.
+  const feasible = feasibleScratch;
+  let found = 0;
   const count = nodes.length;
   let i = 0;
   let at = input.start % (count || 1);
-  for (; i < count && feasible.length < input.numToFind; i++) {
+  for (; i < count && found < input.numToFind; i++) {
     const node = nodes[at]!;
     if (++at === count) at = 0;
     const failure = runFilters(state, filtering, node);
     if (failure) reject(r, node.name, { plugin: failure.plugin, reasons: reasonsOf(failure.reason) });
-    else feasible.push(node);
+    else feasible[found++] = node;
   }
+  feasible.length = found;
   r.evaluated = i;
   r.nextStart = count ? (input.start + i) % count : 0;
   return decide(r, state, input, feasible);
 }
 
-/** Totals of the last cycle, reused: cycles run one at a time, and a Float64Array costs a zeroing allocation. */
+/**
+ * The totals and the normalised scores of the cycle under way, reused: cycles run one at a time,
+ * and the explanation copies out what it keeps.
+ */
 let scratch = new Float64Array(1024);
+const scoreScratch: number[][] = [];
 
 function decide(r: CycleResult, state: CycleState, input: CycleInput, feasible: NodeInfo[]): CycleResult {
   r.feasible = feasible.length;
@@ -141,8 +154,9 @@ function decide(r: CycleResult, state: CycleState, input: CycleInput, feasible: 
       scored.push({ plugin: p, scores: undefined });
       continue;
     }
-    const scores: number[] = [];
-    for (let k = 0; k < n; k++) scores.push(p.score(state, pod, feasible[k]!, snapshot));
+    const scores = (scoreScratch[scored.length] ??= []);
+    for (let k = 0; k < n; k++) scores[k] = p.score(state, pod, feasible[k]!, snapshot);
+    scores.length = n;
     p.normalize(state, pod, scores);
     for (let k = 0; k < n; k++) totals[k] += scores[k] = clamp(scores[k]!) * weight;
     scored.push({ plugin: p, scores });

@@ -118,7 +118,8 @@ export interface ScorePlugin {
   readonly weight: number;
   /**
    * Prepares scoring; answering `'skip'` (the real framework's Skip status) leaves the plugin out
-   * of this cycle's Score and NormalizeScore: it has nothing to tell the nodes apart by.
+   * of this cycle's Score and NormalizeScore: it has nothing to tell the nodes apart by. The
+   * `nodes` list is the cycle's own and is reused after it: keep what is derived, not the list.
    */
   preScore?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], snapshot: Snapshot): 'skip' | void;
   /** A raw score for a feasible node. */

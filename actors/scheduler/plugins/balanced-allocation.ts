@@ -7,12 +7,6 @@ import { MAX_NODE_SCORE, type PodInfo, type ScorePlugin } from '../framework.ts'
 
 const NAME = 'NodeResourcesBalancedAllocation';
 
-/** A share of capacity, capped at 1; NaN when the node has none of the resource (it is skipped). */
-function fraction(requested: number, allocatable: number): number {
-  if (allocatable === 0) return NaN;
-  return Math.min(requested / allocatable, 1);
-}
-
 const bestEffort = (pod: PodInfo) => pod.requests.milliCPU === 0 && pod.requests.memory === 0;
 
 export const balancedAllocation: ScorePlugin = {
@@ -23,10 +17,12 @@ export const balancedAllocation: ScorePlugin = {
   },
   score(_state, pod, node) {
     if (bestEffort(pod)) return 0;
-    const cpu = fraction(node.requested.milliCPU + pod.requests.milliCPU, node.allocatable.milliCPU);
-    const memory = fraction(node.requested.memory + pod.requests.memory, node.allocatable.memory);
-    // With two resources the standard deviation is half their difference; with one it is 0.
-    const std = Number.isNaN(cpu) || Number.isNaN(memory) ? 0 : Math.abs((cpu - memory) / 2);
-    return Math.trunc((1 - std) * MAX_NODE_SCORE);
+    const free = node.allocatable, used = node.requested, wanted = pod.requests;
+    // A node with none of one resource is scored on the other alone: a deviation of 0.
+    if (free.milliCPU === 0 || free.memory === 0) return MAX_NODE_SCORE;
+    // Each share capped at 1; with two resources the standard deviation is half their difference.
+    const cpu = Math.min((used.milliCPU + wanted.milliCPU) / free.milliCPU, 1);
+    const memory = Math.min((used.memory + wanted.memory) / free.memory, 1);
+    return ((1 - Math.abs(cpu - memory) / 2) * MAX_NODE_SCORE) | 0; // truncated, as a small integer (no heap number)
   },
 };

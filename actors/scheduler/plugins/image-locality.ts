@@ -43,7 +43,7 @@ export function imageScore(sumScores: number, containers: number): number {
   if (containers === 0) return 0;
   const maxThreshold = MAX_CONTAINER_THRESHOLD * containers;
   const clamped = Math.min(Math.max(sumScores, MIN_THRESHOLD), maxThreshold);
-  return Math.trunc((MAX_NODE_SCORE * (clamped - MIN_THRESHOLD)) / (maxThreshold - MIN_THRESHOLD));
+  return ((MAX_NODE_SCORE * (clamped - MIN_THRESHOLD)) / (maxThreshold - MIN_THRESHOLD)) | 0;
 }
 
 export const imageLocality: ScorePlugin = {

@@ -175,8 +175,12 @@ interface FilterState {
   selfMatch: boolean;
 }
 
+const NOTHING_TO_CHECK: FilterState = { terms: NO_TERMS, affinity: new Map(), anti: new Map(), existingAntiKeys: [], existingAntiValues: [], selfMatch: false };
+
 function filterState(pod: PodInfo, snapshot: Snapshot, options: InterPodAffinityOptions): FilterState {
   const terms = podTerms(pod);
+  // No terms of its own and no placed pod with any: nothing to count (the common case).
+  if (terms === NO_TERMS && snapshot.nodesWithAffinityPods().length === 0) return NOTHING_TO_CHECK;
   const nsLabels = namespaceLabelsOf(options);
   const existingAnti: TopologyCounts = new Map();
   for (const node of snapshot.nodesWithAffinityPods()) {
@@ -237,8 +241,11 @@ interface ScoreState {
   values: Map<string, number>[];
 }
 
+const NOTHING_TO_SCORE: ScoreState = { skip: true, keys: [], values: [] };
+
 function scoreState(pod: PodInfo, snapshot: Snapshot, options: InterPodAffinityOptions): ScoreState {
   const terms = podTerms(pod);
+  if (terms === NO_TERMS && snapshot.nodesWithAffinityPods().length === 0) return NOTHING_TO_SCORE;
   const nsLabels = namespaceLabelsOf(options);
   const hardWeight = options.hardPodAffinityWeight ?? 1;
   const topology: TopologyCounts = new Map();
@@ -312,7 +319,7 @@ export function interPodAffinity(options: InterPodAffinityOptions = {}): FilterP
         if (v > max) max = v;
       }
       const diff = max - min;
-      for (let i = 0; i < scores.length; i++) scores[i] = diff > 0 ? Math.trunc(MAX_NODE_SCORE * ((scores[i]! - min) / diff)) : 0;
+      for (let i = 0; i < scores.length; i++) scores[i] = diff > 0 ? (MAX_NODE_SCORE * ((scores[i]! - min) / diff)) | 0 : 0;
     },
   };
 }

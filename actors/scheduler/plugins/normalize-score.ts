@@ -11,7 +11,7 @@ export function defaultNormalizeScore(scores: number[], reverse: boolean): void 
     return;
   }
   for (let i = 0; i < scores.length; i++) {
-    const scaled = Math.trunc((MAX_NODE_SCORE * scores[i]!) / max);
+    const scaled = ((MAX_NODE_SCORE * scores[i]!) / max) | 0;
     scores[i] = reverse ? MAX_NODE_SCORE - scaled : scaled;
   }
 }

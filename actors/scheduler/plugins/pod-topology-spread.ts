@@ -154,9 +154,12 @@ interface FilterState {
   error?: string;
 }
 
+const NO_CONSTRAINTS: FilterState = { constraints: [], counts: [], minMatch: [], selfMatch: [] };
+
 function filterState(pod: PodInfo, snapshot: Snapshot): FilterState {
   const { hard: constraints, error } = podConstraints(pod);
   if (error) return { constraints: [], counts: [], minMatch: [], selfMatch: [], error };
+  if (constraints.length === 0) return NO_CONSTRAINTS;
   const counts = constraints.map(() => new Map<string, number>());
   if (constraints.length > 0) {
     const inclusion = new Inclusion(pod);
@@ -284,7 +287,7 @@ export function podTopologySpread(options: PodTopologySpreadOptions = {}): Filte
       for (let i = 0; i < scores.length; i++) {
         if (s.ignoredAt[i]) scores[i] = 0;
         else if (max === 0) scores[i] = MAX_NODE_SCORE;
-        else scores[i] = Math.trunc((MAX_NODE_SCORE * (max + min - scores[i]!)) / max);
+        else scores[i] = ((MAX_NODE_SCORE * (max + min - scores[i]!)) / max) | 0;
       }
     },
   };
