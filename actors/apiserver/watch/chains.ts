@@ -24,16 +24,32 @@ export function scopeKey(s: ScopeRequest): string {
 }
 
 
+/** A type's scope keys, made once: its own, and one per namespace. */
+interface TypeScopes {
+  key: string;
+  namespaces: Map<string, string>;
+}
+
 export class Chains {
   readonly #heads = new Map<string, number>();
+  readonly #types = new Map<ResourceType, TypeScopes>();
+  readonly #nodes = new Map<string, string>();
 
   /** Records an event and returns, per scope it belongs to, the revision of the scope's previous event (0: none). */
   link(type: ResourceType, obj: KObject, prev: KObject | undefined, revision: number): Record<string, number> {
-    const scopes = [typeKey(type)];
-    if (type.scope === 'Namespaced') scopes.push(`${typeKey(type)}/${obj.metadata.namespace ?? ''}`);
+    let t = this.#types.get(type);
+    if (!t) this.#types.set(type, (t = { key: typeKey(type), namespaces: new Map() }));
+    const scopes = [t.key];
+    if (type.scope === 'Namespaced') {
+      const ns = obj.metadata.namespace ?? '';
+      let key = t.namespaces.get(ns);
+      if (key === undefined) t.namespaces.set(ns, (key = `${t.key}/${ns}`));
+      scopes.push(key);
+    }
     if (type.group === '' && type.resource === 'pods') {
-      scopes.push(`node/${nodeNameOf(obj)}`);
-      if (prev && nodeNameOf(prev) !== nodeNameOf(obj)) scopes.push(`node/${nodeNameOf(prev)}`);
+      const node = nodeNameOf(obj);
+      scopes.push(this.#nodeScope(node));
+      if (prev && nodeNameOf(prev) !== node) scopes.push(this.#nodeScope(nodeNameOf(prev)));
     }
     const links: Record<string, number> = {};
     for (const s of scopes) {
@@ -41,6 +57,12 @@ export class Chains {
       this.#heads.set(s, revision);
     }
     return links;
+  }
+
+  #nodeScope(node: string): string {
+    let key = this.#nodes.get(node);
+    if (key === undefined) this.#nodes.set(node, (key = `node/${node}`));
+    return key;
   }
 
   /** The revision of the newest event published in a scope (0: none yet). */

@@ -9,14 +9,16 @@ import { eventSubjects, PROGRESS_SUBJECT } from './subjects.ts';
 
 /** `/registry/<group|core>/<resource>/...` back to its resource type. */
 function typeOfKey(key: string, prefix: string, cache: Map<string, ResourceType | undefined>): ResourceType | undefined {
-  const rest = key.slice(prefix.length + 1);
-  const [group, resource] = rest.split('/', 2);
-  const k = `${group}/${resource}`;
-  if (!cache.has(k)) {
-    const g = group === 'core' ? '' : group;
-    cache.set(k, ['v1'].map((v) => lookupResource(g, v, resource)).find(Boolean));
+  const from = prefix.length + 1;
+  const slash = key.indexOf('/', from);
+  const end = slash < 0 ? -1 : key.indexOf('/', slash + 1);
+  const k = key.slice(from, end < 0 ? undefined : end); // `<group|core>/<resource>`
+  let type = cache.get(k);
+  if (type === undefined && !cache.has(k)) {
+    const [group, resource] = k.split('/', 2);
+    cache.set(k, (type = lookupResource(group === 'core' ? '' : group!, 'v1', resource ?? '')));
   }
-  return cache.get(k);
+  return type;
 }
 
 export class Fanout {

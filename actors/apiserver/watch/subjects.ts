@@ -19,20 +19,40 @@ export function token(s: string): string {
   return s.replace(/[^A-Za-z0-9-]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
+const bases = new WeakMap<ResourceType, string>();
+
 function base(type: ResourceType): string {
-  return `orch.w.${token(type.group || 'core')}.${token(type.resource)}`;
+  let b = bases.get(type);
+  if (b === undefined) bases.set(type, (b = `orch.w.${token(type.group || 'core')}.${token(type.resource)}`));
+  return b;
+}
+
+/**
+ * Tokens of namespaces and node names, which repeat on every event (object names do not). The
+ * table starts over past its bound, as shared strings do.
+ */
+const repeated = new Map<string, string>();
+const REPEATED_MAX = 65_536;
+
+function repeatedToken(s: string): string {
+  let t = repeated.get(s);
+  if (t === undefined) {
+    if (repeated.size >= REPEATED_MAX) repeated.clear();
+    repeated.set(s, (t = token(s)));
+  }
+  return t;
 }
 
 const isPods = (type: ResourceType) => type.group === '' && type.resource === 'pods';
 
 /** Where a change is published. */
 export function eventSubjects(type: ResourceType, obj: KObject, prev?: KObject): string[] {
-  const ns = type.scope === 'Namespaced' ? token(obj.metadata.namespace ?? '') : NONE;
+  const ns = type.scope === 'Namespaced' ? repeatedToken(obj.metadata.namespace ?? '') : NONE;
   const subjects = [`${base(type)}.o.${ns}.${token(obj.metadata.name ?? '')}`];
   if (isPods(type)) {
     const now = nodeNameOf(obj);
-    subjects.push(`${base(type)}.n.${token(now)}`);
-    if (prev && nodeNameOf(prev) !== now) subjects.push(`${base(type)}.n.${token(nodeNameOf(prev))}`);
+    subjects.push(`${base(type)}.n.${repeatedToken(now)}`);
+    if (prev && nodeNameOf(prev) !== now) subjects.push(`${base(type)}.n.${repeatedToken(nodeNameOf(prev))}`);
   }
   return subjects;
 }
