@@ -2,7 +2,7 @@
 // the real server's RequestInfo: whether it names a resource (and which), its verb, whether it is
 // long-running, read-only or mutating, and the labels its metrics carry. Never throws: a path that
 // does not parse keeps its error for the router to answer with, after authentication.
-import { parseResourcePath, Query, type ApiRequest, type ResourceRequest } from './request.ts';
+import { parseResourcePath, pathParts, Query, type ApiRequest, type ResourceRequest } from './request.ts';
 
 export interface RequestInfo {
   method: string;
@@ -45,6 +45,9 @@ const APPLY_CONTENT_TYPE = 'application/apply-patch+yaml';
 /** Paths the shutdown filters never turn away: probes and scrapes. */
 const EXEMPT_PREFIXES = ['/readyz', '/livez', '/healthz', '/metrics'];
 
+/** The query of a URL without one (most requests): nobody changes a Query's parameters. */
+const NO_QUERY = new Query(new URLSearchParams());
+
 /** Paths the real server treats as resource requests: /api/{version}/... and /apis/{group}/{version}/... */
 function underApi(parts: string[]): boolean {
   return (parts[0] === 'api' && parts.length >= 3) || (parts[0] === 'apis' && parts.length >= 4);
@@ -53,14 +56,14 @@ function underApi(parts: string[]): boolean {
 export function requestInfo(req: ApiRequest): RequestInfo {
   const q = req.url.indexOf('?');
   const path = q >= 0 ? req.url.slice(0, q) : req.url;
-  const query = new Query(new URLSearchParams(q >= 0 ? req.url.slice(q + 1) : ''));
+  const query = q >= 0 ? new Query(new URLSearchParams(req.url.slice(q + 1))) : NO_QUERY;
   const method = req.method.toUpperCase();
-  const parts = path.split('/').filter((p) => p !== '');
+  const parts = pathParts(path);
   let resource: ResourceRequest | undefined;
   let parseError: unknown;
   if (underApi(parts)) {
     try {
-      resource = parseResourcePath(method, path, query);
+      resource = parseResourcePath(method, path, query, parts);
     } catch (e) {
       parseError = e;
     }

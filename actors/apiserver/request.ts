@@ -55,9 +55,11 @@ export class Query {
   }
 }
 
+/** A path's non-empty segments. */
+export const pathParts = (path: string): string[] => path.split('/').filter((p) => p !== '');
+
 /** Non-resource paths are answered before routing; anything else under /api or /apis is parsed here. */
-export function parseResourcePath(method: string, path: string, query: Query): ResourceRequest {
-  const parts = path.split('/').filter((p) => p !== '');
+export function parseResourcePath(method: string, path: string, query: Query, parts = pathParts(path)): ResourceRequest {
   let group: string;
   let rest: string[];
   if (parts[0] === 'api') {
@@ -120,7 +122,7 @@ function verbOf(method: string, hasName: boolean, query: Query): Verb {
 /** A path segment decoded; namespaces and names end up in stored objects, so they are shared. */
 function decodeSegment(s: string): string {
   try {
-    return shared(decodeURIComponent(s));
+    return shared(s.includes('%') ? decodeURIComponent(s) : s);
   } catch {
     throw badRequest(`invalid percent-encoding in path segment ${JSON.stringify(s)}`);
   }
