@@ -146,7 +146,9 @@ export class Informer {
     const list = await client.listAll(type, namespace, { labelSelector, fieldSelector });
     this.lists++;
     const listed = Number(list.metadata.resourceVersion);
-    const fresh = new Map(list.items.map((o) => [cacheKey(o), { ...o, apiVersion: list.apiVersion, kind: type.kind } as KObject]));
+    // Type first, then the item (which has none, as list items come): V8 shares one hidden class
+    // among objects built this way, where adding keys after a spread gives each its own.
+    const fresh = new Map(list.items.map((o) => [cacheKey(o), { apiVersion: list.apiVersion, kind: type.kind, ...o } as KObject]));
     for (const key of [...this.cache.keys()]) if (!fresh.has(key)) {
       const old = this.cache.remove(key)!;
       for (const h of this.#handlers) h.delete?.(old);
