@@ -11,14 +11,24 @@ interface Node<T> {
 
 const node = <T>(): Node<T> => ({ children: new Map(), here: new Set(), rest: new Set() });
 
+/** Subjects whose matches are remembered until the subscriptions change; past this the memo starts over. */
+const MEMO_MAX = 16_384;
+
 export class SubjectIndex<T> {
   #root: Node<T> = node();
+  /**
+   * The matches of recently published subjects: a node's pod subject or an object's subject is
+   * published again and again while the subscriptions stay the same. Any change forgets them.
+   */
+  #matches = new Map<string, readonly T[]>();
 
   add(pattern: string, value: T): void {
+    this.#matches.clear();
     this.#place(pattern, true, value);
   }
 
   remove(pattern: string, value: T): void {
+    this.#matches.clear();
     this.#place(pattern, false, value);
   }
 
@@ -64,14 +74,20 @@ export class SubjectIndex<T> {
    * array, deduplicated only when two patterns met values (one value may sit under both).
    */
   match(subject: string): readonly T[] {
-    const m: Match<T> = { out: [], sources: 0 };
-    walk(this.#root, subject.split('.'), 0, m);
-    return m.sources > 1 ? [...new Set(m.out)] : m.out;
+    let out = this.#matches.get(subject);
+    if (out === undefined) {
+      const m: Match<T> = { out: [], sources: 0 };
+      walk(this.#root, subject.split('.'), 0, m);
+      out = m.sources > 1 ? [...new Set(m.out)] : m.out;
+      if (this.#matches.size >= MEMO_MAX) this.#matches.clear();
+      this.#matches.set(subject, out);
+    }
+    return out;
   }
 
   /** Whether any pattern matches `subject`. */
   has(subject: string): boolean {
-    return any(this.#root, subject.split('.'), 0);
+    return this.match(subject).length > 0;
   }
 }
 
@@ -96,13 +112,4 @@ function walk<T>(n: Node<T>, tokens: string[], i: number, m: Match<T>): void {
   if (exact) walk(exact, tokens, i + 1, m);
   const star = n.children.get('*');
   if (star) walk(star, tokens, i + 1, m);
-}
-
-function any<T>(n: Node<T>, tokens: string[], i: number): boolean {
-  if (i === tokens.length) return n.here.size > 0;
-  if (n.rest.size > 0) return true;
-  const exact = n.children.get(tokens[i]);
-  if (exact && any(exact, tokens, i + 1)) return true;
-  const star = n.children.get('*');
-  return star !== undefined && any(star, tokens, i + 1);
 }
