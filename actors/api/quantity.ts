@@ -9,12 +9,26 @@ const SUFFIX: Record<string, number> = {
 
 const QUANTITY = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?)$/;
 
+/** Parsed quantities: a cluster's requests and capacities are a few texts read over and over. */
+const parsed = new Map<string, number>();
+const PARSED_MAX = 4_096;
+
 /** The quantity's value in base units, or a RangeError naming the text and the accepted forms. */
 export function parseQuantity(text: string | number): number {
   if (typeof text === 'number') {
     if (!Number.isFinite(text)) throw new RangeError(`invalid quantity ${text}: must be a finite number`);
     return text;
   }
+  let value = parsed.get(text);
+  if (value === undefined) {
+    value = parseText(text);
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(text, value);
+  }
+  return value;
+}
+
+function parseText(text: string): number {
   const m = QUANTITY.exec(String(text).trim());
   if (!m) throw new RangeError(`invalid quantity ${JSON.stringify(text)}: expected a number with an optional suffix (m, k, M, G, Ki, Mi, Gi, ...), e.g. 500m or 128Mi`);
   const value = Number(m[1]) * (m[2] ? 10 ** Number(m[2].slice(1)) : SUFFIX[m[3] ?? '']!);
