@@ -88,12 +88,12 @@ export class MemoryStore implements Store {
   async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
     const at = this.#readRevision(opts.revision);
     const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
-    if (limit === Infinity) return this.#listOnce(prefix, at, opts);
-    // A paged list reads the range as of one revision page after page: the range's visible objects
-    // at that revision are taken once, so each later page costs its own length, not the range's.
+    if (opts.after === undefined) return this.#firstPage(prefix, at, limit, opts.filter);
+    // A later page of a paged list: from a snapshot of the range's visible objects at the first
+    // page's revision, taken once, so each page costs its own length rather than the range's.
     const range = this.#range(prefix, at);
     const items: KObject[] = [];
-    let i = opts.after === undefined ? 0 : upperBound(range.keys, opts.after);
+    let i = upperBound(range.keys, opts.after);
     for (; i < range.keys.length && items.length < limit; i++) {
       const obj = range.objects[i]!;
       if (!opts.filter || opts.filter(obj)) items.push(obj);
@@ -102,14 +102,29 @@ export class MemoryStore implements Store {
     return { items, revision: at, remaining, ...(remaining > 0 && items.length >= limit ? { lastKey: range.keys[i - 1]! } : {}) };
   }
 
-  #listOnce(prefix: string, at: number, opts: ListOptions): ListResult {
+  /**
+   * An unpaged list, or a paged list's first page: one pass, counting the visible keys after the
+   * page. Most such lists (a node agent's pods, by field selector) have no second page, so they
+   * take no snapshot.
+   */
+  #firstPage(prefix: string, at: number, limit: number, filter: ListOptions['filter']): ListResult {
     const items: KObject[] = [];
-    this.#keys.forRange(opts.after ?? prefix, prefixEnd(prefix), false, (key, versions) => {
-      if (key === opts.after) return;
+    let lastKey: string | undefined;
+    let remaining = 0;
+    let full = false;
+    this.#keys.forRange(prefix, prefixEnd(prefix), false, (key, versions) => {
       const obj = visibleAt(versions, at);
-      if (obj && (!opts.filter || opts.filter(obj))) items.push(obj);
+      if (!obj) return;
+      if (full) {
+        remaining++;
+        return;
+      }
+      if (filter && !filter(obj)) return;
+      items.push(obj);
+      lastKey = key;
+      if (items.length >= limit) full = true;
     });
-    return { items, revision: at, remaining: 0 };
+    return { items, revision: at, remaining, ...(full && remaining > 0 ? { lastKey } : {}) };
   }
 
   /** The keys under `prefix` and their objects as of revision `at`, from the last few paged lists' snapshots. */
