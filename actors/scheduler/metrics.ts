@@ -4,6 +4,7 @@
 // took to be scheduled, and the pending pods by queue, read from the queue when scraped. Durations
 // are on the scheduler's clock. A pod counts as scheduled once its binding succeeded, and a binding
 // that failed counts as an error, as in the real scheduler's binding cycle.
+import { CounterSeries, HistogramSeries } from '../api/metric-series.ts';
 import { Counter, Gauge, Histogram, type Registry } from '../api/metrics.ts';
 import { perRegistry } from '../client/per-registry.ts';
 
@@ -49,28 +50,38 @@ export const schedulerMetrics = perRegistry((registry: Registry) => {
 /** One scheduler's view of the families, its profile label bound. */
 export class SchedulerMetrics {
   readonly #f: ReturnType<typeof schedulerMetrics>;
-  readonly #byResult: Record<AttemptResult, { result: AttemptResult; profile: string }>;
+  /** The label values of each result, in the families' label order. */
+  readonly #byResult: Record<AttemptResult, [AttemptResult, string]>;
   readonly #pending: () => PendingCounts;
+  // Every attempt adds to these: by label values, without prom-client hashing the labels each time.
+  readonly #attempts: CounterSeries<'result' | 'profile'>;
+  readonly #attemptDuration: HistogramSeries<'result' | 'profile'>;
+  readonly #podAttempts: HistogramSeries<never>;
+  readonly #podDuration: HistogramSeries<'attempts'>;
 
   constructor(registry: Registry, profile: string, pending: () => PendingCounts) {
     this.#f = schedulerMetrics(registry);
-    this.#byResult = { scheduled: { result: 'scheduled', profile }, unschedulable: { result: 'unschedulable', profile }, error: { result: 'error', profile } };
+    this.#byResult = { scheduled: ['scheduled', profile], unschedulable: ['unschedulable', profile], error: ['error', profile] };
     this.#pending = pending;
     this.#f.pending = pending;
-    for (const labels of Object.values(this.#byResult)) this.#f.attempts.inc(labels, 0);
+    this.#attempts = new CounterSeries(this.#f.attempts, ['result', 'profile']);
+    this.#attemptDuration = new HistogramSeries(this.#f.attemptDuration, ['result', 'profile']);
+    this.#podAttempts = new HistogramSeries(this.#f.podAttempts, []);
+    this.#podDuration = new HistogramSeries(this.#f.podDuration, ['attempts']);
+    for (const values of Object.values(this.#byResult)) this.#attempts.inc(values, 0);
   }
 
   /** An attempt that began at `startMs` ended now with `result`. */
   attempt(result: AttemptResult, startMs: number, nowMs: number): void {
-    const labels = this.#byResult[result];
-    this.#f.attempts.inc(labels);
-    this.#f.attemptDuration.observe(labels, (nowMs - startMs) / 1000);
+    const values = this.#byResult[result];
+    this.#attempts.inc(values);
+    this.#attemptDuration.observe(values, (nowMs - startMs) / 1000);
   }
 
   /** A pod is bound after `attempts` attempts, `sinceQueuedMs` after it was first queued. */
   podScheduled(attempts: number, sinceQueuedMs: number): void {
-    this.#f.podAttempts.observe(attempts);
-    this.#f.podDuration.observe({ attempts: String(attempts) }, sinceQueuedMs / 1000);
+    this.#podAttempts.observe([], attempts);
+    this.#podDuration.observe([String(attempts)], sinceQueuedMs / 1000);
   }
 
   /** Preemption was tried for an unschedulable pod; `victims` when it found some. */
