@@ -183,12 +183,13 @@ function decide(r: CycleResult, state: CycleState, input: CycleInput, feasible: 
       second = k;
     } else if (third < 0 || totals[k]! > totals[third]!) third = k;
   }
-  r.top = [best, second, third].filter((k) => k >= 0).map((k) => ({
-    node: feasible[k]!.name,
-    total: totals[k]!,
-    byPlugin: Object.fromEntries(scored.map(({ plugin, scores }) =>
-      [plugin.name, scores ? scores[k]! : clamp(plugin.score(state, pod, feasible[k]!, snapshot)) * plugin.weight])),
-  }));
+  for (const k of [best, second, third]) {
+    if (k < 0) continue;
+    // Built key by key (Object.fromEntries makes a slow dictionary of every one).
+    const byPlugin: Record<string, number> = {};
+    for (const { plugin, scores } of scored) byPlugin[plugin.name] = scores ? scores[k]! : clamp(plugin.score(state, pod, feasible[k]!, snapshot)) * plugin.weight;
+    r.top.push({ node: feasible[k]!.name, total: totals[k]!, byPlugin });
+  }
   return r;
 }
 

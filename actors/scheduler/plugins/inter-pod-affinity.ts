@@ -85,6 +85,7 @@ function podTerms(pod: PodInfo): PodTerms {
   let terms = termsCache.get(pod);
   if (terms) return terms;
   const affinity = (pod.pod.spec as { affinity?: { podAffinity?: TermsSpec; podAntiAffinity?: TermsSpec } } | undefined)?.affinity;
+  if (!affinity) return NO_TERMS; // most pods: nothing to remember (a weak map entry per pod weighs on the collector)
   const required = (s: TermsSpec | undefined) => (s?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => compileTerm(pod, t, 1));
   const preferred = (s: TermsSpec | undefined) =>
     (s?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((p) => compileTerm(pod, p.podAffinityTerm, p.weight));

@@ -81,15 +81,13 @@ export function requiredNodeAffinity(pod: PodInfo): NodeMatcher {
   const selector = spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0 ? selectorFromSet(spec.nodeSelector) : undefined;
   const required = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   const terms = required ? (required.nodeSelectorTerms ?? []).filter((t) => !isEmptyTerm(t)).map(compileTerm) : undefined;
-  if (!selector && !terms) matcher = anyNode;
-  else {
-    matcher = (node) => {
-      if (selector && !selector.matches(node.labels)) return false;
-      if (!terms) return true;
-      for (let i = 0; i < terms.length; i++) if (termMatches(terms[i]!, node)) return true;
-      return false;
-    };
-  }
+  if (!selector && !terms) return anyNode; // most pods: nothing to remember (a weak map entry per pod weighs on the collector)
+  matcher = (node) => {
+    if (selector && !selector.matches(node.labels)) return false;
+    if (!terms) return true;
+    for (let i = 0; i < terms.length; i++) if (termMatches(terms[i]!, node)) return true;
+    return false;
+  };
   requiredCache.set(pod, matcher);
   return matcher;
 }

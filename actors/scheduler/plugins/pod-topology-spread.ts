@@ -89,11 +89,13 @@ function compileConstraint(c: TopologySpreadConstraintSpec, pod: PodInfo): Const
 }
 
 const compiledCache = new WeakMap<PodInfo, PodConstraints>();
+const NO_CONSTRAINTS_DECLARED: PodConstraints = { declared: 0, hard: [], soft: [] };
 
 function podConstraints(pod: PodInfo): PodConstraints {
   let compiled = compiledCache.get(pod);
   if (compiled) return compiled;
   const specs = (pod.pod.spec as { topologySpreadConstraints?: TopologySpreadConstraintSpec[] } | undefined)?.topologySpreadConstraints ?? [];
+  if (specs.length === 0) return NO_CONSTRAINTS_DECLARED; // most pods: nothing to remember (a weak map entry per pod weighs on the collector)
   compiled = { declared: specs.length, hard: [], soft: [] };
   try {
     for (const c of specs) {

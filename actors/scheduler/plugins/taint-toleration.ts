@@ -44,7 +44,8 @@ export function untoleratedTaint(taints: readonly Taint[], tolerations: readonly
 function preferNoScheduleTolerations(state: CycleState, pod: PodInfo): readonly Toleration[] {
   let tolerations = state.get(PRE_SCORE) as readonly Toleration[] | undefined;
   if (!tolerations) {
-    tolerations = podTolerations(pod).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
+    const all = podTolerations(pod);
+    tolerations = all.length === 0 ? all : all.filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
     state.set(PRE_SCORE, tolerations);
   }
   return tolerations;
