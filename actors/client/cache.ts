@@ -18,6 +18,11 @@ export class ObjectCache {
     return this.#byKey.get(`${namespace ?? ''}/${name}`);
   }
 
+  /** The object under a `cacheKey` (`namespace/name`): no key built, none hashed again. */
+  byKey(key: string): KObject | undefined {
+    return this.#byKey.get(key);
+  }
+
   list(): KObject[] {
     return [...this.#byKey.values()];
   }

@@ -257,8 +257,7 @@ export class Scheduler {
 
   #scheduleOne(queued: QueuedPod): void {
     const { key, attempts: attempt } = queued;
-    const [namespace, name] = splitKey(key);
-    const pod = this.#pods.cache.get(namespace, name);
+    const pod = this.#pods.cache.byKey(key);
     if (!pod || (pod.spec as Rec).nodeName || pod.metadata.deletionTimestamp) {
       this.queue.done(key);
       return;
@@ -377,11 +376,6 @@ export class Scheduler {
     (this.#init.onError ?? ((x) => console.error(`scheduler ${this.options.schedulerName}:`, x)))(e);
   }
 }
-
-const splitKey = (key: string): [string, string] => {
-  const i = key.indexOf('/');
-  return [key.slice(0, i), key.slice(i + 1)];
-};
 
 const labelsChanged = (old: KObject | undefined, pod: KObject) =>
   !old || (old.metadata.labels !== pod.metadata.labels && JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {}));
