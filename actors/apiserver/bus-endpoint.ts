@@ -74,7 +74,9 @@ export function serveOnBus(bus: Bus, handle: (req: ApiRequest) => Promise<ApiRes
       } catch {
         return bus.publish(reply, wireBody(toWire({ status: 400, headers: {}, body: JSON.stringify(badRequest('undecodable bus request').status) })));
       }
-      void handle({ ...req, headers: req.headers ?? {}, body: req.body ?? new Uint8Array() }).then((r) => {
+      // A request with a value comes from this process's client, whole; its body is made on demand.
+      const whole = req.value !== undefined ? req : { ...req, headers: req.headers ?? {}, body: req.body ?? new Uint8Array() };
+      void handle(whole).then((r) => {
         // Streams (watches) are HTTP's; over the bus a watcher follows the subjects (orch.api.changes).
         const out = r.stream ? { status: 400, headers: {}, body: JSON.stringify(badRequest(`watch over the bus: subscribe to the watch subjects and ask ${CHANGES_SUBJECT} for the backlog`).status) } : r;
         answer(bus, reply, out);

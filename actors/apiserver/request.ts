@@ -3,6 +3,7 @@
 import { lookupResource, type ResourceType } from '../api/resources.ts';
 import { shared } from '../api/shared-strings.ts';
 import { badRequest, StatusError } from '../api/status.ts';
+import type { Json } from '../api/types.ts';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -22,6 +23,11 @@ export interface ApiRequest {
   url: string;
   headers: Record<string, string | undefined>;
   body: Uint8Array;
+  /**
+   * A JSON body as a value, from a client in this process (never sent to another): what `body`
+   * encodes. Nobody modifies it; a handler that changes what it decoded takes a copy.
+   */
+  value?: Json;
 }
 
 /** Go's strconv.ParseBool: every spelling real clients send (`True` from python, `1` from curl). */

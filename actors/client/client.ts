@@ -5,9 +5,11 @@
 // client-go does (rest/with_retry.go); without a clock the 429 is the caller's.
 import type { Clock } from '../api/env.ts';
 import { apiVersionOf, type ResourceType } from '../api/resources.ts';
+import { jsonCopy } from '../api/json-copy.ts';
 import { StatusError, type Status } from '../api/status.ts';
 import type { KList, KObject } from '../api/types.ts';
-import type { Bus } from '../../transport/bus.ts';
+import { Deferred, type Bus } from '../../transport/bus.ts';
+import { encode } from '../../transport/codec.ts';
 import { payload, valueOf } from '../../transport/payload.ts';
 import { CHANGES_SUBJECT, REQUEST_SUBJECT, type ChangesReply, type ChangesRequest, type WireResponse } from '../apiserver/bus-endpoint.ts';
 import type { ApiRequest } from '../apiserver/request.ts';
@@ -58,6 +60,31 @@ function retryAfterSeconds(headers: WireResponse['headers']): number | undefined
   return Number(value.trim());
 }
 
+// Buffer.from slices a shared pool for small bodies; TextEncoder allocates a backing store each time.
+const encodeJson = (body: unknown): Uint8Array => Buffer.from(JSON.stringify(body), 'utf8');
+
+/**
+ * The wire request. A JSON body (apply's YAML aside) also goes as a copy the request owns, which a
+ * server in this process reads instead of the text; the text is written only if the request
+ * leaves the process.
+ */
+function requestOf(method: string, url: string, headers: ApiRequest['headers'], body: unknown, contentType: string): ApiRequest {
+  if (body === undefined) return { method, url, headers, body: new Uint8Array() };
+  const value = contentType === PATCH_CONTENT.apply ? undefined : jsonCopy(body);
+  if (value === undefined) return { method, url, headers, body: encodeJson(body) };
+  let bytes: Uint8Array | undefined;
+  return {
+    method, url, headers, value,
+    get body() {
+      return (bytes ??= encodeJson(value));
+    },
+  };
+}
+
+/** In this process the request itself; encoded without its value if it leaves. */
+const wireRequest = (req: ApiRequest): Deferred<ApiRequest> =>
+  new Deferred(req, ({ method, url, headers, body }) => encode({ method, url, headers, body }));
+
 export class ApiClient {
   readonly #retryClock: Clock | undefined;
   readonly #maxRetries: number;
@@ -77,18 +104,14 @@ export class ApiClient {
   }
 
   async request(method: string, url: string, body?: unknown, contentType = 'application/json'): Promise<unknown> {
-    const req: ApiRequest = {
-      method, url,
-      headers: { 'user-agent': this.userAgent, accept: 'application/json', ...(body !== undefined ? { 'content-type': contentType } : {}) },
-      // Buffer.from slices a shared pool for small bodies; TextEncoder allocates a backing store each time.
-      body: body === undefined ? new Uint8Array() : Buffer.from(JSON.stringify(body), 'utf8'),
-    };
+    const headers = { 'user-agent': this.userAgent, accept: 'application/json', ...(body !== undefined ? { 'content-type': contentType } : {}) };
+    const req = requestOf(method, url, headers, body, contentType);
     let reply: WireResponse;
     for (let attempt = 0; ; attempt++) {
       // Every attempt takes its turn with the rate limiter, as client-go throttles each try.
       const wait = this.limiter?.wait();
       if (wait) await wait;
-      reply = valueOf<WireResponse>(await this.bus.request(REQUEST_SUBJECT, payload(req), this.timeoutMs));
+      reply = valueOf<WireResponse>(await this.bus.request(REQUEST_SUBJECT, wireRequest(req), this.timeoutMs));
       const seconds = reply.status === 429 ? retryAfterSeconds(reply.headers) : undefined;
       const clock = this.#retryClock;
       if (seconds === undefined || clock === undefined || attempt >= this.#maxRetries) break;

@@ -16,10 +16,9 @@ function optionsInvalid(field: string, message: string) {
 }
 
 export function deleteOptions(req: ApiRequest, r: ResourceRequest): DeleteOptions {
-  const text = bodyText(req.body);
-  if (text.trim() !== '') {
+  if (req.value !== undefined || bodyText(req.body).trim() !== '') {
     // Decoded by its Content-Type like any body: an unknown type is a 415, never read as JSON.
-    const body = parseBody(req.body, req.headers['content-type']).value;
+    const body = parseBody(req).value;
     if (!isPlainObject(body)) throw optionsInvalid('', 'Invalid value: DeleteOptions must be a JSON object');
     return fromFields(body);
   }

@@ -1,6 +1,8 @@
 // PATCH: JSON patch, merge patch, strategic merge patch, and server-side apply.
 import { timestamp } from '../../api/env.ts';
+import { jsonCopy } from '../../api/json-copy.ts';
 import { apiVersionOf } from '../../api/resources.ts';
+import { shared } from '../../api/shared-strings.ts';
 import { invalid, notFound, StatusError } from '../../api/status.ts';
 import { isPlainObject, type Json, type KObject } from '../../api/types.ts';
 import { parseJson, parseYaml } from '../codec/json.ts';
@@ -54,14 +56,15 @@ export async function handlePatch(req: ApiRequest, r: ResourceRequest, registry:
   const force = q.bool('force');
   const apiVersion = apiVersionOf(r.type);
   const model = modelName(apiVersion, r.type.kind);
-  const text = bodyText(req.body);
   const warnings: string[] = [];
 
   if (kind !== 'apply') {
     if (q.has('force'))
       throw invalid('meta.k8s.io', 'PatchOptions', '', [{ reason: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' }]);
     const manager = fieldManager(q, req.headers['user-agent'], 'PatchOptions');
-    const { value: patch, duplicates } = parseJson(text);
+    // From a client in this process, a copy of the value it sent: what its text parses to.
+    const copied = req.value !== undefined ? jsonCopy(req.value, shared) : undefined;
+    const { value: patch, duplicates } = copied !== undefined ? { value: copied, duplicates: [] } : parseJson(bodyText(req.body));
     checkNesting(patch, 'the patch');
     // A merge or strategic patch is decoded strictly too (kjson.UnmarshalStrict into a map): its
     // duplicate keys are problems like the patched object's unknown fields.
@@ -76,7 +79,7 @@ export async function handlePatch(req: ApiRequest, r: ResourceRequest, registry:
   }
 
   const manager = fieldManager(q, req.headers['user-agent'], 'PatchOptions', true);
-  const parsed = parseYaml(text);
+  const parsed = parseYaml(bodyText(req.body));
   checkNesting(parsed.value, 'the applied object');
   if (mode === 'Strict' && parsed.duplicates.length > 0)
     throw new StatusError(400, 'BadRequest', `error strict decoding YAML: ${parsed.duplicates.map((d) => `duplicate field "${d}"`).join(', ')}`);

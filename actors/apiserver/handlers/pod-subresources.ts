@@ -17,7 +17,7 @@ import { withFields } from '../../api/objects.ts';
 type Obj = Record<string, unknown>;
 
 export async function handleBinding(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
-  const { object } = checkObject(parseBody(req.body, req.headers['content-type']),
+  const { object } = checkObject(parseBody(req),
     { apiVersion: 'v1', kind: 'Binding', group: '', version: 'v1' }, fieldValidation(r.query, 'CreateOptions'));
   const node = isPlainObject(object.target) ? String((object.target as Obj).name ?? '') : '';
   if (!node) throw invalid('', 'Binding', r.name!, [{ reason: 'FieldValueRequired', field: 'target.name', message: 'Required value' }]);
@@ -42,7 +42,7 @@ export async function handleBinding(req: ApiRequest, r: ResourceRequest, registr
 const pdbType = lookupResource('policy', 'v1', 'poddisruptionbudgets')!;
 
 export async function handleEviction(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
-  const { object } = checkObject(parseBody(req.body, req.headers['content-type']),
+  const { object } = checkObject(parseBody(req),
     { apiVersion: 'policy/v1', kind: 'Eviction', group: 'policy', version: 'v1' }, 'Ignore', ['policy/v1', 'policy/v1beta1']);
   const del = isPlainObject(object.deleteOptions) ? (object.deleteOptions as Obj) : {};
   const dry = dryRun(Array.isArray(del.dryRun) ? del.dryRun.map(String) : r.query.params.getAll('dryRun'), 'DeleteOptions');

@@ -11,7 +11,7 @@ import { invalid } from '../../api/status.ts';
 type Attrs = Record<string, unknown>;
 
 export function handleReview(req: ApiRequest, r: ResourceRequest, authorizer: Authorizer, user: UserInfo, ctx: EncodeContext): ApiResponse {
-  const { object, warnings } = checkObject(parseBody(req.body, req.headers['content-type']), expectOf(r.type), fieldValidation(r.query, 'CreateOptions'));
+  const { object, warnings } = checkObject(parseBody(req), expectOf(r.type), fieldValidation(r.query, 'CreateOptions'));
   const spec = (isPlainObject(object.spec) ? object.spec : {}) as Attrs;
   const res = isPlainObject(spec.resourceAttributes) ? (spec.resourceAttributes as Attrs) : undefined;
   const nonRes = isPlainObject(spec.nonResourceAttributes) ? (spec.nonResourceAttributes as Attrs) : undefined;

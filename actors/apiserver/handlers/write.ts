@@ -9,7 +9,7 @@ import type { ApiResponse } from './response.ts';
 export async function handleCreate(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
   const mode = fieldValidation(r.query, 'CreateOptions');
   const opts = { dryRun: dryRun(r.query.params.getAll('dryRun'), 'CreateOptions'), fieldManager: fieldManager(r.query, req.headers['user-agent'], 'CreateOptions') };
-  const { object, warnings } = checkObject(parseBody(req.body, req.headers['content-type']), expectOf(r.type), mode);
+  const { object, warnings } = checkObject(parseBody(req), expectOf(r.type), mode);
   const created = await registry.create(r.type, r.namespace, object, opts);
   return encodeObject(ctx, created, 201, warningHeaders(warnings));
 }
@@ -21,7 +21,7 @@ export async function handleUpdate(req: ApiRequest, r: ResourceRequest, registry
     fieldManager: fieldManager(r.query, req.headers['user-agent'], 'UpdateOptions'),
     ...(r.subresource ? { subresource: r.subresource } : {}),
   };
-  const decode = () => checkObject(parseBody(req.body, req.headers['content-type']), expectOf(r.type), mode);
+  const decode = () => checkObject(parseBody(req), expectOf(r.type), mode);
   const { object, warnings } = decode();
   // The decoded body is this request's own: the first attempt takes it as it is; a retry after a
   // write race decodes it again rather than reuse what the first attempt changed.

@@ -1,0 +1,63 @@
+// Deep copies of request bodies as JSON would carry them, so a client and a server in one process
+// hand an object over without writing and reading its text (a twentieth of the time for a Lease).
+
+import type { Json } from './types.ts';
+
+/** Deeper values take the text route, whose own limits and errors then apply. */
+const MAX_DEPTH = 256;
+
+/**
+ * A copy of `value` equal to `JSON.parse(JSON.stringify(value))`: undefined members dropped,
+ * undefined items and non-finite numbers null, -0 as 0. Undefined when `value` holds anything the
+ * text route treats otherwise (`toJSON`, class instances, functions, bigints, a `__proto__` key,
+ * a cycle or nesting past MAX_DEPTH): the caller then encodes it as text.
+ * `intern` maps every string value (the server's shared copies, see shared-strings.ts).
+ */
+export function jsonCopy(value: unknown, intern?: (s: string) => string): Json | undefined {
+  const out = copy(value, intern, 0);
+  return out === FAIL ? undefined : (out as Json);
+}
+
+const FAIL = Symbol('not plain JSON');
+
+function copy(v: unknown, intern: ((s: string) => string) | undefined, depth: number): unknown {
+  switch (typeof v) {
+    case 'string':
+      return intern ? intern(v) : v;
+    case 'number':
+      return Number.isFinite(v) ? (v === 0 ? 0 : v) : null;
+    case 'boolean':
+      return v;
+    case 'object':
+      break;
+    default:
+      return FAIL;
+  }
+  if (v === null) return null;
+  if (depth >= MAX_DEPTH) return FAIL;
+  if (Array.isArray(v)) {
+    if (Object.getPrototypeOf(v) !== Array.prototype) return FAIL;
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      const c = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? null : copy(x, intern, depth + 1);
+      if (c === FAIL) return FAIL;
+      out[i] = c;
+    }
+    return out;
+  }
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return FAIL;
+  const o = v as Record<string, unknown>;
+  if (typeof o.toJSON === 'function') return FAIL;
+  const out: Record<string, unknown> = {};
+  for (const k in o) {
+    const x = o[k];
+    if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+    if (k === '__proto__') return FAIL;
+    const c = copy(x, intern, depth + 1);
+    if (c === FAIL) return FAIL;
+    out[k] = c;
+  }
+  return out;
+}
