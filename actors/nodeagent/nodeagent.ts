@@ -116,7 +116,8 @@ export class NodeAgent {
   #startedMs: number | undefined;
   #timers: unknown[] = [];
   #lastReportedMs = 0;
-  #lastReported = '';
+  /** The memory pressure last reported (the one part of the status that varies); undefined: unknown. */
+  #reportedPressure: boolean | undefined;
   #stopped = false;
 
   constructor(init: NodeAgentInit) {
@@ -237,7 +238,7 @@ export class NodeAgent {
       if (this.#stopped) return;
       void work().catch((e) => {
         // Unanswered: the server may hold anything of this node now; the next beat reports it all.
-        if (e instanceof BusTimeoutError || e instanceof NoRespondersError) this.#lastReported = '';
+        if (e instanceof BusTimeoutError || e instanceof NoRespondersError) this.#reportedPressure = undefined;
         this.#report(e);
       }).finally(() => { if (!this.#stopped) this.#every(loop, work); });
     }, Math.round(periodMs));
@@ -250,7 +251,11 @@ export class NodeAgent {
 
   // ---- Node and Lease ---------------------------------------------------------------------------
 
-  #nodeStatus(nowMs: number) {
+  /**
+   * The status reported at `nowMs`. Everything but the heartbeat times and `memoryPressure` is
+   * fixed once registered: #updateStatus writes early only when the pressure changes.
+   */
+  #nodeStatus(nowMs: number, memoryPressure: boolean) {
     const o = this.options;
     const resources = { cpu: o.cpu, memory: o.memory, 'ephemeral-storage': o.ephemeralStorage, pods: String(podLimit(o)) };
     const condition = (type: string, status: string, reason: string, message: string) =>
@@ -259,7 +264,7 @@ export class NodeAgent {
       capacity: resources,
       allocatable: this.#allocatable(resources),
       conditions: [
-        this.#memoryPressure(nowMs)
+        memoryPressure
           ? condition('MemoryPressure', 'True', 'KubeletHasInsufficientMemory', 'kubelet has insufficient memory available')
           : condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
         condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
@@ -306,7 +311,8 @@ export class NodeAgent {
       ...(o.zone ? { 'topology.kubernetes.io/zone': o.zone } : {}),
       ...o.nodeLabels,
     };
-    const status = this.#nodeStatus(now);
+    const pressure = this.#memoryPressure(now);
+    const status = this.#nodeStatus(now, pressure);
     const node = { metadata: { name: this.nodeName, labels },
       spec: { podCIDR: o.podCIDR, podCIDRs: [o.podCIDR], ...(o.registerWithTaints.length ? { taints: o.registerWithTaints } : {}) }, status } as KObject;
     try {
@@ -317,24 +323,21 @@ export class NodeAgent {
       await this.#heartbeat.patch(NODES, undefined, this.nodeName, { status }, 'merge', 'status');
     }
     this.#lastReportedMs = now;
-    this.#lastReported = this.#comparable(status);
+    this.#reportedPressure = pressure;
   }
 
-  /** The status without its heartbeat times: what must change for an early report. */
-  #comparable(status: { conditions: { lastHeartbeatTime: string }[] }): string {
-    return JSON.stringify({ ...status, conditions: status.conditions.map(({ lastHeartbeatTime: _h, ...c }) => c) });
-  }
-
-  /** Every nodeStatusUpdateFrequency: write the status if it changed or nodeStatusReportFrequency has passed. */
+  /**
+   * Every nodeStatusUpdateFrequency: write the status if it changed or nodeStatusReportFrequency
+   * has passed. Besides its heartbeat times, only the memory pressure changes it (see #nodeStatus).
+   */
   async #updateStatus(): Promise<void> {
     const now = this.#clock.now();
-    const status = this.#nodeStatus(now);
-    const comparable = this.#comparable(status);
-    if (comparable === this.#lastReported && now - this.#lastReportedMs < this.options.nodeStatusReportFrequencyMs) return;
-    await this.#heartbeat.patch(NODES, undefined, this.nodeName, { status }, 'merge', 'status');
+    const pressure = this.#memoryPressure(now);
+    if (pressure === this.#reportedPressure && now - this.#lastReportedMs < this.options.nodeStatusReportFrequencyMs) return;
+    await this.#heartbeat.patch(NODES, undefined, this.nodeName, { status: this.#nodeStatus(now, pressure) }, 'merge', 'status');
     this.#metrics.statusUpdated();
     this.#lastReportedMs = now;
-    this.#lastReported = comparable;
+    this.#reportedPressure = pressure;
   }
 
   async #renewLease(): Promise<void> {
