@@ -10,20 +10,20 @@ const MAX_DEPTH = 256;
  * A copy of `value` equal to `JSON.parse(JSON.stringify(value))`: undefined members dropped,
  * undefined items and non-finite numbers null, -0 as 0. Undefined when `value` holds anything the
  * text route treats otherwise (`toJSON`, class instances, functions, bigints, a `__proto__` key,
- * a cycle or nesting past MAX_DEPTH): the caller then encodes it as text.
- * `intern` maps every string value (the server's shared copies, see shared-strings.ts).
+ * a cycle, more than `maxDepth` levels of objects and arrays): the caller then encodes it as text.
  */
-export function jsonCopy(value: unknown, intern?: (s: string) => string): Json | undefined {
-  const out = copy(value, intern, 0);
+export function jsonCopy(value: unknown, maxDepth = MAX_DEPTH): Json | undefined {
+  const out = copy(value, maxDepth);
   return out === FAIL ? undefined : (out as Json);
 }
 
 const FAIL = Symbol('not plain JSON');
 
-function copy(v: unknown, intern: ((s: string) => string) | undefined, depth: number): unknown {
+// `levels`: how many levels of objects and arrays may still open.
+function copy(v: unknown, levels: number): unknown {
   switch (typeof v) {
     case 'string':
-      return intern ? intern(v) : v;
+      return v;
     case 'number':
       return Number.isFinite(v) ? (v === 0 ? 0 : v) : null;
     case 'boolean':
@@ -34,13 +34,13 @@ function copy(v: unknown, intern: ((s: string) => string) | undefined, depth: nu
       return FAIL;
   }
   if (v === null) return null;
-  if (depth >= MAX_DEPTH) return FAIL;
+  if (levels === 0) return FAIL;
   if (Array.isArray(v)) {
     if (Object.getPrototypeOf(v) !== Array.prototype) return FAIL;
     const out = new Array<unknown>(v.length);
     for (let i = 0; i < v.length; i++) {
       const x: unknown = v[i];
-      const c = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? null : copy(x, intern, depth + 1);
+      const c = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? null : copy(x, levels - 1);
       if (c === FAIL) return FAIL;
       out[i] = c;
     }
@@ -55,7 +55,7 @@ function copy(v: unknown, intern: ((s: string) => string) | undefined, depth: nu
     const x = o[k];
     if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
     if (k === '__proto__') return FAIL;
-    const c = copy(x, intern, depth + 1);
+    const c = copy(x, levels - 1);
     if (c === FAIL) return FAIL;
     out[k] = c;
   }

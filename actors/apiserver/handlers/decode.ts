@@ -2,14 +2,13 @@
 // kind's schema: type errors always fail, unknown and duplicate fields follow fieldValidation.
 import { jsonCopy } from '../../api/json-copy.ts';
 import type { ResourceType } from '../../api/resources.ts';
-import { shared } from '../../api/shared-strings.ts';
 import { badRequest, invalid, StatusError, type StatusCause } from '../../api/status.ts';
 import { isPlainObject, type Json, type KObject } from '../../api/types.ts';
 import { parseJson, parseYaml } from '../codec/json.ts';
 import { decodeProtobuf } from '../codec/protobuf.ts';
 import { bodyFormat } from '../negotiation.ts';
 import type { ApiRequest, Query } from '../request.ts';
-import { checkNesting } from '../validation/nesting.ts';
+import { checkNesting, MAX_NESTING_DEPTH } from '../validation/nesting.ts';
 import { checkSchema } from '../validation/schema.ts';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -49,9 +48,10 @@ export function bodyText(body: Uint8Array): string {
 /** The request's body decoded by its Content-Type: a value of the caller's own, which it may change. */
 export function parseBody(req: Pick<ApiRequest, 'body' | 'value' | 'headers'>): Decoded {
   const format = bodyFormat(req.headers['content-type']);
-  // A client in this process sent the value too: a copy of it is what parsing its text would give.
-  const copied = format === 'json' && req.value !== undefined ? jsonCopy(req.value, shared) : undefined;
-  if (copied !== undefined) return nestingChecked({ value: copied, duplicates: [] });
+  // A client in this process sent the value too: a copy of it is what parsing its text would give,
+  // made only within the nesting limit (a deeper one goes the text route, to its 400).
+  const copied = format === 'json' && req.value !== undefined ? jsonCopy(req.value, MAX_NESTING_DEPTH) : undefined;
+  if (copied !== undefined) return { value: copied, duplicates: [] };
   const body = req.body;
   if (format === 'protobuf') return nestingChecked({ value: decodeProtobuf(body) as unknown as Json, duplicates: [] });
   const text = bodyText(body);

@@ -11,12 +11,25 @@ export const MAX_NESTING_DEPTH = 256;
 /** Levels of objects and arrays in `value` (a scalar is 0), counted without recursion; stops once past `limit`. */
 export function nestingDepth(value: unknown, limit = MAX_NESTING_DEPTH): number {
   let deepest = 0;
-  const todo: { v: unknown; depth: number }[] = [{ v: value, depth: 1 }];
-  for (let item = todo.pop(); item; item = todo.pop()) {
-    if (item.v === null || typeof item.v !== 'object') continue;
-    deepest = Math.max(deepest, item.depth);
+  // Containers still to look into, and their depths: two stacks, so nothing is allocated per value.
+  const values: object[] = [];
+  const depths: number[] = [];
+  if (value !== null && typeof value === 'object') {
+    values.push(value);
+    depths.push(1);
+  }
+  while (values.length > 0) {
+    const v = values.pop() as Record<string, unknown>;
+    const depth = depths.pop()!;
+    if (depth > deepest) deepest = depth;
     if (deepest > limit) break;
-    for (const child of Object.values(item.v)) todo.push({ v: child, depth: item.depth + 1 });
+    for (const k in v) {
+      const child = v[k];
+      if (child !== null && typeof child === 'object') {
+        values.push(child);
+        depths.push(depth + 1);
+      }
+    }
   }
   return deepest;
 }

@@ -70,11 +70,11 @@ test('jsonCopy: the copy shares nothing with the original', () => {
   assert.equal(original, { metadata: { labels: { a: 'b' } }, spec: { list: [{ x: 1 }] } });
 });
 
-test('jsonCopy: intern maps every string value, and no key', () => {
-  const seen: string[] = [];
-  const copy = jsonCopy({ key: 'v1', list: ['v2', 3], nested: { k: 'v3' } }, (s) => (seen.push(s), s.toUpperCase()));
-  assert.equal(copy, { key: 'V1', list: ['V2', 3], nested: { k: 'V3' } });
-  assert.equal(seen, ['v1', 'v2', 'v3']);
+test('jsonCopy: maxDepth counts levels of objects and arrays', () => {
+  const three = { a: [{ b: 1 }] };
+  assert.equal(jsonCopy(three, 3), three);
+  assert.is(jsonCopy(three, 2), undefined);
+  assert.is(jsonCopy('scalar', 0), 'scalar');
 });
 
 test.run();

@@ -44,6 +44,16 @@ test('schema errors in a body sent as a value read as they do for text', async (
   assert.is(viaValue?.message, viaText.json.message);
 });
 
+test('a body nested past the limit is refused as its text would be', async () => {
+  const h = await heldServer();
+  const client = new ApiClient(h.server.bus, 'test');
+  let deep: unknown = 'leaf';
+  for (let i = 0; i < 300; i++) deep = { d: deep };
+  const error = await client.create(CMS, { metadata: { name: 'deep', namespace: 'default' }, extra: deep } as unknown as KObject).then(() => undefined, (e: { code: number; message: string }) => e);
+  assert.is(error?.code, 400);
+  assert.match(error?.message ?? '', 'nests objects and arrays more than 256 levels deep');
+});
+
 test('an update tried again after a write race starts from the body as sent', async () => {
   const h = await heldServer();
   const client = new ApiClient(h.server.bus, 'test');
