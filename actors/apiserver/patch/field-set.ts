@@ -51,9 +51,12 @@ const written = new WeakMap<FieldSet, Written>();
  * set; a node can also have children. FieldsV1 writes a member leaf as `{}` and a member with
  * children with an extra `".": {}`.
  */
+const NO_CHILDREN: ReadonlyMap<string, FieldSet> = new Map();
+
 export class FieldSet {
   private member = false;
-  private readonly children = new Map<string, FieldSet>();
+  // Most nodes are leaves: they share one empty map, and a node gets its own on its first child.
+  private children: ReadonlyMap<string, FieldSet> = NO_CHILDREN;
 
   static of(paths: Iterable<Path>): FieldSet {
     const set = new FieldSet();
@@ -91,7 +94,7 @@ export class FieldSet {
       }
       const sub = FieldSet.#read(child);
       if (!isObject(child) || Object.keys(child).length === 0) sub.member = true;
-      set.children.set(normaliseElement(key), sub);
+      set.#setChild(normaliseElement(key), sub);
     }
     return set;
   }
@@ -132,7 +135,7 @@ export class FieldSet {
     let node: FieldSet = this;
     for (const element of path) {
       let next = node.children.get(element);
-      if (!next) node.children.set(element, (next = new FieldSet()));
+      if (!next) node.#setChild(element, (next = new FieldSet()));
       node = next;
     }
     node.member = true;
@@ -223,17 +226,22 @@ export class FieldSet {
   }
 
   /** This set without anything at or below the given top-level elements. */
-  withoutSubtrees(elements: Iterable<string>): FieldSet {
-    const drop = new Set(elements);
+  withoutSubtrees(elements: readonly string[]): FieldSet {
+    if (!elements.some((e) => this.children.has(e))) return this;
     const out = new FieldSet();
     out.member = this.member;
-    for (const [key, child] of this.children) if (!drop.has(key)) out.adopt(key, child);
+    for (const [key, child] of this.children) if (!elements.includes(key)) out.adopt(key, child);
     return out;
   }
 
   /** Keeps `child` under `key` when it holds any member. */
   private adopt(key: string, child: FieldSet): void {
-    if (!child.isEmpty()) this.children.set(key, child);
+    if (!child.isEmpty()) this.#setChild(key, child);
+  }
+
+  #setChild(key: string, child: FieldSet): void {
+    if (this.children === NO_CHILDREN) this.children = new Map();
+    (this.children as Map<string, FieldSet>).set(key, child);
   }
 
   /** Member paths in structured-merge-diff's order: a node's members, then its children's. */

@@ -45,10 +45,14 @@ export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
   }
   if (isObject(a)) {
     if (!isObject(b)) return false;
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return false;
-    for (const k of keys) if (!Object.hasOwn(b, k) || !jsonEqual(a[k], b[k])) return false;
-    return true;
+    // for-in rather than Object.keys: no array per object (plain objects inherit no enumerable keys).
+    let count = 0;
+    for (const k in a) {
+      if (!Object.hasOwn(b, k) || !jsonEqual(a[k], b[k])) return false;
+      count++;
+    }
+    for (const _ in b) if (--count < 0) return false;
+    return count === 0;
   }
   return false;
 }

@@ -95,17 +95,17 @@ export function compareObjects(before: Json | undefined, after: Json | undefined
   return changes;
 }
 
+// Versions share the subtrees an update did not touch: one and the same value has no changes.
+// Equal values have none either: a deep comparison costs far less than walking them by shape (an
+// update sent as a whole object shares nothing with the stored one, yet changes little).
+const same = (a: Json | undefined, b: Json | undefined): boolean => a === b || (a !== undefined && b !== undefined && jsonEqual(a, b));
+
 function diff(a: Json | undefined, b: Json | undefined, shape: Shape, path: Path, out: Changes, member: boolean): void {
-  // Versions share the subtrees an update did not touch: one and the same value has no changes.
-  if (a === b) return;
-  // Equal values have no changes: a deep comparison costs far less than walking them by shape
-  // (an update sent as a whole object shares nothing with the stored one, yet changes little).
-  if (a !== undefined && b !== undefined && jsonEqual(a, b)) return;
-  if (isObject(a) && isObject(b) && descendsIntoObjects(shape)) {
-    const keysA = Object.keys(a);
-    const keysB = Object.keys(b);
-    if (keysA.length > 0 && keysB.length > 0) return diffFields(a, keysA, b, keysB, shape, path, out);
-  }
+  if (!same(a, b)) diffUnequal(a, b, shape, path, out, member);
+}
+
+function diffUnequal(a: Json | undefined, b: Json | undefined, shape: Shape, path: Path, out: Changes, member: boolean): void {
+  if (isObject(a) && isObject(b) && descendsIntoObjects(shape) && !isEmptyObject(a) && !isEmptyObject(b)) return diffFields(a, b, shape, path, out);
   const ga = granular(a, shape);
   const gb = granular(b, shape);
   const emptyA = !ga || ga.entries.size === 0;
@@ -135,17 +135,26 @@ function diff(a: Json | undefined, b: Json | undefined, shape: Shape, path: Path
   }
 }
 
+function isEmptyObject(o: JsonObject): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
 // Two non-empty objects walked field by field, as the general case does through `granular` but
-// without its maps: the common case, as most of an object is structs and string maps.
-function diffFields(a: JsonObject, keysA: string[], b: JsonObject, keysB: string[], shape: Shape, path: Path, out: Changes): void {
+// without its maps: the common case, as most of an object is structs and string maps. Equal
+// fields are skipped before their path is made.
+function diffFields(a: JsonObject, b: JsonObject, shape: Shape, path: Path, out: Changes): void {
   const member = entriesAreMembers(shape);
-  for (const k of keysA) {
+  for (const k in a) {
+    const va = a[k];
+    const vb = hasKey(b, k) ? b[k] : undefined;
+    if (same(va, vb)) continue;
     const element = fieldElement(k);
-    diff(a[k], hasKey(b, k) ? b[k] : undefined, childShape(shape, element), [...path, element], out, member);
+    diffUnequal(va, vb, childShape(shape, element), [...path, element], out, member);
   }
-  for (const k of keysB) {
+  for (const k in b) {
     if (hasKey(a, k)) continue;
     const element = fieldElement(k);
-    diff(undefined, b[k], childShape(shape, element), [...path, element], out, member);
+    diffUnequal(undefined, b[k], childShape(shape, element), [...path, element], out, member);
   }
 }

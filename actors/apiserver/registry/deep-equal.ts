@@ -12,7 +12,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   }
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
-  for (const k of Object.keys(ao)) if (ao[k] !== undefined && !deepEqual(ao[k], bo[k])) return false;
-  for (const k of Object.keys(bo)) if (bo[k] !== undefined && ao[k] === undefined) return false;
+  // for-in rather than Object.keys: no array per object (JSON trees inherit no enumerable keys).
+  for (const k in ao) if (ao[k] !== undefined && !deepEqual(ao[k], bo[k])) return false;
+  for (const k in bo) if (bo[k] !== undefined && ao[k] === undefined) return false;
   return true;
 }
