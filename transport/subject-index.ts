@@ -13,6 +13,10 @@ const node = <T>(): Node<T> => ({ children: new Map(), here: new Set(), rest: ne
 
 /** Subjects whose matches are remembered until the subscriptions change; past this the memo starts over. */
 const MEMO_MAX = 16_384;
+/** Where replies go, on both buses (NATS's `_INBOX.<id>`, the memory bus's `_INBOX.mux.<n>`). */
+const INBOX = '_INBOX.';
+/** The match of a subject nobody listens to: one array for all of them. */
+const NONE: readonly never[] = Object.freeze([]);
 
 export class SubjectIndex<T> {
   #root: Node<T> = node();
@@ -78,7 +82,9 @@ export class SubjectIndex<T> {
     if (out === undefined) {
       const m: Match<T> = { out: [], sources: 0 };
       walk(this.#root, subject.split('.'), 0, m);
-      out = m.sources > 1 ? [...new Set(m.out)] : m.out;
+      out = m.sources > 1 ? [...new Set(m.out)] : m.sources === 0 ? NONE : m.out;
+      // A reply inbox is published to once: remembering it would only push out subjects that recur.
+      if (subject.startsWith(INBOX)) return out;
       if (this.#matches.size >= MEMO_MAX) this.#matches.clear();
       this.#matches.set(subject, out);
     }
