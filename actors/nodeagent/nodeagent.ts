@@ -29,7 +29,7 @@ import { NodeAgentMetrics } from './metrics.ts';
 import { nodeAgentOptions, podLimit, type NodeAgentOptions } from './options.ts';
 import { evictionMessage, evictionVictim, memoryThreshold, type MemoryThreshold, type PodUsage } from './pressure-eviction.ts';
 import { parseQuantity, wholeUnits } from '../api/quantity.ts';
-import { PodRuntime } from './pod-runtime.ts';
+import { isPodReady, PodRuntime } from './pod-runtime.ts';
 import { createActor, type Actor } from 'xstate';
 import { componentMachine, componentState } from '../../machines/component.ts';
 
@@ -109,6 +109,10 @@ export class NodeAgent {
   readonly #threshold: MemoryThreshold | undefined;
   /** Each admitted pod's memory: its request, its use, its priority (what eviction ranks by). */
   readonly #usage = new Map<string, PodUsage & { container: string }>();
+  /** The sum of every admitted pod's memory use, active or not (negative uses as 0): a bound on memoryUsage. */
+  #usageBound = 0;
+  /** Pods whose cached copy is not Ready: the status beat looks at these for a resync. */
+  readonly #unready = new Set<string>();
   #extraMemory = 0;
   #pressureSinceMs: number | undefined;
   #lastPressureMs = 0;
@@ -182,8 +186,12 @@ export class NodeAgent {
     if (!threshold) return;
     const now = this.#clock.now();
     const capacity = wholeUnits(this.options.memory);
-    const available = capacity - this.memoryUsage;
-    if (available >= threshold.bytes(capacity)) {
+    const needed = threshold.bytes(capacity);
+    // When every admitted pod together leaves the threshold free (a byte to spare for rounding),
+    // the active ones do: no need to add them up.
+    const surely = capacity - this.#extraMemory - this.#usageBound - 1;
+    const available = surely >= needed ? surely : capacity - this.memoryUsage;
+    if (available >= needed) {
       if (this.#pressureSinceMs !== undefined && !this.#memoryPressure(now)) this.#pressureSinceMs = undefined;
       return;
     }
@@ -213,6 +221,7 @@ export class NodeAgent {
     this.#timers = [];
     for (const p of this.#pods.values()) p.stop();
     this.#pods.clear();
+    this.#unready.clear();
     this.#metrics.close();
     this.#lifecycle.send({ type: 'STOPPED' });
   }
@@ -362,19 +371,23 @@ export class NodeAgent {
 
   // ---- Pods ---------------------------------------------------------------------------------------
 
-  /** Each running pod the server holds not Ready gets its running status written again. */
+  /**
+   * Each running pod the server holds not Ready gets its running status written again. Only pods
+   * whose cached copy is not Ready can need it: the informer's events keep that set.
+   */
   #resyncPods(): void {
-    for (const [key, runtime] of this.#pods) {
-      const [namespace, name] = key.split('/') as [string, string];
-      const pod = this.#informer.cache.get(namespace, name);
-      if (pod && pod.metadata.uid === runtime.uid) runtime.resync(pod);
+    for (const key of this.#unready) {
+      const runtime = this.#pods.get(key);
+      const pod = this.#informer.cache.byKey(key);
+      if (runtime && pod && pod.metadata.uid === runtime.uid) runtime.resync(pod);
     }
   }
 
   #reconcile(key: string): void {
     if (this.#stopped) return;
-    const [namespace, name] = key.split('/') as [string, string];
-    const pod = this.#informer.cache.get(namespace, name);
+    const pod = this.#informer.cache.byKey(key);
+    if (pod && !isPodReady(pod)) this.#unready.add(key);
+    else this.#unready.delete(key);
     let runtime = this.#pods.get(key);
     if (runtime && (!pod || pod.metadata.uid !== runtime.uid)) {
       this.#drop(key, runtime);
@@ -416,7 +429,9 @@ export class NodeAgent {
       ...(resumed ? { resumed: { startTime: status.startTime! } } : { onRunning: (atMs: number) => this.#metrics.podRunning(atMs - seenMs) }),
     });
     this.#pods.set(key, runtime);
-    this.#usage.set(key, { key, ...podMemory(pod) });
+    const memory = podMemory(pod);
+    this.#usage.set(key, { key, ...memory });
+    this.#usageBound += Math.max(0, memory.usage);
     this.#metrics.podStarted();
     runtime.start();
     return runtime;
@@ -459,6 +474,7 @@ export class NodeAgent {
   #drop(key: string, runtime: PodRuntime): void {
     runtime.stop();
     this.#pods.delete(key);
+    this.#usageBound -= Math.max(0, this.#usage.get(key)?.usage ?? 0);
     this.#usage.delete(key);
     this.#usedIPs.delete(Number(runtime.podIP.split('.')[3]));
   }

@@ -21,6 +21,12 @@ import { podInput, podMachine, podPhase, type PodContext, type PodInput, type Po
 import type { PodPlan } from '../../machines/stages.ts';
 import { BusTimeoutError, NoRespondersError } from '../../transport/bus.ts';
 
+/** Whether the pod's Ready condition is True. */
+export function isPodReady(pod: KObject): boolean {
+  const conditions = (pod.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
+  return conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+}
+
 /** How long a write the API server never answered waits before it is sent again. */
 const WRITE_RETRY_MS = 10_000;
 
@@ -140,8 +146,7 @@ export class PodRuntime {
   resync(server: KObject): boolean {
     if (this.#phase !== 'Running' || this.#terminating || this.#evicted !== undefined || this.#inFlight > 0 || this.#stopped) return false;
     if (server.metadata.deletionTimestamp) return false;
-    const ready = ((server.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).find((c) => c.type === 'Ready');
-    if (ready?.status === 'True') return false;
+    if (isPodReady(server)) return false;
     this.#enqueue(() => this.#deps.write(this.#runningStatus(this.#runningMs)));
     return true;
   }
