@@ -33,6 +33,7 @@ export interface PodGcInit {
   onCollect?: (pod: string, reason: 'terminated' | 'orphaned' | 'unscheduled-terminating') => void;
 }
 
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const phaseOf = (pod: KObject) => (pod.status as { phase?: string } | undefined)?.phase;
 const nodeNameOf = (pod: KObject) => (pod.spec as { nodeName?: string } | undefined)?.nodeName;
 
@@ -91,13 +92,21 @@ export class PodGarbageCollector {
     const pods = this.#pods.cache.list();
     const threshold = this.#init.terminatedPodGcThreshold;
     if (threshold > 0) {
-      const terminated = pods.filter((p) => phaseOf(p) === 'Succeeded' || phaseOf(p) === 'Failed');
+      const terminated: { created: string; key: string; pod: KObject }[] = [];
+      for (const pod of pods) {
+        const phase = phaseOf(pod);
+        if (phase === 'Succeeded' || phase === 'Failed') terminated.push({ created: pod.metadata.creationTimestamp ?? '', key: cacheKey(pod), pod });
+      }
       if (terminated.length > threshold) {
-        const oldest = terminated.sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || cacheKey(a).localeCompare(cacheKey(b)));
-        for (const pod of oldest.slice(0, terminated.length - threshold)) this.#collect(pod, 'terminated');
+        // Oldest first, then by key so that ties go the same way every run; RFC 3339 times in UTC
+        // order as their text does.
+        terminated.sort((a, b) => compare(a.created, b.created) || compare(a.key, b.key));
+        for (const t of terminated.slice(0, terminated.length - threshold)) this.#collect(t.pod, 'terminated');
       }
     }
     const now = this.#init.clock.now();
+    const nodes = new Set<string>();
+    for (const node of this.#nodes.cache.list()) nodes.add(node.metadata.name!);
     const missing = new Set<string>();
     for (const pod of pods) {
       const node = nodeNameOf(pod);
@@ -105,7 +114,7 @@ export class PodGarbageCollector {
         if (pod.metadata.deletionTimestamp) this.#collect(pod, 'unscheduled-terminating');
         continue;
       }
-      if (this.#nodes.cache.get(undefined, node)) continue;
+      if (nodes.has(node)) continue;
       missing.add(node);
       const since = this.#missingSince.get(node) ?? now;
       this.#missingSince.set(node, since);
