@@ -1,6 +1,7 @@
 // One scenario run for the cluster suite, in a process of its own so its peak memory is its own:
 // prints progress to stderr as the run goes, then one JSON line of figures on stdout.
 import { loadScenario } from '../sim/scenario/load.ts';
+import { boundHeapGrowth } from '../sim/heap-growth.ts';
 import { runScenario } from '../sim/run.ts';
 
 const PROGRESS_EVERY_MS = 30_000;
@@ -20,6 +21,8 @@ export interface ClusterFigures {
 const file = process.argv[2];
 if (!file) throw new Error('usage: cluster-child.ts SCENARIO');
 const scenario = await loadScenario(file);
+// As `orchsim run` bounds it.
+boundHeapGrowth();
 let timer: NodeJS.Timeout | undefined;
 const outcome = await runScenario(scenario, {
   onStarted: (live) => {

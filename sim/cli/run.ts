@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { loadScenario, ScenarioError } from '../scenario/load.ts';
 import type { Scenario } from '../scenario/types.ts';
 import { runScenario, type LiveRun } from '../run.ts';
+import { boundHeapGrowth } from '../heap-growth.ts';
 import { renderSummary } from '../report/summary.ts';
 import { writeReport } from '../report/write.ts';
 import { formatDecision } from '../report/explain.ts';
@@ -79,6 +80,7 @@ export async function runCommand(argv: string[], log: (line: string) => void = c
   const seed = draft.seed ?? scenario.seed;
   log(`running ${scenario.name}: ${formatInteger(scenario.nodePools.reduce((n, p) => n + p.count, 0))} nodes, ` +
     `${formatInteger(scenario.workloads.reduce((n, w) => n + w.count, 0))} pods, ${formatDuration(scenario.durationMs)} of virtual time, seed ${seed}`);
+  boundHeapGrowth();
   const wallStart = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const outcome = await runScenario(scenario, {
