@@ -11,8 +11,12 @@ interface Node<T> {
 
 const node = <T>(): Node<T> => ({ children: new Map(), here: new Set(), rest: new Set() });
 
-/** Subjects whose matches are remembered until the subscriptions change; past this the memo starts over. */
-const MEMO_MAX = 16_384;
+/**
+ * Subjects whose matches are remembered until the subscriptions change; past this the memo starts
+ * over. An object's own subject counts, so it holds a collection of 50,000 pods and their nodes
+ * (at 16,384 the scheduler bench's 50,000 pods started it over every few thousand bindings).
+ */
+const MEMO_MAX = 1 << 17;
 /** Where replies go, on both buses (NATS's `_INBOX.<id>`, the memory bus's `_INBOX.mux.<n>`). */
 const INBOX = '_INBOX.';
 /** The match of a subject nobody listens to: one array for all of them. */
