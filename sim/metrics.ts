@@ -4,6 +4,7 @@
 // the virtual clock's, so the figures are a function of the scenario and the seed.
 import { createHash, type Hash } from 'node:crypto';
 import type { Clock } from '../actors/api/env.ts';
+import { isReady } from '../actors/api/fields.ts';
 import { milliCPU, wholeUnits } from '../actors/api/quantity.ts';
 import type { KObject } from '../actors/api/types.ts';
 import type { ChangeRecord } from '../actors/apiserver/storage/store.ts';
@@ -217,7 +218,7 @@ export class RunMetrics {
       return;
     }
     const o = c.object;
-    const status = (o.status ?? {}) as { allocatable?: Record<string, string>; capacity?: Record<string, string>; conditions?: { type: string; status: string }[] };
+    const status = (o.status ?? {}) as { allocatable?: Record<string, string>; capacity?: Record<string, string> };
     const alloc = status.allocatable ?? status.capacity ?? {};
     const existing = this.nodes.get(name);
     const rec: NodeRecord = existing ?? {
@@ -225,7 +226,7 @@ export class RunMetrics {
       readyCondition: false, leaseMs: -Infinity, podsRunning: 0,
     };
     rec.allocatable = { milliCPU: milliCPU(alloc.cpu ?? '0'), memory: wholeUnits(alloc.memory ?? '0'), pods: Number(alloc.pods ?? 0) };
-    rec.readyCondition = status.conditions?.find((x) => x.type === 'Ready')?.status === 'True';
+    rec.readyCondition = isReady(o);
     if (!existing) this.nodes.set(name, rec);
   }
 

@@ -10,6 +10,12 @@ const at = (obj: KObject, path: string[]): string => {
 };
 const field = (path: string): FieldGetter => (o) => at(o, path.split('.'));
 
+/** Whether a pod's or a node's Ready condition (the first of that type, as the real helpers read it) is True. */
+export function isReady(obj: KObject): boolean {
+  const conditions = (obj.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
+  return conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+}
+
 /** The node a pod is bound to ('' when unbound): what per-node watch subjects and indexes key on. */
 export function nodeNameOf(obj: KObject | undefined): string {
   return String((obj?.spec as { nodeName?: unknown } | undefined)?.nodeName ?? '');

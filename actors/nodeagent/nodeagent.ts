@@ -29,7 +29,8 @@ import { NodeAgentMetrics } from './metrics.ts';
 import { nodeAgentOptions, podLimit, type NodeAgentOptions } from './options.ts';
 import { evictionMessage, evictionVictim, memoryThreshold, type MemoryThreshold, type PodUsage } from './pressure-eviction.ts';
 import { parseQuantity, wholeUnits } from '../api/quantity.ts';
-import { isPodReady, PodRuntime } from './pod-runtime.ts';
+import { isReady } from '../api/fields.ts';
+import { PodRuntime } from './pod-runtime.ts';
 import { createActor, type Actor } from 'xstate';
 import { componentMachine, componentState } from '../../machines/component.ts';
 
@@ -386,7 +387,7 @@ export class NodeAgent {
   #reconcile(key: string): void {
     if (this.#stopped) return;
     const pod = this.#informer.cache.byKey(key);
-    if (pod && !isPodReady(pod)) this.#unready.add(key);
+    if (pod && !isReady(pod)) this.#unready.add(key);
     else this.#unready.delete(key);
     let runtime = this.#pods.get(key);
     if (runtime && (!pod || pod.metadata.uid !== runtime.uid)) {

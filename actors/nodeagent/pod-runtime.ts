@@ -16,16 +16,11 @@
 // running status written again (`resync`), once no write of its own is still under way.
 import { createActor, type Actor, type StateValue } from 'xstate';
 import { timestamp, type Clock, type Random } from '../api/env.ts';
+import { isReady } from '../api/fields.ts';
 import type { KObject } from '../api/types.ts';
 import { podInput, podMachine, podPhase, type PodContext, type PodInput, type PodPhase } from '../../machines/pod.ts';
 import type { PodPlan } from '../../machines/stages.ts';
 import { BusTimeoutError, NoRespondersError } from '../../transport/bus.ts';
-
-/** Whether the pod's Ready condition is True. */
-export function isPodReady(pod: KObject): boolean {
-  const conditions = (pod.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
-  return conditions?.find((c) => c.type === 'Ready')?.status === 'True';
-}
 
 /** How long a write the API server never answered waits before it is sent again. */
 const WRITE_RETRY_MS = 10_000;
@@ -146,7 +141,7 @@ export class PodRuntime {
   resync(server: KObject): boolean {
     if (this.#phase !== 'Running' || this.#terminating || this.#evicted !== undefined || this.#inFlight > 0 || this.#stopped) return false;
     if (server.metadata.deletionTimestamp) return false;
-    if (isPodReady(server)) return false;
+    if (isReady(server)) return false;
     this.#enqueue(() => this.#deps.write(this.#runningStatus(this.#runningMs)));
     return true;
   }

@@ -45,12 +45,19 @@ export function bodyText(body: Uint8Array): string {
   return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 }
 
+/**
+ * The JSON body a client in this process sent as a value, copied (what parsing its text would
+ * give, and the caller's own to change); undefined without a value, or past the nesting limit
+ * (the text route then answers its 400).
+ */
+export function copiedBody(req: Pick<ApiRequest, 'value'>): Json | undefined {
+  return req.value !== undefined ? jsonCopy(req.value, MAX_NESTING_DEPTH) : undefined;
+}
+
 /** The request's body decoded by its Content-Type: a value of the caller's own, which it may change. */
 export function parseBody(req: Pick<ApiRequest, 'body' | 'value' | 'headers'>): Decoded {
   const format = bodyFormat(req.headers['content-type']);
-  // A client in this process sent the value too: a copy of it is what parsing its text would give,
-  // made only within the nesting limit (a deeper one goes the text route, to its 400).
-  const copied = format === 'json' && req.value !== undefined ? jsonCopy(req.value, MAX_NESTING_DEPTH) : undefined;
+  const copied = format === 'json' ? copiedBody(req) : undefined;
   if (copied !== undefined) return { value: copied, duplicates: [] };
   const body = req.body;
   if (format === 'protobuf') return nestingChecked({ value: decodeProtobuf(body) as unknown as Json, duplicates: [] });

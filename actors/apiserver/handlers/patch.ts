@@ -1,6 +1,5 @@
 // PATCH: JSON patch, merge patch, strategic merge patch, and server-side apply.
 import { timestamp } from '../../api/env.ts';
-import { jsonCopy } from '../../api/json-copy.ts';
 import { apiVersionOf } from '../../api/resources.ts';
 import { invalid, notFound, StatusError } from '../../api/status.ts';
 import { isPlainObject, type Json, type KObject } from '../../api/types.ts';
@@ -12,9 +11,9 @@ import { applyMergePatch } from '../patch/merge-patch.ts';
 import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.ts';
 import { target, type Registry } from '../registry/registry.ts';
 import type { ApiRequest, ResourceRequest } from '../request.ts';
-import { checkNesting, MAX_NESTING_DEPTH } from '../validation/nesting.ts';
+import { checkNesting } from '../validation/nesting.ts';
 import { checkSchema, modelName } from '../validation/schema.ts';
-import { bodyText, checkObject, dryRun, expectOf, fieldValidation, warningHeaders, type FieldValidation } from './decode.ts';
+import { bodyText, checkObject, copiedBody, dryRun, expectOf, fieldValidation, warningHeaders, type FieldValidation } from './decode.ts';
 import { encodeObject, type EncodeContext } from './encode.ts';
 import { fieldManager } from './field-manager.ts';
 import type { ApiResponse } from './response.ts';
@@ -61,8 +60,7 @@ export async function handlePatch(req: ApiRequest, r: ResourceRequest, registry:
     if (q.has('force'))
       throw invalid('meta.k8s.io', 'PatchOptions', '', [{ reason: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' }]);
     const manager = fieldManager(q, req.headers['user-agent'], 'PatchOptions');
-    // From a client in this process, a copy of the value it sent: what its text parses to.
-    const copied = req.value !== undefined ? jsonCopy(req.value, MAX_NESTING_DEPTH) : undefined;
+    const copied = copiedBody(req);
     const { value: patch, duplicates } = copied !== undefined ? { value: copied, duplicates: [] } : parseJson(bodyText(req.body));
     checkNesting(patch, 'the patch');
     // A merge or strategic patch is decoded strictly too (kjson.UnmarshalStrict into a map): its
