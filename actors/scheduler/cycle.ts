@@ -143,21 +143,15 @@ function decide(r: CycleResult, state: CycleState, input: CycleInput, feasible: 
   const totals = scratch;
   totals.fill(0, 0, n);
   const { pod, snapshot } = input;
-  // Per plugin that scored: its normalised, weighted scores, kept only where normalising needed
-  // them all (the explanation scores the three best nodes again for the others).
-  const scored: { plugin: ScorePlugin; scores: number[] | undefined }[] = [];
+  // Per plugin that scored: its normalised, weighted score of each node (the explanation reads them).
+  const scored: { plugin: ScorePlugin; scores: number[] }[] = [];
   for (const p of input.scores) {
     if (p.preScore?.(state, pod, feasible, snapshot) === 'skip') continue;
-    const weight = p.weight;
-    if (!p.normalize) {
-      for (let k = 0; k < n; k++) totals[k] += clamp(p.score(state, pod, feasible[k]!, snapshot)) * weight;
-      scored.push({ plugin: p, scores: undefined });
-      continue;
-    }
     const scores = (scoreScratch[scored.length] ??= []);
-    for (let k = 0; k < n; k++) scores[k] = p.score(state, pod, feasible[k]!, snapshot);
+    p.score(state, pod, feasible, snapshot, scores);
     scores.length = n;
-    p.normalize(state, pod, scores);
+    p.normalize?.(state, pod, scores);
+    const weight = p.weight;
     for (let k = 0; k < n; k++) totals[k] += scores[k] = clamp(scores[k]!) * weight;
     scored.push({ plugin: p, scores });
   }
@@ -187,7 +181,7 @@ function decide(r: CycleResult, state: CycleState, input: CycleInput, feasible: 
     if (k < 0) continue;
     // Built key by key (Object.fromEntries makes a slow dictionary of every one).
     const byPlugin: Record<string, number> = {};
-    for (const { plugin, scores } of scored) byPlugin[plugin.name] = scores ? scores[k]! : clamp(plugin.score(state, pod, feasible[k]!, snapshot)) * plugin.weight;
+    for (const { plugin, scores } of scored) byPlugin[plugin.name] = scores[k]!;
     r.top.push({ node: feasible[k]!.name, total: totals[k]!, byPlugin });
   }
   return r;

@@ -48,6 +48,8 @@ export interface PodInfo {
   priority: number;
   /** Sum over containers, max with each init container (as the real scheduler computes it), plus overhead. */
   requests: Resources;
+  /** The names in `requests.scalar`, sorted: filters walk them without enumerating the record per node. */
+  scalarNames: string[];
   /** CPU and memory with the scoring defaults (100m, 200Mi) for containers that request none. */
   nonZero: { milliCPU: number; memory: number };
   /** `protocol/hostIP/hostPort` of each container port with a hostPort. */
@@ -122,8 +124,11 @@ export interface ScorePlugin {
    * `nodes` list is the cycle's own and is reused after it: keep what is derived, not the list.
    */
   preScore?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], snapshot: Snapshot): 'skip' | void;
-  /** A raw score for a feasible node. */
-  score(state: CycleState, pod: PodInfo, node: NodeInfo, snapshot: Snapshot): number;
+  /**
+   * The raw score of each feasible node, `out[k]` for `nodes[k]`. One call per cycle rather than
+   * one per node: the plugin's loop reads its cycle state once and stays monomorphic.
+   */
+  score(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], snapshot: Snapshot, out: number[]): void;
   /** Rescales `scores` (one per node of `nodes`, same order) in place into [0, MAX_NODE_SCORE]. */
   normalize?(state: CycleState, pod: PodInfo, scores: number[]): void;
 }

@@ -126,6 +126,7 @@ export function podInfo(pod: KObject): PodInfo {
     labels: pod.metadata.labels ?? {},
     priority: spec.priority ?? 0,
     requests,
+    scalarNames: Object.keys(requests.scalar).sort(),
     nonZero: { milliCPU: nonZero.milliCPU, memory: nonZero.memory },
     hostPorts,
     images,

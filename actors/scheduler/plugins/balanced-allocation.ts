@@ -3,11 +3,21 @@
 // Like the current real plugin it counts plain requests (no non-zero defaults) and skips a pod
 // that requests neither cpu nor memory (it adds nothing to any node's score), so best-effort pods
 // are not all drawn to the same node.
-import { MAX_NODE_SCORE, type PodInfo, type ScorePlugin } from '../framework.ts';
+import { MAX_NODE_SCORE, type NodeInfo, type PodInfo, type Resources, type ScorePlugin } from '../framework.ts';
 
 const NAME = 'NodeResourcesBalancedAllocation';
 
 const bestEffort = (pod: PodInfo) => pod.requests.milliCPU === 0 && pod.requests.memory === 0;
+
+function balance(wanted: Resources, node: NodeInfo): number {
+  const free = node.allocatable, used = node.requested;
+  // A node with none of one resource is scored on the other alone: a deviation of 0.
+  if (free.milliCPU === 0 || free.memory === 0) return MAX_NODE_SCORE;
+  // Each share capped at 1; with two resources the standard deviation is half their difference.
+  const cpu = Math.min((used.milliCPU + wanted.milliCPU) / free.milliCPU, 1);
+  const memory = Math.min((used.memory + wanted.memory) / free.memory, 1);
+  return ((1 - Math.abs(cpu - memory) / 2) * MAX_NODE_SCORE) | 0; // truncated, as a small integer (no heap number)
+}
 
 export const balancedAllocation: ScorePlugin = {
   name: NAME,
@@ -15,14 +25,8 @@ export const balancedAllocation: ScorePlugin = {
   preScore(_state, pod) {
     if (bestEffort(pod)) return 'skip'; // as the real plugin: nothing requested, nothing to balance
   },
-  score(_state, pod, node) {
-    if (bestEffort(pod)) return 0;
-    const free = node.allocatable, used = node.requested, wanted = pod.requests;
-    // A node with none of one resource is scored on the other alone: a deviation of 0.
-    if (free.milliCPU === 0 || free.memory === 0) return MAX_NODE_SCORE;
-    // Each share capped at 1; with two resources the standard deviation is half their difference.
-    const cpu = Math.min((used.milliCPU + wanted.milliCPU) / free.milliCPU, 1);
-    const memory = Math.min((used.memory + wanted.memory) / free.memory, 1);
-    return ((1 - Math.abs(cpu - memory) / 2) * MAX_NODE_SCORE) | 0; // truncated, as a small integer (no heap number)
+  score(_state, pod, nodes, _snapshot, out) {
+    const none = bestEffort(pod);
+    for (let k = 0; k < nodes.length; k++) out[k] = none ? 0 : balance(pod.requests, nodes[k]!);
   },
 };

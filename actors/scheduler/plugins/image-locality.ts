@@ -54,13 +54,16 @@ export const imageLocality: ScorePlugin = {
     // No node holds any of the pod's images: every node would score 0.
     if (spreads(state, pod, snapshot).every((s) => s === 0)) return 'skip';
   },
-  score(state, pod, node, snapshot) {
+  score(state, pod, nodes, snapshot, out) {
     const spread = spreads(state, pod, snapshot);
-    let sum = 0;
-    for (let i = 0; i < pod.images.length; i++) {
-      const size = node.imageSizes.get(pod.images[i]!);
-      if (size !== undefined) sum += Math.trunc(size * spread[i]!);
+    for (let k = 0; k < nodes.length; k++) {
+      const sizes = nodes[k]!.imageSizes;
+      let sum = 0;
+      for (let i = 0; i < pod.images.length; i++) {
+        const size = sizes.get(pod.images[i]!);
+        if (size !== undefined) sum += Math.trunc(size * spread[i]!);
+      }
+      out[k] = imageScore(sum, pod.images.length);
     }
-    return imageScore(sum, pod.images.length);
   },
 };

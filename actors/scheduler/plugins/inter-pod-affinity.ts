@@ -302,14 +302,17 @@ export function interPodAffinity(options: InterPodAffinityOptions = {}): FilterP
       if (s.keys.length === 0) return 'skip';
     },
     /** The summed weights recorded for the node's domains: positive for affinity, negative for anti-affinity. */
-    score(state, pod, node, snapshot) {
+    score(state, pod, nodes, snapshot, out) {
       const s = cycleValue(state, PRE_SCORE, () => scoreState(pod, snapshot, options));
-      let score = 0;
-      for (let i = 0; i < s.keys.length; i++) {
-        const value = labelValue(node.labels, s.keys[i]!);
-        if (value !== undefined) score += s.values[i]!.get(value) ?? 0;
+      for (let k = 0; k < nodes.length; k++) {
+        const labels = nodes[k]!.labels;
+        let score = 0;
+        for (let i = 0; i < s.keys.length; i++) {
+          const value = labelValue(labels, s.keys[i]!);
+          if (value !== undefined) score += s.values[i]!.get(value) ?? 0;
+        }
+        out[k] = score;
       }
-      return score;
     },
     normalize(state, _pod, scores) {
       const s = state.get(PRE_SCORE) as ScoreState | undefined;

@@ -123,12 +123,14 @@ export const nodeAffinity: FilterPlugin & ScorePlugin = {
     if (terms.length === 0) return 'skip'; // as the real plugin: no preferred terms, nothing to score
   },
   /** The sum of the weights of the preferred terms the node matches. */
-  score(state, pod, node) {
+  score(state, pod, nodes, _snapshot, out) {
     let terms = state.get(PRE_SCORE) as WeightedTerm[] | undefined;
     if (!terms) state.set(PRE_SCORE, (terms = preferredTerms(pod)));
-    let sum = 0;
-    for (let i = 0; i < terms.length; i++) if (termMatches(terms[i]!.term, node)) sum += terms[i]!.weight;
-    return sum;
+    for (let k = 0; k < nodes.length; k++) {
+      let sum = 0;
+      for (let i = 0; i < terms.length; i++) if (termMatches(terms[i]!.term, nodes[k]!)) sum += terms[i]!.weight;
+      out[k] = sum;
+    }
   },
   normalize(_state, _pod, scores) {
     defaultNormalizeScore(scores, false);

@@ -11,7 +11,8 @@ const NAME = 'NodeResourcesFit';
  * extended resources sorted by name) instead of stopping at the first, so the common case
  * allocates nothing.
  */
-function fits(request: Resources, node: NodeInfo, reasons?: string[]): boolean {
+function fits(pod: PodInfo, node: NodeInfo, reasons?: string[]): boolean {
+  const request = pod.requests;
   const free = node.allocatable, used = node.requested;
   let ok = true;
   if (node.pods.length + 1 > free.pods) {
@@ -34,15 +35,12 @@ function fits(request: Resources, node: NodeInfo, reasons?: string[]): boolean {
     reasons.push('Insufficient ephemeral-storage');
     ok = false;
   }
-  if (!reasons) {
-    for (const name in request.scalar) if (short(request, node, name)) return false;
-    return ok;
-  }
-  for (const name of Object.keys(request.scalar).sort()) {
-    if (short(request, node, name)) {
-      reasons.push(`Insufficient ${name}`);
-      ok = false;
-    }
+  const names = pod.scalarNames;
+  for (let i = 0; i < names.length; i++) {
+    if (!short(request, node, names[i]!)) continue;
+    if (!reasons) return false;
+    reasons.push(`Insufficient ${names[i]}`);
+    ok = false;
   }
   return ok;
 }
@@ -54,7 +52,7 @@ function short(request: Resources, node: NodeInfo, name: string): boolean {
 /** Every reason the node cannot hold the pod (empty when it fits). */
 export function insufficientResources(pod: PodInfo, node: NodeInfo): string[] {
   const reasons: string[] = [];
-  fits(pod.requests, node, reasons);
+  fits(pod, node, reasons);
   return reasons;
 }
 
@@ -68,28 +66,32 @@ function leastRequestedScore(requested: number, capacity: number): number {
   return (((capacity - requested) * MAX_NODE_SCORE) / capacity) | 0;
 }
 
+function leastAllocated(pod: PodInfo, node: NodeInfo): number {
+  let sum = 0, weights = 0;
+  const cpu = node.allocatable.milliCPU, memory = node.allocatable.memory;
+  if (cpu !== 0) {
+    sum += leastRequestedScore(node.nonZeroRequested.milliCPU + pod.nonZero.milliCPU, cpu);
+    weights++;
+  }
+  if (memory !== 0) {
+    sum += leastRequestedScore(node.nonZeroRequested.memory + pod.nonZero.memory, memory);
+    weights++;
+  }
+  return weights === 0 ? 0 : (sum / weights) | 0;
+}
+
 export const nodeResourcesFit: FilterPlugin & ScorePlugin = {
   name: NAME,
   weight: 1,
   /** Every failing resource, each reason in the real plugin's words, joined with REASON_SEPARATOR. */
   filter(_state, pod, node) {
-    if (fits(pod.requests, node)) return undefined;
+    if (fits(pod, node)) return undefined;
     const reasons: string[] = [];
-    fits(pod.requests, node, reasons);
+    fits(pod, node, reasons);
     return reasons.join(REASON_SEPARATOR);
   },
   /** LeastAllocated: the mean over cpu and memory (skipping one the node has none of) of the unused share after placing the pod. */
-  score(_state, pod, node) {
-    let sum = 0, weights = 0;
-    const cpu = node.allocatable.milliCPU, memory = node.allocatable.memory;
-    if (cpu !== 0) {
-      sum += leastRequestedScore(node.nonZeroRequested.milliCPU + pod.nonZero.milliCPU, cpu);
-      weights++;
-    }
-    if (memory !== 0) {
-      sum += leastRequestedScore(node.nonZeroRequested.memory + pod.nonZero.memory, memory);
-      weights++;
-    }
-    return weights === 0 ? 0 : (sum / weights) | 0;
+  score(_state, pod, nodes, _snapshot, out) {
+    for (let k = 0; k < nodes.length; k++) out[k] = leastAllocated(pod, nodes[k]!);
   },
 };

@@ -195,6 +195,21 @@ interface ScoreState {
   weights: number[];
 }
 
+/** Matching pods in the node's domains, weighted per constraint, plus maxSkew - 1 (to tolerate small skews). */
+function spreadScore(s: ScoreState, node: NodeInfo): number {
+  if (s.constraints.length === 0 || s.ignored.has(node)) return 0;
+  let score = 0;
+  for (let i = 0; i < s.constraints.length; i++) {
+    const c = s.constraints[i]!;
+    const value = labelValue(node.labels, c.topologyKey);
+    if (value === undefined) continue;
+    const domain = s.counts[i];
+    const count = domain ? (domain.get(value) ?? 0) : countMatching(node, c);
+    score += count * s.weights[i]! + (c.maxSkew - 1);
+  }
+  return Math.round(score);
+}
+
 const SKIP: ScoreState = { constraints: [], ignored: new Set(), ignoredAt: [], counts: [], weights: [] };
 
 function scoreState(pod: PodInfo, feasible: readonly NodeInfo[], snapshot: Snapshot, options: PodTopologySpreadOptions): ScoreState {
@@ -261,20 +276,10 @@ export function podTopologySpread(options: PodTopologySpreadOptions = {}): Filte
       state.set(PRE_SCORE, s);
       if (s.constraints.length === 0) return 'skip'; // as the real plugin: no soft constraints to score
     },
-    /** Matching pods in the node's domains, weighted per constraint, plus maxSkew - 1 (to tolerate small skews). */
-    score(state, pod, node, snapshot) {
-      const s = cycleValue(state, PRE_SCORE, () => scoreState(pod, snapshot.nodes, snapshot, options));
-      if (s.constraints.length === 0 || s.ignored.has(node)) return 0;
-      let score = 0;
-      for (let i = 0; i < s.constraints.length; i++) {
-        const c = s.constraints[i]!;
-        const value = labelValue(node.labels, c.topologyKey);
-        if (value === undefined) continue;
-        const domain = s.counts[i];
-        const count = domain ? (domain.get(value) ?? 0) : countMatching(node, c);
-        score += count * s.weights[i]! + (c.maxSkew - 1);
-      }
-      return Math.round(score);
+    /** Each node: matching pods in its domains, weighted per constraint, plus maxSkew - 1. */
+    score(state, pod, nodes, snapshot, out) {
+      const s = cycleValue(state, PRE_SCORE, () => scoreState(pod, nodes, snapshot, options));
+      for (let k = 0; k < nodes.length; k++) out[k] = spreadScore(s, nodes[k]!);
     },
     /** Reversed min-max: the node with the fewest matching pods gets MAX_NODE_SCORE; ignored nodes get 0. */
     normalize(state, _pod, scores) {

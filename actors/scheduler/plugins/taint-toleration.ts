@@ -64,14 +64,16 @@ export const taintToleration: FilterPlugin & ScorePlugin = {
     preferNoScheduleTolerations(state, pod);
   },
   /** The number of PreferNoSchedule taints the pod does not tolerate. */
-  score(state, pod, node) {
-    if (node.taints.length === 0) return 0;
+  score(state, pod, nodes, _snapshot, out) {
     const tolerations = preferNoScheduleTolerations(state, pod);
-    let count = 0;
-    for (const taint of node.taints) {
-      if (taint.effect === 'PreferNoSchedule' && !tolerationsTolerate(tolerations, taint)) count++;
+    for (let k = 0; k < nodes.length; k++) {
+      const taints = nodes[k]!.taints;
+      let count = 0;
+      for (let i = 0; i < taints.length; i++) {
+        if (taints[i]!.effect === 'PreferNoSchedule' && !tolerationsTolerate(tolerations, taints[i]!)) count++;
+      }
+      out[k] = count;
     }
-    return count;
   },
   normalize(_state, _pod, scores) {
     defaultNormalizeScore(scores, true);

@@ -4,15 +4,20 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fitErrorMessage, runCycle } from '../../../actors/scheduler/cycle.ts';
-import type { FilterPlugin, ScorePlugin } from '../../../actors/scheduler/framework.ts';
+import type { FilterPlugin, NodeInfo, ScorePlugin } from '../../../actors/scheduler/framework.ts';
 import { defaultScorePlugins } from '../../../actors/scheduler/plugins/index.ts';
 import { seededRandom } from '../../../sim/random.ts';
 import { node, pod, snapshotOf } from './plugins-fixtures.ts';
 
+/** A score plugin's `score` from a score per node. */
+const perNode = (of: (n: NodeInfo) => number): ScorePlugin['score'] => (_s, _p, nodes, _snapshot, out) => {
+  nodes.forEach((n, k) => (out[k] = of(n)));
+};
+
 const prefer = (name: string, favourite: string, weight: number, skip = false): ScorePlugin => ({
   name, weight,
   preScore: () => (skip ? 'skip' : undefined),
-  score: (_s, _p, n) => (n.name === favourite ? 100 : 0),
+  score: perNode((n) => (n.name === favourite ? 100 : 0)),
 });
 
 const reject = (name: string, bad: Set<string>, reason: string): FilterPlugin => ({
@@ -61,7 +66,7 @@ test('equal totals are broken at random: the same seed picks the same node, and 
 });
 
 test('the explanation holds the chosen node, then the two best others, highest first', () => {
-  const ranked: ScorePlugin = { name: 'Rank', weight: 1, score: (_s, _p, n) => ({ a: 10, b: 40, c: 30, d: 20 })[n.name] ?? 0 };
+  const ranked: ScorePlugin = { name: 'Rank', weight: 1, score: perNode((n) => ({ a: 10, b: 40, c: 30, d: 20 } as Record<string, number>)[n.name] ?? 0) };
   const r = runCycle(input({ scores: [ranked] }));
   assert.is(r.node!.name, 'b');
   assert.equal(r.top.map((t) => [t.node, t.total]), [['b', 40], ['c', 30], ['d', 20]]);

@@ -99,7 +99,8 @@ export function feasible(plugin: FilterPlugin, p: PodInfo, snapshot: Snapshot): 
 export function scoreAll(plugin: ScorePlugin, p: PodInfo, snapshot: Snapshot, nodes: readonly NodeInfo[] = snapshot.nodes): string[] {
   const state = newState();
   plugin.preScore?.(state, p, nodes, snapshot);
-  const scores = nodes.map((n) => plugin.score(state, p, n, snapshot));
+  const scores: number[] = [];
+  plugin.score(state, p, nodes, snapshot, scores);
   plugin.normalize?.(state, p, scores);
   return nodes.map((n, i) => `${n.name}=${scores[i]}`);
 }
@@ -108,5 +109,7 @@ export function scoreAll(plugin: ScorePlugin, p: PodInfo, snapshot: Snapshot, no
 export function rawScores(plugin: ScorePlugin, p: PodInfo, snapshot: Snapshot, nodes: readonly NodeInfo[] = snapshot.nodes): string[] {
   const state = newState();
   plugin.preScore?.(state, p, nodes, snapshot);
-  return nodes.map((n) => `${n.name}=${plugin.score(state, p, n, snapshot)}`);
+  const scores: number[] = [];
+  plugin.score(state, p, nodes, snapshot, scores);
+  return nodes.map((n, i) => `${n.name}=${scores[i]}`);
 }
