@@ -2,11 +2,10 @@
 // in a child process (bench/cluster-child.ts) so that its peak memory is its own: wall time,
 // virtual seconds per wall second, peak resident memory, API requests per wall second.
 // sim/scenarios/5k-nodes.yaml by default (about 25 minutes here); not among the default suites.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { ClusterFigures } from './cluster-child.ts';
+import { runJsonChild } from './json-child.ts';
 import type { SuiteOutput } from './report.ts';
-import { TYPESCRIPT_LOADER_FLAGS } from '../sim/cli/typescript-loader.ts';
 
 export const DEFAULT_CLUSTER_SCENARIOS = [join(import.meta.dirname, '../sim/scenarios/5k-nodes.yaml')];
 const CHILD = join(import.meta.dirname, 'cluster-child.ts');
@@ -15,24 +14,7 @@ const HEAP_MB = 6_000;
 /** The issue's aims for the 5,000-node hour: a virtual hour in a wall minute, in 4 GiB. */
 const AIMS = { speed: 60, peakBytes: 4 * 2 ** 30 };
 
-function runChild(scenario: string): Promise<ClusterFigures> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, ...TYPESCRIPT_LOADER_FLAGS, CHILD, scenario], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    child.stderr.on('data', (b: Buffer) => {
-      process.stderr.write(b);
-      err = (err + b.toString()).slice(-4_000);
-    });
-    child.once('error', reject);
-    child.once('close', (code, signal) => {
-      const line = out.trim().split('\n').pop() ?? '';
-      if (code !== 0 || !line.startsWith('{')) return reject(new Error(`${scenario}: the run ended with ${signal ?? `code ${code}`}\n${err}`));
-      resolve(JSON.parse(line) as ClusterFigures);
-    });
-  });
-}
+const runChild = (scenario: string) => runJsonChild<ClusterFigures>(CHILD, [scenario], [`--max-old-space-size=${HEAP_MB}`]);
 
 const pad = (cells: string[], widths: number[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
 
