@@ -24,6 +24,8 @@ export interface InformerOptions {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /** Whether the cache keeps its namespace and node indexes (true by default; an informer whose readers go by key alone need not). */
+  indexed?: boolean;
 }
 
 export interface InformerHandlers {
@@ -35,7 +37,7 @@ export interface InformerHandlers {
 const BACKOFF_MS = { first: 1_000, max: 30_000 };
 
 export class Informer {
-  readonly cache = new ObjectCache();
+  readonly cache: ObjectCache;
   /** How many times the informer listed: 1 after a clean start; more after 410s and gaps. */
   lists = 0;
   #handlers: InformerHandlers[] = [];
@@ -54,6 +56,7 @@ export class Informer {
   #synced: Promise<void> | undefined;
 
   constructor(readonly o: InformerOptions) {
+    this.cache = new ObjectCache({ indexed: o.indexed ?? true });
     const terms = parseFieldTerms(o.fieldSelector);
     const labels = parseLabelSelector(o.labelSelector);
     const fields = fieldMatcher(terms, selectableFields(o.type.group, o.type.resource));

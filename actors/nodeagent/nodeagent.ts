@@ -144,7 +144,7 @@ export class NodeAgent {
     this.#heartbeat = new ApiClient(bus, `nodeagent/${init.nodeName}`, heartbeatTimeoutMs, undefined, { clock: init.clock });
     this.#onError = init.onError ?? ((e) => console.error(`nodeagent ${init.nodeName}:`, e));
     this.#informer = new Informer({ client: this.#client, hub: new WatchHub(bus), clock: init.clock, type: PODS,
-      fieldSelector: `spec.nodeName=${init.nodeName}` });
+      fieldSelector: `spec.nodeName=${init.nodeName}`, indexed: false });
     const reconcile = (o: KObject) => this.#reconcile(cacheKey(o));
     this.#informer.on({ add: reconcile, update: (_old, o) => reconcile(o), delete: reconcile });
   }

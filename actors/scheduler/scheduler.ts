@@ -119,8 +119,8 @@ export class Scheduler {
     // Informers read through their own unlimited client: list and watch are not what the QPS limit paces here.
     const reader = new ApiClient(bus, o.schedulerName, undefined, undefined, { clock: init.clock });
     const hub = new WatchHub(bus);
-    this.#nodes = new Informer({ client: reader, hub, clock: init.clock, type: NODES });
-    this.#pods = new Informer({ client: reader, hub, clock: init.clock, type: PODS });
+    this.#nodes = new Informer({ client: reader, hub, clock: init.clock, type: NODES, indexed: false });
+    this.#pods = new Informer({ client: reader, hub, clock: init.clock, type: PODS, indexed: false });
     this.#filters = init.filters ?? defaultFilterPlugins();
     this.#scores = init.scores ?? defaultScorePlugins();
     this.#nodes.on({ add: (n) => this.#nodeChanged(undefined, n), update: (old, n) => this.#nodeChanged(old, n), delete: (n) => this.#nodeDeleted(n) });
