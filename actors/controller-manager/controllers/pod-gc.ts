@@ -4,6 +4,8 @@
 // - pods bound to a node that no longer exists, unseen for ORPHAN_QUARANTINE_MS, are deleted;
 // - pods being deleted that were never scheduled are deleted at once (nobody else would finish them).
 // Deletions have no grace period, as the real collector's.
+// The pods each pass needs are kept from the informer's events, so a pass does not walk every pod
+// (with 150,000 pods, every 20 s, that walk was 2.5% of a whole run).
 import type { Clock } from '../../api/env.ts';
 import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
@@ -36,6 +38,43 @@ export interface PodGcInit {
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const phaseOf = (pod: KObject) => (pod.status as { phase?: string } | undefined)?.phase;
 const nodeNameOf = (pod: KObject) => (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+const byKey = (pods: Iterable<[string, KObject]>) => [...pods].sort((a, b) => compare(a[0], b[0])).map(([, pod]) => pod);
+
+/** The pods a pass looks at, by key: terminated ones, unbound ones being deleted, and bound ones by node. */
+class PodsOfInterest {
+  readonly terminated = new Map<string, KObject>();
+  readonly unscheduledTerminating = new Map<string, KObject>();
+  readonly byNode = new Map<string, Map<string, KObject>>();
+
+  add(pod: KObject): void {
+    const key = cacheKey(pod);
+    const phase = phaseOf(pod);
+    if (phase === 'Succeeded' || phase === 'Failed') this.terminated.set(key, pod);
+    const node = nodeNameOf(pod);
+    if (!node) {
+      if (pod.metadata.deletionTimestamp) this.unscheduledTerminating.set(key, pod);
+      return;
+    }
+    let pods = this.byNode.get(node);
+    if (!pods) this.byNode.set(node, (pods = new Map()));
+    pods.set(key, pod);
+  }
+
+  remove(pod: KObject): void {
+    const key = cacheKey(pod);
+    this.terminated.delete(key);
+    this.unscheduledTerminating.delete(key);
+    const node = nodeNameOf(pod);
+    const pods = node ? this.byNode.get(node) : undefined;
+    if (pods?.delete(key) && pods.size === 0) this.byNode.delete(node!);
+  }
+
+  clear(): void {
+    this.terminated.clear();
+    this.unscheduledTerminating.clear();
+    this.byNode.clear();
+  }
+}
 
 export class PodGarbageCollector {
   readonly #init: PodGcInit;
@@ -46,6 +85,7 @@ export class PodGarbageCollector {
   /** Nodes found missing, and since when (on this collector's clock). */
   readonly #missingSince = new Map<string, number>();
   readonly #collecting = new Set<string>();
+  readonly #watched = new PodsOfInterest();
   #timer: unknown;
   #stopped = false;
 
@@ -55,10 +95,22 @@ export class PodGarbageCollector {
     this.#informers = init.informers;
     this.#pods = init.informers.get(PODS);
     this.#nodes = init.informers.get(NODES);
+    const watched = this.#watched;
+    this.#pods.on({
+      add: (pod) => watched.add(pod),
+      update: (old, pod) => {
+        watched.remove(old);
+        watched.add(pod);
+      },
+      delete: (pod) => watched.remove(pod),
+    });
   }
 
   async start(): Promise<void> {
     await this.#informers.start();
+    // The shared informer may have listed before this collector subscribed: start from its cache.
+    this.#watched.clear();
+    for (const pod of this.#pods.cache.list()) this.#watched.add(pod);
     this.#arm();
   }
 
@@ -89,36 +141,27 @@ export class PodGarbageCollector {
   }
 
   #gc(): void {
-    const pods = this.#pods.cache.list();
+    const watched = this.#watched;
     const threshold = this.#init.terminatedPodGcThreshold;
-    if (threshold > 0) {
-      const terminated: { created: string; key: string; pod: KObject }[] = [];
-      for (const pod of pods) {
-        const phase = phaseOf(pod);
-        if (phase === 'Succeeded' || phase === 'Failed') terminated.push({ created: pod.metadata.creationTimestamp ?? '', key: cacheKey(pod), pod });
-      }
-      if (terminated.length > threshold) {
-        // Oldest first, then by key so that ties go the same way every run; RFC 3339 times in UTC
-        // order as their text does.
-        terminated.sort((a, b) => compare(a.created, b.created) || compare(a.key, b.key));
-        for (const t of terminated.slice(0, terminated.length - threshold)) this.#collect(t.pod, 'terminated');
-      }
+    if (threshold > 0 && watched.terminated.size > threshold) {
+      // Oldest first, then by key so that ties go the same way every run; RFC 3339 times in UTC
+      // order as their text does.
+      const terminated = [...watched.terminated].map(([key, pod]) => ({ created: pod.metadata.creationTimestamp ?? '', key, pod }));
+      terminated.sort((a, b) => compare(a.created, b.created) || compare(a.key, b.key));
+      for (const t of terminated.slice(0, terminated.length - threshold)) this.#collect(t.pod, 'terminated');
     }
     const now = this.#init.clock.now();
-    const nodes = new Set<string>();
-    for (const node of this.#nodes.cache.list()) nodes.add(node.metadata.name!);
+    for (const pod of byKey(watched.unscheduledTerminating)) this.#collect(pod, 'unscheduled-terminating');
     const missing = new Set<string>();
-    for (const pod of pods) {
-      const node = nodeNameOf(pod);
-      if (!node) {
-        if (pod.metadata.deletionTimestamp) this.#collect(pod, 'unscheduled-terminating');
-        continue;
-      }
-      if (nodes.has(node)) continue;
+    for (const node of watched.byNode.keys()) {
+      if (this.#nodes.cache.get(undefined, node)) continue;
       missing.add(node);
       const since = this.#missingSince.get(node) ?? now;
       this.#missingSince.set(node, since);
-      if (now - since >= ORPHAN_QUARANTINE_MS) this.#collect(pod, 'orphaned');
+    }
+    for (const node of [...missing].sort()) {
+      if (now - this.#missingSince.get(node)! < ORPHAN_QUARANTINE_MS) continue;
+      for (const pod of byKey(watched.byNode.get(node)!)) this.#collect(pod, 'orphaned');
     }
     for (const node of [...this.#missingSince.keys()]) if (!missing.has(node)) this.#missingSince.delete(node);
   }

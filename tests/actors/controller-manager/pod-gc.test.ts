@@ -1,5 +1,6 @@
 // The pod garbage collector against a real API server on virtual time: terminated pods beyond the
-// threshold go oldest first; pods of a deleted node go after the 40 s quarantine.
+// threshold go oldest first, whether they terminated before the collector started or after; pods
+// of a deleted node go after the 40 s quarantine.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
@@ -8,6 +9,8 @@ import { apiServerOptions } from '../../../actors/apiserver/options.ts';
 import { ApiServer } from '../../../actors/apiserver/server.ts';
 import { ApiClient } from '../../../actors/client/client.ts';
 import { ControllerManager } from '../../../actors/controller-manager/controller-manager.ts';
+import { PodGarbageCollector } from '../../../actors/controller-manager/controllers/pod-gc.ts';
+import { SharedInformers } from '../../../actors/client/shared-informers.ts';
 import { Kernel } from '../../../sim/kernel.ts';
 import { seededRandom } from '../../../sim/random.ts';
 import { virtualClock } from '../../../sim/virtual-clock.ts';
@@ -35,7 +38,7 @@ async function world(threshold: number) {
     return created;
   };
   const names = async () => ((await client.list(PODS, 'default')).items as Rec[]).map((p) => p.metadata.name).sort();
-  return { clock, kernel, client, cm, collected, t0, pod, names, run: (ms: number) => kernel.run({ until: clock.now() + ms }), stop: () => { void cm.stop(); server.stop(); } };
+  return { bus, clock, kernel, client, cm, collected, t0, pod, names, run: (ms: number) => kernel.run({ until: clock.now() + ms }), stop: () => { void cm.stop(); server.stop(); } };
 }
 
 test('terminated pods beyond the threshold are deleted, oldest first; running ones are kept', async () => {
@@ -45,6 +48,27 @@ test('terminated pods beyond the threshold are deleted, oldest first; running on
   await w.cm.start();
   await w.run(25_000);
   assert.equal(await w.names(), ['done-2', 'done-3', 'running']);
+  w.stop();
+});
+
+test('pods that terminate while the collector runs count from their events; a pod deleted meanwhile no longer counts', async () => {
+  const w = await world(0);
+  const collected: string[] = [];
+  const gc = new PodGarbageCollector({ bus: w.bus, clock: w.clock, informers: new SharedInformers(w.bus, w.clock, 'pod-gc-test'), terminatedPodGcThreshold: 2,
+    onCollect: (pod, why) => collected.push(`${pod} ${why}`), onError: (e) => { throw e; } });
+  await gc.start();
+  for (const name of ['a', 'b', 'c', 'd']) await w.pod(name);
+  await w.run(25_000);
+  assert.equal(collected, [], 'nothing terminated yet');
+  for (const name of ['a', 'b', 'c']) await w.client.patch(PODS, 'default', name, { status: { phase: 'Succeeded' } }, 'merge', 'status');
+  await w.client.delete(PODS, 'default', 'a', { gracePeriodSeconds: 0 });
+  await w.run(20_000);
+  assert.equal(collected, [], 'b and c terminated, a is gone: two, not over the threshold of 2');
+  await w.client.patch(PODS, 'default', 'd', { status: { phase: 'Failed' } }, 'merge', 'status');
+  await w.run(20_000);
+  assert.equal(collected, ['default/b terminated'], 'three terminated: the oldest goes');
+  assert.equal(await w.names(), ['c', 'd']);
+  gc.stop();
   w.stop();
 });
 
