@@ -32,8 +32,15 @@ export interface AdmissionPlugin {
 export class AdmissionChain {
   constructor(readonly plugins: readonly AdmissionPlugin[]) {}
 
+  /** Waits only on plugins that answer with a promise: an await of each would cost every write a dozen promises. */
   async admit(a: AdmissionAttributes, lookup: AdmissionLookup): Promise<void> {
-    for (const p of this.plugins) if (p.mutate) await p.mutate(a, lookup);
-    for (const p of this.plugins) if (p.validate) await p.validate(a, lookup);
+    for (const p of this.plugins) {
+      const pending = p.mutate?.(a, lookup);
+      if (pending) await pending;
+    }
+    for (const p of this.plugins) {
+      const pending = p.validate?.(a, lookup);
+      if (pending) await pending;
+    }
   }
 }

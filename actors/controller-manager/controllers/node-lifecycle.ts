@@ -228,7 +228,9 @@ export class NodeLifecycleController {
       }
     }
     const renewTime = (this.#leases.cache.get(NODE_LEASE_NAMESPACE, name)?.spec as { renewTime?: string } | undefined)?.renewTime;
-    if (renewTime && (!health.leaseRenewTime || Date.parse(health.leaseRenewTime) < Date.parse(renewTime))) health = { ...health, leaseRenewTime: renewTime, probeMs: now };
+    // The same time as last pass (a lease renews every 10 s, the pass runs every 5 s) is no renewal: compared before parsing.
+    if (renewTime && renewTime !== health.leaseRenewTime && (!health.leaseRenewTime || Date.parse(health.leaseRenewTime) < Date.parse(renewTime)))
+      health = { ...health, leaseRenewTime: renewTime, probeMs: now };
     this.#health.set(name, health);
     if (now > health.probeMs + graceMs) {
       const conditions = this.#unknownConditions(node, now);
