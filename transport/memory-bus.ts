@@ -142,24 +142,37 @@ export class MemoryBus implements Bus {
 
   #deliver(msg: Message): void {
     if (this.#state === 'closed') return;
-    let groups: Map<string, Sub[]> | undefined;
+    // Queue groups in the order first met, each with its members. Almost every message meets one
+    // group at most (an API request's servers): that one is kept without a map.
+    let firstQueue: string | undefined;
+    let firstMembers: Sub[] | undefined;
+    let others: Map<string, Sub[]> | undefined;
     for (const sub of this.#index.match(msg.subject)) {
       if (sub.closed) continue;
       if (!sub.queue) {
         this.#call(sub, msg);
         continue;
       }
-      groups ??= new Map();
-      const members = groups.get(sub.queue) ?? [];
-      members.push(sub);
-      groups.set(sub.queue, members);
+      if (firstQueue === undefined || firstQueue === sub.queue) {
+        firstQueue = sub.queue;
+        (firstMembers ??= []).push(sub);
+        continue;
+      }
+      others ??= new Map();
+      const members = others.get(sub.queue);
+      if (members) members.push(sub);
+      else others.set(sub.queue, [sub]);
     }
-    if (!groups) return;
-    for (const [queue, members] of groups) {
-      const turn = this.#turns.get(queue) ?? 0;
-      this.#turns.set(queue, turn + 1);
-      this.#call(members[turn % members.length], msg);
-    }
+    if (firstQueue === undefined) return;
+    this.#callOne(firstQueue, firstMembers!, msg);
+    if (others) for (const [queue, members] of others) this.#callOne(queue, members, msg);
+  }
+
+  /** One member of a queue group, in turn. */
+  #callOne(queue: string, members: Sub[], msg: Message): void {
+    const turn = this.#turns.get(queue) ?? 0;
+    this.#turns.set(queue, turn + 1);
+    this.#call(members[turn % members.length]!, msg);
   }
 }
 

@@ -1,5 +1,6 @@
 // What only the in-process bus can do: know its subscribers, so a publisher can skip making what
-// nobody receives, and hand subscribers a Deferred body's value without ever encoding it.
+// nobody receives, hand subscribers a Deferred body's value without ever encoding it, and share
+// a queue group's messages among its members in a fixed turn.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Deferred } from '../../transport/bus.ts';
@@ -33,6 +34,22 @@ test('a Deferred body reaches in-process subscribers and requesters as its value
   assert.equal(got, [value]);
   assert.is(got[0], value, 'the very object, not a copy');
   assert.is(reply.value, value);
+  await bus.close();
+});
+
+test('each message reaches every plain subscriber and one member of each queue group, the members in turn', async () => {
+  const bus = new MemoryBus({ clock: wallClock() });
+  const seen: string[] = [];
+  const on = (name: string, queue?: string) => bus.subscribe('orch.jobs.*', (m) => seen.push(`${name}:${new TextDecoder().decode(m.data)}`), queue ? { queue } : {});
+  on('a1', 'a');
+  on('plain');
+  on('b1', 'b');
+  on('a2', 'a');
+  on('b2', 'b');
+  on('b3', 'b');
+  for (const n of ['0', '1', '2']) bus.publish('orch.jobs.x', new TextEncoder().encode(n));
+  await bus.flush();
+  assert.equal(seen, ['plain:0', 'a1:0', 'b1:0', 'plain:1', 'a2:1', 'b2:1', 'plain:2', 'a1:2', 'b3:2']);
   await bus.close();
 });
 
