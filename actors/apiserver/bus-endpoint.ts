@@ -2,11 +2,13 @@
 // over HTTPS. Two subjects, served by a queue group so several API servers share the load:
 //   orch.api.request   a wire request (method, url, headers, body) → the response
 //   orch.api.changes   the changes of one scope after a revision → events, the newest revision,
-//                      and the scope's chain head, so a watcher can follow the live subjects after it
+//                      and the scope's chain head, so a watcher can follow the live subjects after it;
+//                      in pages (`more`) of at most CHANGES_PAGE_EVENTS events, fewer when a page
+//                      would be larger than the bus carries (NATS's max_payload)
 import { nodeNameOf } from '../api/fields.ts';
 import { lookupResource } from '../api/resources.ts';
 import { StatusError, badRequest, internal, type Status } from '../api/status.ts';
-import { Deferred, type Bus, type Subscription } from '../../transport/bus.ts';
+import { Deferred, type Bus, type Message, type Subscription } from '../../transport/bus.ts';
 import { encode } from '../../transport/codec.ts';
 import { payload, valueOf } from '../../transport/payload.ts';
 import type { ApiResponse } from './handlers/response.ts';
@@ -30,7 +32,14 @@ export interface ChangesRequest {
   after: number;
 }
 
-export type ChangesReply = { revision: number; head: number; events: BusEvent[] } | { status: Status };
+/**
+ * A page of the backlog. With `more`, `revision` is that of its last event: ask again after it;
+ * the last page has the store's revision and the scope's chain head.
+ */
+export type ChangesReply = { revision: number; head: number; events: BusEvent[]; more?: true } | { status: Status };
+
+/** The most events one changes reply holds. */
+export const CHANGES_PAGE_EVENTS = 500;
 
 export interface WireResponse {
   status: number;
@@ -41,7 +50,7 @@ export interface WireResponse {
 }
 
 
-export function changesAfter(store: Store, chains: Chains, keyPrefix: string, q: ChangesRequest): ChangesReply {
+export function changesAfter(store: Store, chains: Chains, keyPrefix: string, q: ChangesRequest, limit = CHANGES_PAGE_EVENTS): ChangesReply {
   const type = lookupResource(q.group, q.version, q.resource);
   if (!type) return { status: badRequest(`unknown resource ${q.group}/${q.version}/${q.resource}`).status };
   const prefix = collectionKey(keyPrefix, type, q.namespace);
@@ -53,6 +62,7 @@ export function changesAfter(store: Store, chains: Chains, keyPrefix: string, q:
     for (const c of store.changesSince(q.after)) {
       if (!c.key.startsWith(prefix)) continue;
       if (q.nodeName !== undefined && nodeNameOf(c.object) !== q.nodeName && nodeNameOf(c.prev) !== q.nodeName) continue;
+      if (events.length === limit) return { revision: events[limit - 1]!.revision, head: 0, events, more: true };
       events.push(c.prev ? { type: c.type, revision: c.revision, object: c.object, prev: c.prev } : { type: c.type, revision: c.revision, object: c.object });
     }
     return { revision, head, events };
@@ -63,7 +73,7 @@ export function changesAfter(store: Store, chains: Chains, keyPrefix: string, q:
   }
 }
 
-export function serveOnBus(bus: Bus, handle: (req: ApiRequest) => Promise<ApiResponse>, changes: (q: ChangesRequest) => ChangesReply): () => void {
+export function serveOnBus(bus: Bus, handle: (req: ApiRequest) => Promise<ApiResponse>, changes: (q: ChangesRequest, limit: number) => ChangesReply): () => void {
   const subs: Subscription[] = [
     bus.subscribe(REQUEST_SUBJECT, (msg) => {
       if (!msg.reply) return;
@@ -83,17 +93,45 @@ export function serveOnBus(bus: Bus, handle: (req: ApiRequest) => Promise<ApiRes
       });
     }, { queue: QUEUE }),
     bus.subscribe(CHANGES_SUBJECT, (msg) => {
-      if (!msg.reply) return;
-      let reply: ChangesReply;
-      try {
-        reply = changes(valueOf<ChangesRequest>(msg));
-      } catch (e) {
-        reply = { status: (e instanceof StatusError ? e : badRequest(String(e))).status };
-      }
-      bus.publish(msg.reply, payload(reply));
+      if (msg.reply) answerChanges(bus, msg, changes);
     }, { queue: QUEUE }),
   ];
   return () => subs.forEach((s) => s.unsubscribe());
+}
+
+/**
+ * Publishes a page of changes; a page the bus refuses (over NATS's max_payload) is made again with
+ * half its events, down to one; an event too large alone is answered with a 500 that says so.
+ */
+function answerChanges(bus: Bus, msg: Message, changes: (q: ChangesRequest, limit: number) => ChangesReply): void {
+  const reply = msg.reply!;
+  let q: ChangesRequest;
+  try {
+    q = valueOf<ChangesRequest>(msg);
+  } catch {
+    return bus.publish(reply, payload({ status: badRequest('undecodable changes request').status }));
+  }
+  for (let limit = CHANGES_PAGE_EVENTS; ;) {
+    let page: ChangesReply;
+    try {
+      page = changes(q, limit);
+    } catch (e) {
+      page = { status: (e instanceof StatusError ? e : badRequest(String(e))).status };
+    }
+    try {
+      return bus.publish(reply, payload(page));
+    } catch (e) {
+      if ('status' in page || page.events.length <= 1) {
+        const why = `a change after revision ${q.after} could not be sent on the bus: ${(e as Error).message}`;
+        try {
+          return bus.publish(reply, payload({ status: internal(why).status }));
+        } catch {
+          return; // The bus is closed or gone: the request times out, as over a cut link.
+        }
+      }
+      limit = page.events.length >> 1;
+    }
+  }
 }
 
 /**

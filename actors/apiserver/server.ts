@@ -117,7 +117,7 @@ export class ApiServer {
     }
     this.#scheduleCompaction();
     this.#stopBus = serveOnBus(this.bus, (req) => this.handle(req),
-      (q) => changesAfter(this.store, this.#fanout.chains, this.options.etcdPrefix, q));
+      (q, limit) => changesAfter(this.store, this.#fanout.chains, this.options.etcdPrefix, q, limit));
     this.lifecycle.started();
   }
 

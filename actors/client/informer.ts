@@ -162,11 +162,19 @@ export class Informer {
       else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) for (const h of this.#handlers) h.update?.(old, obj);
     }
     this.#revision = listed;
-    const backlog = await client.changes({ group: type.group, version: type.version, resource: type.resource, namespace, nodeName: this.#nodeName, after: listed });
-    if ('status' in backlog) throw new StatusError(backlog.status.code ?? 410, backlog.status.reason ?? 'Expired', backlog.status.message ?? 'expired');
-    for (const e of backlog.events) if (e.revision > this.#revision) this.#apply(e);
-    this.#revision = Math.max(this.#revision, backlog.revision);
-    this.#head = backlog.head;
+    // The changes since the list, page after page; the last page names the scope's chain head.
+    for (let after = listed; ;) {
+      const page = await client.changes({ group: type.group, version: type.version, resource: type.resource, namespace, nodeName: this.#nodeName, after });
+      if ('status' in page) throw new StatusError(page.status.code ?? 410, page.status.reason ?? 'Expired', page.status.message ?? 'expired');
+      for (const e of page.events) if (e.revision > this.#revision) this.#apply(e);
+      if (page.more) {
+        after = page.revision;
+        continue;
+      }
+      this.#revision = Math.max(this.#revision, page.revision);
+      this.#head = page.head;
+      break;
+    }
     this.#following = true;
     const buffered = this.#buffer;
     this.#buffer = [];

@@ -1,5 +1,7 @@
 // The publishing side of watch: every change the store commits becomes one event, encoded at most once, published
-// on its subjects, in revision order; a progress message follows so watchers can bookmark.
+// on its subjects, in revision order; a progress message follows so watchers can bookmark. An event
+// the bus refuses (over NATS's max_payload) is reported and dropped, never failing the committed
+// write: its watchers see the gap in the scope's chain with the next event and list again.
 import { lookupResource, type ResourceType } from '../../api/resources.ts';
 import type { Bus } from '../../../transport/bus.ts';
 import type { Store } from '../storage/store.ts';
@@ -21,11 +23,14 @@ function typeOfKey(key: string, prefix: string, cache: Map<string, ResourceType 
   return type;
 }
 
+const reportDropped = (subject: string, e: unknown) =>
+  console.error(`watch event on ${subject} dropped, its watchers will list again: ${(e as Error).message}`);
+
 export class Fanout {
   readonly #unsubscribe: () => void;
   readonly chains = new Chains();
 
-  constructor(store: Store, bus: Bus, keyPrefix: string) {
+  constructor(store: Store, bus: Bus, keyPrefix: string, onDropped: (subject: string, e: unknown) => void = reportDropped) {
     const types = new Map<string, ResourceType | undefined>();
     let progressQueued = false;
     this.#unsubscribe = store.onChange((change) => {
@@ -38,7 +43,13 @@ export class Fanout {
       if (bus.hasSubscribers) subjects = subjects.filter((s) => bus.hasSubscribers!(s));
       if (subjects.length > 0) {
         const data = changeBody(change, type, chain);
-        for (const subject of subjects) bus.publish(subject, data);
+        for (const subject of subjects) {
+          try {
+            bus.publish(subject, data);
+          } catch (e) {
+            onDropped(subject, e);
+          }
+        }
       }
       // One progress message per burst of commits, after them in publish order.
       if (!progressQueued) {

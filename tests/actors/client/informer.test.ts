@@ -156,6 +156,51 @@ for (const [label, open] of [['in-process', inProcess], ['NATS', overNats]] as c
     informer.stop();
   });
 
+  t('a backlog after the list larger than a page, or than one bus message, comes in pages', async ({ w }) => {
+    const writer = new ApiClient(await w.clientBus(), 'test-writer');
+    const bus = await w.clientBus();
+    const client = new ApiClient(bus, 'test-informer');
+    const pages: number[] = [];
+    const changes = client.changes.bind(client);
+    client.changes = async (q) => {
+      if (pages.length === 0) {
+        // 600 objects of 3 KB written between the list and the backlog: 1.8 MB of events.
+        const data = { blob: 'y'.repeat(3_000) };
+        for (let i = 0; i < 600; i += 100)
+          await Promise.all(Array.from({ length: 100 }, (_, j) => writer.create(CM, { metadata: { name: `late-${i + j}`, namespace: 'default' }, data })));
+      }
+      const page = await changes(q);
+      pages.push('events' in page ? page.events.length : -1);
+      return page;
+    };
+    const informer = new Informer({ client, hub: new WatchHub(bus), clock: wallClock(), type: CM });
+    await informer.start();
+    // In process a page holds 500 events. Over NATS one message carries 1 MB: the server halves a
+    // page that would be larger, 500 events (1.7 MB) to 250, then the other 350 to 175.
+    assert.equal(pages, label === 'NATS' ? [250, 175, 175] : [500, 100]);
+    assert.is(informer.lists, 1, 'caught up without listing again');
+    assert.is(informer.cache.size, 600);
+    await writer.create(CM, { metadata: { name: 'after', namespace: 'default' } });
+    await eventually(() => informer.cache.get('default', 'after') !== undefined, 'the watch to follow on from the last page');
+    informer.stop();
+  });
+
+  if (label === 'NATS')
+    t('a change too large alone for one message: the write succeeds, and the backlog answers a 500 that says so', async ({ w }) => {
+      const client = new ApiClient(await w.clientBus(), 'test-informer');
+      const after = w.server.store.revision;
+      // Written in the server's process (the request would not fit one message either). Its watch
+      // event does not fit either: dropped and reported, the write still succeeds.
+      const created = await w.server.registry.create(CM, 'default', { metadata: { name: 'huge', namespace: 'default' }, data: { blob: 'z'.repeat(1_500_000) } } as KObject,
+        { dryRun: false, fieldManager: 'test' });
+      assert.is(created.metadata.name, 'huge');
+      assert.ok(await w.server.store.get(w.server.registry.key(CM, 'default', 'huge')), 'committed');
+      const reply = await client.changes({ group: '', version: 'v1', resource: 'configmaps', namespace: 'default', after });
+      assert.ok('status' in reply, 'an answer, not a timeout');
+      assert.is(reply.status.code, 500);
+      assert.match(reply.status.message ?? '', `a change after revision ${after} could not be sent on the bus`);
+    });
+
   t('a node-scoped pod informer holds only the pods bound to its node', async ({ w }) => {
     const writer = new ApiClient(await w.clientBus(), 'test-writer');
     const bus = await w.clientBus();
