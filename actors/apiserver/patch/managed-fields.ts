@@ -60,8 +60,13 @@ export function decodeManagers(entries: unknown, stored = false): Managers | und
 
 /** Encodes managers in the server's order: appliers first, then by time, manager, version. */
 export function encodeManagers(managers: Managers): ManagedFieldsEntry[] | undefined {
-  const list = [...managers.values()].filter((m) => !m.fields.isEmpty()).sort(compareManagers);
+  const list = [...managers.values()].filter((m) => !m.fields.isEmpty());
   if (list.length === 0) return undefined;
+  if (list.length > 1) {
+    // Each time parsed once, not twice per comparison: every write of an object encodes its managers.
+    const seconds = new Map(list.map((m) => [m, m.time ? Math.floor(Date.parse(m.time) / 1000) || 0 : 0]));
+    list.sort((p, q) => compareManagers(p, q, seconds));
+  }
   return list.map((m) => {
     const entry: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
     if (m.time !== undefined) entry.time = m.time;
@@ -72,11 +77,10 @@ export function encodeManagers(managers: Managers): ManagedFieldsEntry[] | undef
   });
 }
 
-function compareManagers(p: Manager, q: Manager): number {
-  const seconds = (t?: string) => (t ? Math.floor(Date.parse(t) / 1000) || 0 : 0);
+function compareManagers(p: Manager, q: Manager, seconds: Map<Manager, number>): number {
   return (
     cmp(p.operation, q.operation) ||
-    seconds(p.time) - seconds(q.time) ||
+    seconds.get(p)! - seconds.get(q)! ||
     cmp(p.manager, q.manager) ||
     cmp(p.apiVersion, q.apiVersion) ||
     cmp(p.subresource ?? '', q.subresource ?? '')
