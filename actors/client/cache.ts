@@ -48,6 +48,11 @@ export class ObjectCache {
     return [...(indexOf(this.#byNode).get(node) ?? [])].map((k) => this.#byKey.get(k)!);
   }
 
+  /** The nodes the cached objects are bound to ('' for unbound pods; other kinds are all ''). */
+  nodeNames(): IterableIterator<string> {
+    return indexOf(this.#byNode).keys();
+  }
+
   /** Stores `obj`, returning what it replaced. */
   put(obj: KObject): KObject | undefined {
     const key = cacheKey(obj);

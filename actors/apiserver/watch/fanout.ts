@@ -30,7 +30,7 @@ export class Fanout {
   readonly #unsubscribe: () => void;
   readonly chains = new Chains();
 
-  constructor(store: Store, bus: Bus, keyPrefix: string, onDropped: (subject: string, e: unknown) => void = reportDropped) {
+  constructor(store: Store, bus: Bus, keyPrefix: string) {
     const types = new Map<string, ResourceType | undefined>();
     let progressQueued = false;
     this.#unsubscribe = store.onChange((change) => {
@@ -47,7 +47,7 @@ export class Fanout {
           try {
             bus.publish(subject, data);
           } catch (e) {
-            onDropped(subject, e);
+            reportDropped(subject, e);
           }
         }
       }
