@@ -1,7 +1,7 @@
 // `npm run bench -- cluster [SCENARIO ...]`: whole scenarios run as `orchsim run` runs them, each
 // in a child process (bench/cluster-child.ts) so that its peak memory is its own: wall time,
 // virtual seconds per wall second, peak resident memory, API requests per wall second.
-// sim/scenarios/5k-nodes.yaml by default (about 25 minutes here); not among the default suites.
+// sim/scenarios/5k-nodes.yaml by default (13 to 18 minutes here); not among the default suites.
 import { join } from 'node:path';
 import type { ClusterFigures } from './cluster-child.ts';
 import { runJsonChild } from './json-child.ts';
