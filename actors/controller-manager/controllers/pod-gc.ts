@@ -46,11 +46,14 @@ class PodsOfInterest {
   readonly terminated = new Map<string, KObject>();
   readonly unscheduledTerminating = new Map<string, KObject>();
 
-  add(pod: KObject): void {
+  /** The pod as it is now, added or changed (its key stays the same across versions). */
+  put(pod: KObject): void {
     const key = cacheKey(pod);
     const phase = phaseOf(pod);
     if (phase === 'Succeeded' || phase === 'Failed') this.terminated.set(key, pod);
+    else this.terminated.delete(key);
     if (!nodeNameOf(pod) && pod.metadata.deletionTimestamp) this.unscheduledTerminating.set(key, pod);
+    else this.unscheduledTerminating.delete(key);
   }
 
   remove(pod: KObject): void {
@@ -85,21 +88,14 @@ export class PodGarbageCollector {
     this.#pods = init.informers.get(PODS);
     this.#nodes = init.informers.get(NODES);
     const watched = this.#watched;
-    this.#pods.on({
-      add: (pod) => watched.add(pod),
-      update: (old, pod) => {
-        watched.remove(old);
-        watched.add(pod);
-      },
-      delete: (pod) => watched.remove(pod),
-    });
+    this.#pods.on({ add: (pod) => watched.put(pod), update: (_old, pod) => watched.put(pod), delete: (pod) => watched.remove(pod) });
   }
 
   async start(): Promise<void> {
     await this.#informers.start();
     // The shared informer may have listed before this collector subscribed: start from its cache.
     this.#watched.clear();
-    for (const pod of this.#pods.cache.list()) this.#watched.add(pod);
+    for (const pod of this.#pods.cache.list()) this.#watched.put(pod);
     this.#arm();
   }
 
