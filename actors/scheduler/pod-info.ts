@@ -146,25 +146,50 @@ function resourcesOf(list: ResourceList): Resources {
   return r;
 }
 
+/** The taints of every untainted node: one array, so a filter's look at it stays in the cache. */
+const NO_TAINTS: readonly Taint[] = Object.freeze([]);
+
 export function newNodeInfo(node: KObject): NodeInfo {
   const { spec, status } = node as NodeView;
   const imageSizes = new Map<string, number>();
   for (const image of status?.images ?? []) {
     for (const name of image.names ?? []) imageSizes.set(name, image.sizeBytes ?? 0);
   }
+  const allocatable = resourcesOf(status?.allocatable ?? status?.capacity ?? {});
   return {
     node,
     name: node.metadata.name ?? '',
     labels: node.metadata.labels ?? {},
-    taints: spec?.taints ?? [],
+    taints: spec?.taints?.length ? spec.taints : NO_TAINTS,
     unschedulable: spec?.unschedulable === true,
-    allocatable: resourcesOf(status?.allocatable ?? status?.capacity ?? {}),
-    requested: emptyResources(),
-    nonZeroRequested: { milliCPU: 0, memory: 0 },
+    allocatableMilliCPU: allocatable.milliCPU,
+    allocatableMemory: allocatable.memory,
+    allocatableEphemeralStorage: allocatable.ephemeralStorage,
+    allocatablePods: allocatable.pods,
+    allocatableScalar: allocatable.scalar,
+    requestedMilliCPU: 0,
+    requestedMemory: 0,
+    requestedEphemeralStorage: 0,
+    requestedPods: 0,
+    requestedScalar: {},
+    nonZeroMilliCPU: 0,
+    nonZeroMemory: 0,
     pods: [],
     usedPorts: new Set(),
     imageSizes,
   };
+}
+
+/** Adds (sign 1) or takes away (-1) one pod's requests from its node's sums. */
+function countRequests(info: NodeInfo, pod: PodInfo, sign: 1 | -1): void {
+  const r = pod.requests;
+  info.requestedMilliCPU += sign * r.milliCPU;
+  info.requestedMemory += sign * r.memory;
+  info.requestedEphemeralStorage += sign * r.ephemeralStorage;
+  info.requestedPods += sign * r.pods;
+  for (const name in r.scalar) info.requestedScalar[name] = (info.requestedScalar[name] ?? 0) + sign * r.scalar[name]!;
+  info.nonZeroMilliCPU += sign * pod.nonZero.milliCPU;
+  info.nonZeroMemory += sign * pod.nonZero.memory;
 }
 
 /** Bumped whenever a pod with affinity comes or goes anywhere: snapshots recompute their list then. */
@@ -196,9 +221,7 @@ export function podsWithAffinity(info: NodeInfo): readonly PodInfo[] {
 /** Binds (or assumes) `pod` on the node: its requests, ports and affinity count from now on. */
 export function addPod(info: NodeInfo, pod: PodInfo): void {
   info.pods.push(pod);
-  addResources(info.requested, pod.requests, 1);
-  info.nonZeroRequested.milliCPU += pod.nonZero.milliCPU;
-  info.nonZeroRequested.memory += pod.nonZero.memory;
+  countRequests(info, pod, 1);
   for (const port of pod.hostPorts) info.usedPorts.add(port);
   if (hasPodAffinity(pod)) affinityEpoch++;
   generations.set(info, ++lastGeneration);
@@ -211,9 +234,7 @@ export function removePod(info: NodeInfo, pod: PodInfo): boolean {
   if (index < 0) return false;
   const gone = info.pods[index]!;
   info.pods.splice(index, 1);
-  addResources(info.requested, gone.requests, -1);
-  info.nonZeroRequested.milliCPU -= gone.nonZero.milliCPU;
-  info.nonZeroRequested.memory -= gone.nonZero.memory;
+  countRequests(info, gone, -1);
   for (const port of gone.hostPorts) info.usedPorts.delete(port);
   if (hasPodAffinity(gone)) affinityEpoch++;
   generations.set(info, ++lastGeneration);

@@ -27,8 +27,7 @@ export type PreemptionResult = { ok: true; preemption: Preemption } | { ok: fals
 function cloneNode(node: NodeInfo): NodeInfo {
   return {
     ...node,
-    requested: { ...node.requested, scalar: { ...node.requested.scalar } },
-    nonZeroRequested: { ...node.nonZeroRequested },
+    requestedScalar: { ...node.requestedScalar },
     pods: [...node.pods],
     usedPorts: new Set(node.usedPorts),
   };

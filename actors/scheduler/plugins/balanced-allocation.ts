@@ -10,12 +10,12 @@ const NAME = 'NodeResourcesBalancedAllocation';
 const bestEffort = (pod: PodInfo) => pod.requests.milliCPU === 0 && pod.requests.memory === 0;
 
 function balance(wanted: Resources, node: NodeInfo): number {
-  const free = node.allocatable, used = node.requested;
+  const cpuFree = node.allocatableMilliCPU, memoryFree = node.allocatableMemory;
   // A node with none of one resource is scored on the other alone: a deviation of 0.
-  if (free.milliCPU === 0 || free.memory === 0) return MAX_NODE_SCORE;
+  if (cpuFree === 0 || memoryFree === 0) return MAX_NODE_SCORE;
   // Each share capped at 1; with two resources the standard deviation is half their difference.
-  const cpu = Math.min((used.milliCPU + wanted.milliCPU) / free.milliCPU, 1);
-  const memory = Math.min((used.memory + wanted.memory) / free.memory, 1);
+  const cpu = Math.min((node.requestedMilliCPU + wanted.milliCPU) / cpuFree, 1);
+  const memory = Math.min((node.requestedMemory + wanted.memory) / memoryFree, 1);
   return ((1 - Math.abs(cpu - memory) / 2) * MAX_NODE_SCORE) | 0; // truncated, as a small integer (no heap number)
 }
 

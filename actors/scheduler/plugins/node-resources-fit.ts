@@ -13,24 +13,23 @@ const NAME = 'NodeResourcesFit';
  */
 function fits(pod: PodInfo, node: NodeInfo, reasons?: string[]): boolean {
   const request = pod.requests;
-  const free = node.allocatable, used = node.requested;
   let ok = true;
-  if (node.pods.length + 1 > free.pods) {
+  if (node.requestedPods + 1 > node.allocatablePods) {
     if (!reasons) return false;
     reasons.push('Too many pods');
     ok = false;
   }
-  if (request.milliCPU > 0 && request.milliCPU > free.milliCPU - used.milliCPU) {
+  if (request.milliCPU > 0 && request.milliCPU > node.allocatableMilliCPU - node.requestedMilliCPU) {
     if (!reasons) return false;
     reasons.push('Insufficient cpu');
     ok = false;
   }
-  if (request.memory > 0 && request.memory > free.memory - used.memory) {
+  if (request.memory > 0 && request.memory > node.allocatableMemory - node.requestedMemory) {
     if (!reasons) return false;
     reasons.push('Insufficient memory');
     ok = false;
   }
-  if (request.ephemeralStorage > 0 && request.ephemeralStorage > free.ephemeralStorage - used.ephemeralStorage) {
+  if (request.ephemeralStorage > 0 && request.ephemeralStorage > node.allocatableEphemeralStorage - node.requestedEphemeralStorage) {
     if (!reasons) return false;
     reasons.push('Insufficient ephemeral-storage');
     ok = false;
@@ -46,7 +45,7 @@ function fits(pod: PodInfo, node: NodeInfo, reasons?: string[]): boolean {
 }
 
 function short(request: Resources, node: NodeInfo, name: string): boolean {
-  return request.scalar[name]! > (node.allocatable.scalar[name] ?? 0) - (node.requested.scalar[name] ?? 0);
+  return request.scalar[name]! > (node.allocatableScalar[name] ?? 0) - (node.requestedScalar[name] ?? 0);
 }
 
 /** Every reason the node cannot hold the pod (empty when it fits). */
@@ -68,13 +67,13 @@ function leastRequestedScore(requested: number, capacity: number): number {
 
 function leastAllocated(pod: PodInfo, node: NodeInfo): number {
   let sum = 0, weights = 0;
-  const cpu = node.allocatable.milliCPU, memory = node.allocatable.memory;
+  const cpu = node.allocatableMilliCPU, memory = node.allocatableMemory;
   if (cpu !== 0) {
-    sum += leastRequestedScore(node.nonZeroRequested.milliCPU + pod.nonZero.milliCPU, cpu);
+    sum += leastRequestedScore(node.nonZeroMilliCPU + pod.nonZero.milliCPU, cpu);
     weights++;
   }
   if (memory !== 0) {
-    sum += leastRequestedScore(node.nonZeroRequested.memory + pod.nonZero.memory, memory);
+    sum += leastRequestedScore(node.nonZeroMemory + pod.nonZero.memory, memory);
     weights++;
   }
   return weights === 0 ? 0 : (sum / weights) | 0;

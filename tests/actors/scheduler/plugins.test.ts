@@ -86,14 +86,15 @@ test('node info takes allocatable (else capacity), taints, unschedulable and ima
     taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }], unschedulable: true,
     images: [{ names: ['docker.io/library/nginx:1.25', 'nginx:1.25'], sizeBytes: 70 * MB }],
   });
-  assert.equal(n.allocatable, { milliCPU: 3500, memory: 16 * Gi, ephemeralStorage: 100 * Gi, pods: 30, scalar: { 'example.com/gpu': 4 } });
+  assert.equal([n.allocatableMilliCPU, n.allocatableMemory, n.allocatableEphemeralStorage, n.allocatablePods], [3500, 16 * Gi, 100 * Gi, 30]);
+  assert.equal(n.allocatableScalar, { 'example.com/gpu': 4 });
   assert.equal(n.taints, [{ key: 'k', value: 'v', effect: 'NoSchedule' }]);
   assert.ok(n.unschedulable);
   assert.is(n.imageSizes.get('nginx:1.25'), 70 * MB);
   assert.is(n.imageSizes.get('docker.io/library/nginx:1.25'), 70 * MB);
   const capacityOnly = nodeObject('n2', { cpu: '2' });
   delete (capacityOnly.status as Record<string, unknown>).allocatable;
-  assert.is(newNodeInfo(capacityOnly).allocatable.milliCPU, 2000);
+  assert.is(newNodeInfo(capacityOnly).allocatableMilliCPU, 2000);
 });
 
 test('addPod and removePod keep requested, non-zero requested, ports and pods incremental', () => {
@@ -102,16 +103,22 @@ test('addPod and removePod keep requested, non-zero requested, ports and pods in
   const b = pod('b');
   addPod(n, a);
   addPod(n, b);
-  assert.is(n.requested.milliCPU, 1000);
-  assert.is(n.requested.pods, 2);
-  assert.equal(n.nonZeroRequested, { milliCPU: 1100, memory: Gi + 200 * Mi });
+  assert.is(n.requestedMilliCPU, 1000);
+  assert.is(n.requestedMemory, Gi);
+  assert.is(n.requestedPods, 2);
+  assert.equal([n.nonZeroMilliCPU, n.nonZeroMemory], [1100, Gi + 200 * Mi]);
   assert.equal([...n.usedPorts], ['TCP/0.0.0.0/80']);
   assert.ok(removePod(n, a));
   assert.is(removePod(n, a), false);
   assert.equal(n.pods.map((p) => p.name), ['b']);
-  assert.equal(n.requested.milliCPU, 0);
-  assert.equal(n.nonZeroRequested, { milliCPU: 100, memory: 200 * Mi });
+  assert.equal([n.requestedMilliCPU, n.requestedMemory, n.requestedPods], [0, 0, 1]);
+  assert.equal([n.nonZeroMilliCPU, n.nonZeroMemory], [100, 200 * Mi]);
   assert.is(n.usedPorts.size, 0);
+  const gpu = pod('gpu', { requests: { 'example.com/gpu': '2' } });
+  addPod(n, gpu);
+  assert.equal(n.requestedScalar, { 'example.com/gpu': 2 });
+  removePod(n, gpu);
+  assert.equal(n.requestedScalar, { 'example.com/gpu': 0 });
 });
 
 test('a snapshot lists the nodes with affinity pods, following addPod and removePod', () => {
@@ -132,7 +139,7 @@ test('a NodeInfo copied with object spread keeps its own affinity count as pods 
   const original = node('n');
   const anti = pod('anti', { spec: { affinity: { podAntiAffinity: {} } } });
   addPod(original, anti);
-  const copy = { ...original, pods: [...original.pods], requested: { ...original.requested, scalar: {} }, nonZeroRequested: { ...original.nonZeroRequested }, usedPorts: new Set<string>() };
+  const copy = { ...original, pods: [...original.pods], requestedScalar: {}, usedPorts: new Set<string>() };
   removePod(copy, anti);
   assert.equal(makeSnapshot([original, copy]).nodesWithAffinityPods(), [original]);
   addPod(copy, anti);
