@@ -55,7 +55,13 @@ function deepFreeze(value: unknown): void {
 export class MemoryStore implements Store {
   #revision: number;
   #compacted: number;
+  /** Every key's versions, in key order: what lists and watches of a prefix walk. */
   #keys: Tree = new BTree<string, Version[]>(undefined, compareKeys);
+  /**
+   * The same arrays by key, for the point reads every write makes (two or three each): a hash
+   * lookup instead of a descent comparing long keys that share their prefix at every level.
+   */
+  #byKey = new Map<string, Version[]>();
   /** log[i] is the change at revision #logBase + i. */
   #log: ChangeRecord[] = [];
   #logBase: number;
@@ -81,7 +87,7 @@ export class MemoryStore implements Store {
 
   async get(key: string, revision?: number): Promise<KObject | undefined> {
     const at = this.#readRevision(revision);
-    const versions = this.#keys.get(key);
+    const versions = this.#byKey.get(key);
     return versions ? visibleAt(versions, at) ?? undefined : undefined;
   }
 
@@ -147,7 +153,7 @@ export class MemoryStore implements Store {
   }
 
   async create(key: string, obj: KObject): Promise<KObject> {
-    const versions = this.#keys.get(key);
+    const versions = this.#byKey.get(key);
     if (versions && versions[versions.length - 1].object) throw keyExists(key, this.#revision);
     return this.#commit('ADDED', key, obj, undefined);
   }
@@ -182,7 +188,7 @@ export class MemoryStore implements Store {
     if (target <= this.#compacted) return;
     this.#ranges.clear(); // they may hold versions compaction is about to drop
     for (const key of this.#dirty) {
-      const versions = this.#keys.get(key);
+      const versions = this.#byKey.get(key);
       if (!versions) continue;
       // Keep the newest version at or below the target (the state at the target), and all after it.
       let keepFrom = 0;
@@ -194,8 +200,10 @@ export class MemoryStore implements Store {
       }
       let kept = versions.slice(keepFrom);
       if (kept[0].object === null) kept = kept.slice(1);
-      if (kept.length === 0) this.#keys.delete(key);
-      else this.#keys.set(key, kept);
+      if (kept.length === 0) {
+        this.#keys.delete(key);
+        this.#byKey.delete(key);
+      } else this.#setVersions(key, kept);
       if (kept.length <= 1 && (kept.length === 0 || kept[0].revision <= target)) this.#dirty.delete(key);
     }
     this.#log = this.#log.slice(target + 1 - this.#logBase);
@@ -214,8 +222,13 @@ export class MemoryStore implements Store {
     return revision;
   }
 
+  #setVersions(key: string, versions: Version[]): void {
+    this.#keys.set(key, versions);
+    this.#byKey.set(key, versions);
+  }
+
   #current(key: string): KObject {
-    const versions = this.#keys.get(key);
+    const versions = this.#byKey.get(key);
     const obj = versions?.[versions.length - 1].object;
     if (!obj) throw keyNotFound(key, this.#revision);
     return obj;
@@ -225,10 +238,10 @@ export class MemoryStore implements Store {
     const revision = ++this.#revision;
     obj.metadata.resourceVersion = String(revision);
     if (FREEZE) deepFreeze(obj);
-    const versions = this.#keys.get(key);
+    const versions = this.#byKey.get(key);
     const version: Version = { revision, object: type === 'DELETED' ? null : obj };
     if (versions) versions.push(version);
-    else this.#keys.set(key, [version]);
+    else this.#setVersions(key, [version]);
     this.#dirty.add(key);
     const change: ChangeRecord = prev ? { type, key, object: obj, prev, revision } : { type, key, object: obj, revision };
     this.#log.push(change);
