@@ -11,21 +11,15 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../helpers/real-time.ts';
+import { virtualWorld } from '../helpers/virtual-world.ts';
 import type { Registry } from '../../actors/api/metrics.ts';
 import { lookupResource } from '../../actors/api/resources.ts';
 import type { KObject } from '../../actors/api/types.ts';
-import { apiServerOptions } from '../../actors/apiserver/options.ts';
-import { ApiServer } from '../../actors/apiserver/server.ts';
-import { ApiClient } from '../../actors/client/client.ts';
 import { ControllerManager } from '../../actors/controller-manager/controller-manager.ts';
 import { NodeAgent } from '../../actors/nodeagent/nodeagent.ts';
 import { schedulerOptions } from '../../actors/scheduler/options.ts';
 import { schedulerReplica } from '../../actors/scheduler/replica.ts';
 import { listenComponentServer, startComponentServer, type ComponentServer, type ComponentServerOptions } from '../../sim/component-server.ts';
-import { Kernel } from '../../sim/kernel.ts';
-import { seededRandom } from '../../sim/random.ts';
-import { virtualClock } from '../../sim/virtual-clock.ts';
-import { MemoryBus } from '../../transport/memory-bus.ts';
 
 const PODS = lookupResource('', 'v1', 'pods')!;
 const RS = lookupResource('apps', 'v1', 'replicasets')!;
@@ -97,12 +91,7 @@ test('anything else is 404', async () => {
 
 /** A small cluster on virtual time: a scheduler replica, a controller manager and a node agent at work. */
 async function cluster(): Promise<{ scheduler: Registry; controllerManager: Registry; nodeAgent: Registry; stop(): void }> {
-  const clock = virtualClock();
-  const kernel = new Kernel({ clock });
-  const bus = new MemoryBus({ clock });
-  const root = seededRandom(5);
-  const server = new ApiServer(apiServerOptions({}), { clock, random: root.fork('apiserver'), bus });
-  await server.start();
+  const { clock, bus, random: root, server, client, run } = await virtualWorld({ seed: 5 });
   const fail = (e: unknown) => { throw e; };
   const agent = new NodeAgent({ bus, clock, random: root.fork('agent'), nodeName: 'node-1', onError: fail });
   const cm = new ControllerManager({ bus, clock, random: root.fork('cm'), options: { controllers: ['replicaset-controller', 'node-lifecycle-controller'] }, onError: (_c, e) => fail(e) });
@@ -110,12 +99,12 @@ async function cluster(): Promise<{ scheduler: Registry; controllerManager: Regi
   await agent.start();
   await cm.start();
   await scheduler.start();
-  await kernel.run({ until: clock.now() + 20_000 });
-  await new ApiClient(bus, 'test').create(RS, { metadata: { name: 'web', namespace: 'default' }, spec: {
+  await run(20_000);
+  await client.create(RS, { metadata: { name: 'web', namespace: 'default' }, spec: {
     replicas: 3, selector: { matchLabels: { app: 'web' } },
     template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } } as KObject);
-  await kernel.run({ until: clock.now() + 30_000 });
-  const running = (await new ApiClient(bus, 'test').list(PODS, 'default')).items.filter((p) => (p.status as { phase?: string }).phase === 'Running');
+  await run(30_000);
+  const running = (await client.list(PODS, 'default')).items.filter((p) => (p.status as { phase?: string }).phase === 'Running');
   assert.is(running.length, 3, 'the cluster ran its pods');
   return { scheduler: scheduler.metrics, controllerManager: cm.metrics, nodeAgent: agent.metrics,
     stop: () => { scheduler.crash(); cm.crash(); agent.stop(); server.stop(); } };

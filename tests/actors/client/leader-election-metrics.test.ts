@@ -4,22 +4,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { newRegistry, type Registry } from '../../../actors/api/metrics.ts';
-import { apiServerOptions } from '../../../actors/apiserver/options.ts';
-import { ApiServer } from '../../../actors/apiserver/server.ts';
 import { ApiClient } from '../../../actors/client/client.ts';
 import { LeaderElector } from '../../../actors/client/leader-election.ts';
-import { Kernel } from '../../../sim/kernel.ts';
 import { seededRandom } from '../../../sim/random.ts';
-import { virtualClock } from '../../../sim/virtual-clock.ts';
-import { MemoryBus } from '../../../transport/memory-bus.ts';
+import { virtualWorld } from '../../helpers/virtual-world.ts';
 import { sample } from './metric-values.ts';
 
 async function world(replicas: number) {
-  const clock = virtualClock();
-  const kernel = new Kernel({ clock });
-  const bus = new MemoryBus({ clock });
-  const server = new ApiServer(apiServerOptions({}), { clock, random: seededRandom(1).fork('apiserver'), bus });
-  await server.start();
+  const { clock, bus, server, run } = await virtualWorld({ seed: 1 });
   const random = seededRandom(2);
   const registries: Registry[] = [];
   const electors = Array.from({ length: replicas }, (_, i) => {
@@ -32,7 +24,7 @@ async function world(replicas: number) {
     });
   });
   const status = () => Promise.all(registries.map((r) => sample(r, 'leader_election_master_status', { name: 'orch-scheduler' })));
-  return { electors, status, run: (ms: number) => kernel.run({ until: clock.now() + ms }), stop: () => { for (const e of electors) e.halt(); server.stop(); } };
+  return { electors, status, run, stop: () => { for (const e of electors) e.halt(); server.stop(); } };
 }
 
 test('the leader reports 1 and the candidates 0', async () => {

@@ -6,26 +6,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
-import { apiServerOptions } from '../../../actors/apiserver/options.ts';
-import { ApiServer } from '../../../actors/apiserver/server.ts';
 import { ApiClient } from '../../../actors/client/client.ts';
 import { LeaderElector, type LeaderElectionConfig } from '../../../actors/client/leader-election.ts';
-import { Kernel } from '../../../sim/kernel.ts';
 import { Link } from '../../../sim/link.ts';
-import { seededRandom } from '../../../sim/random.ts';
-import { virtualClock } from '../../../sim/virtual-clock.ts';
-import { MemoryBus } from '../../../transport/memory-bus.ts';
+import { virtualWorld } from '../../helpers/virtual-world.ts';
 
 const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
 const LD = 15_000, RD = 10_000, RP = 2_000;
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 async function world(replicas: number, seed: number) {
-  const clock = virtualClock();
-  const kernel = new Kernel({ clock });
-  const bus = new MemoryBus({ clock });
-  const server = new ApiServer(apiServerOptions({}), { clock, random: seededRandom(seed).fork('apiserver'), bus });
-  await server.start();
+  const { clock, kernel, bus, random, server, client } = await virtualWorld({ seed });
   const t0 = clock.now();
   /** Leading intervals, in ms from the start: [replica, from, to]. */
   const terms: [string, number, number][] = [];
@@ -34,7 +25,6 @@ async function world(replicas: number, seed: number) {
   server.store.onChange((c) => {
     if (c.key.endsWith('/leases/orch-system/lock')) renewals.push({ at: clock.now() - t0, holder: (c.object.spec as Rec).holderIdentity });
   });
-  const random = seededRandom(seed);
   const config = (identity: string): LeaderElectionConfig =>
     ({ leaseDurationMs: LD, renewDeadlineMs: RD, retryPeriodMs: RP, resourceName: 'lock', resourceNamespace: 'orch-system', identity });
   const links: Link[] = [];
@@ -58,7 +48,7 @@ async function world(replicas: number, seed: number) {
     clock, electors, links, terms, renewals, open,
     until: (ms: number) => kernel.run({ until: t0 + ms }),
     leader: () => electors.findIndex((e) => e.isLeader),
-    lease: async () => (await new ApiClient(bus, 'test').get(LEASES, 'orch-system', 'lock')).spec as Rec,
+    lease: async () => (await client.get(LEASES, 'orch-system', 'lock')).spec as Rec,
     stop: () => { for (const e of electors) e.halt(); server.stop(); },
   };
 }

@@ -7,31 +7,23 @@ import { newRegistry } from '../../../actors/api/metrics.ts';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import { StatusError } from '../../../actors/api/status.ts';
 import type { KObject } from '../../../actors/api/types.ts';
-import { apiServerOptions } from '../../../actors/apiserver/options.ts';
-import { ApiServer } from '../../../actors/apiserver/server.ts';
 import { ApiClient } from '../../../actors/client/client.ts';
 import { meteredBus } from '../../../actors/client/request-metrics.ts';
-import { Kernel } from '../../../sim/kernel.ts';
 import { Link } from '../../../sim/link.ts';
 import { seededRandom } from '../../../sim/random.ts';
-import { virtualClock } from '../../../sim/virtual-clock.ts';
 import { MemoryBus } from '../../../transport/memory-bus.ts';
+import { virtualWorld } from '../../helpers/virtual-world.ts';
 import { sample } from './metric-values.ts';
 
 const CONFIGMAPS = lookupResource('', 'v1', 'configmaps')!;
 const HOST = 'orch.api.request';
 
 async function world() {
-  const clock = virtualClock();
-  const kernel = new Kernel({ clock });
-  const bus = new MemoryBus({ clock });
-  const server = new ApiServer(apiServerOptions({}), { clock, random: seededRandom(1).fork('apiserver'), bus });
-  await server.start();
+  const { clock, bus, run, stop } = await virtualWorld({ seed: 1 });
   const link = new Link(bus, clock, seededRandom(2));
   const registry = newRegistry();
   const client = new ApiClient(meteredBus(link, clock, registry), 'test', 5_000);
-  const run = (ms: number) => kernel.run({ until: clock.now() + ms });
-  return { clock, link, registry, client, run, stop: () => server.stop() };
+  return { clock, link, registry, client, run, stop };
 }
 
 test('requests are counted by status code and method', async () => {

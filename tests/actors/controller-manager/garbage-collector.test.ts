@@ -8,14 +8,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
-import { apiServerOptions } from '../../../actors/apiserver/options.ts';
-import { ApiServer } from '../../../actors/apiserver/server.ts';
-import { ApiClient } from '../../../actors/client/client.ts';
 import { ControllerManager } from '../../../actors/controller-manager/controller-manager.ts';
-import { Kernel } from '../../../sim/kernel.ts';
-import { seededRandom } from '../../../sim/random.ts';
-import { virtualClock } from '../../../sim/virtual-clock.ts';
-import { MemoryBus } from '../../../transport/memory-bus.ts';
+import { virtualWorld } from '../../helpers/virtual-world.ts';
 
 const PODS = lookupResource('', 'v1', 'pods')!;
 const RS = lookupResource('apps', 'v1', 'replicasets')!;
@@ -24,13 +18,8 @@ const RS_URL = '/apis/apps/v1/namespaces/default/replicasets';
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 async function world(controllers = ['replicaset-controller', 'garbage-collector']) {
-  const clock = virtualClock();
-  const kernel = new Kernel({ clock });
-  const bus = new MemoryBus({ clock });
-  const server = new ApiServer(apiServerOptions({}), { clock, random: seededRandom(9).fork('apiserver'), bus });
-  await server.start();
-  const client = new ApiClient(bus, 'test');
-  const cm = new ControllerManager({ bus, clock, random: seededRandom(9), options: { leaderElect: false, controllers },
+  const { clock, bus, random, server, client, run } = await virtualWorld({ seed: 9 });
+  const cm = new ControllerManager({ bus, clock, random, options: { leaderElect: false, controllers },
     onError: (c, e) => { throw new Error(`${c}: ${e}`); } });
   await cm.start();
   const rs = (name: string) => client.create(RS, { metadata: { name, namespace: 'default' }, spec: {
@@ -43,7 +32,7 @@ async function world(controllers = ['replicaset-controller', 'garbage-collector'
   /** The keys the store removed, in order. */
   const removed: string[] = [];
   server.store.onChange((c) => { if (c.type === 'DELETED') removed.push(c.key.split('/').slice(-3).join('/')); });
-  return { client, rs, pods, sets, del, removed, settle: () => kernel.run({ until: clock.now() + 2_000 }), stop: () => { void cm.stop(); server.stop(); } };
+  return { client, rs, pods, sets, del, removed, settle: () => run(2_000), stop: () => { void cm.stop(); server.stop(); } };
 }
 
 /** A finalizer nobody removes until the test does: it keeps a dependent terminating. */

@@ -6,38 +6,26 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
-import { apiServerOptions } from '../../../actors/apiserver/options.ts';
-import { ApiServer } from '../../../actors/apiserver/server.ts';
-import { ApiClient } from '../../../actors/client/client.ts';
 import { ControllerManager } from '../../../actors/controller-manager/controller-manager.ts';
 import type { ControllerManagerOptions } from '../../../actors/controller-manager/options.ts';
 import { workQueueName } from '../../../actors/controller-manager/queued-controller.ts';
-import { Kernel } from '../../../sim/kernel.ts';
-import { seededRandom } from '../../../sim/random.ts';
-import { virtualClock } from '../../../sim/virtual-clock.ts';
-import { MemoryBus } from '../../../transport/memory-bus.ts';
+import { virtualWorld } from '../../helpers/virtual-world.ts';
 import { sample } from '../client/metric-values.ts';
 
 const RS = lookupResource('apps', 'v1', 'replicasets')!;
 const LOCK = { name: 'orch-controller-manager' };
 
 async function world() {
-  const clock = virtualClock();
-  const kernel = new Kernel({ clock });
-  const bus = new MemoryBus({ clock });
-  const root = seededRandom(4);
-  const server = new ApiServer(apiServerOptions({}), { clock, random: root.fork('apiserver'), bus });
-  await server.start();
-  const client = new ApiClient(bus, 'test');
+  const { clock, bus, random, client, run, stop } = await virtualWorld();
   const manager = (identity: string, options: Partial<ControllerManagerOptions>) => new ControllerManager({
-    bus, clock, random: root.fork(identity), identity, onError: (c, e) => { throw new Error(`${c}: ${e}`); },
+    bus, clock, random: random.fork(identity), identity, onError: (c, e) => { throw new Error(`${c}: ${e}`); },
     options: { controllers: ['replicaset-controller'], leaderElectLeaseDurationMs: 15_000, leaderElectRenewDeadlineMs: 10_000, leaderElectRetryPeriodMs: 2_000, ...options },
   });
   const rs = (name: string, replicas: number) => client.create(RS, { metadata: { name, namespace: 'default' }, spec: {
     replicas, selector: { matchLabels: { app: name } },
     template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
   } } as KObject);
-  return { rs, manager, run: (ms: number) => kernel.run({ until: clock.now() + ms }), stop: () => server.stop() };
+  return { rs, manager, run, stop };
 }
 
 test('work queues report under the real queue names', () => {

@@ -10,16 +10,10 @@ import * as assert from 'uvu/assert';
 import { timestamp } from '../../../actors/api/env.ts';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
-import { apiServerOptions } from '../../../actors/apiserver/options.ts';
-import { ApiServer } from '../../../actors/apiserver/server.ts';
-import { ApiClient } from '../../../actors/client/client.ts';
 import { ControllerManager } from '../../../actors/controller-manager/controller-manager.ts';
 import type { ControllerManagerOptions } from '../../../actors/controller-manager/options.ts';
 import { microTime, NODE_LEASE_NAMESPACE } from '../../../actors/nodeagent/nodeagent.ts';
-import { Kernel } from '../../../sim/kernel.ts';
-import { seededRandom } from '../../../sim/random.ts';
-import { virtualClock } from '../../../sim/virtual-clock.ts';
-import { MemoryBus } from '../../../transport/memory-bus.ts';
+import { virtualWorld } from '../../helpers/virtual-world.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
@@ -31,12 +25,7 @@ type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 
 /** `zones`: nodes per zone, named `<zone>-<i>`; `podsPerNode` pods bound to each. */
 async function world(zones: Record<string, number>, podsPerNode = 0, options: Partial<ControllerManagerOptions> = {}) {
-  const clock = virtualClock();
-  const kernel = new Kernel({ clock });
-  const bus = new MemoryBus({ clock });
-  const server = new ApiServer(apiServerOptions({}), { clock, random: seededRandom(7).fork('apiserver'), bus });
-  await server.start();
-  const client = new ApiClient(bus, 'fake-agent');
+  const { clock, kernel, bus, random, server, client } = await virtualWorld({ seed: 7, clientName: 'fake-agent' });
   const names: string[] = [];
   const zoneOfNode = new Map<string, string>();
   const ready = () => [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: timestamp(clock.now()), lastTransitionTime: timestamp(clock.now()) }];
@@ -54,7 +43,7 @@ async function world(zones: Record<string, number>, podsPerNode = 0, options: Pa
     }
   const taints: { node: string; key: string; at: number }[] = [];
   const evictions: { pod: string; at: number }[] = [];
-  const cm = new ControllerManager({ bus, clock, random: seededRandom(7).fork('cm'), options: { leaderElect: false, ...options }, onError: (c, e) => { throw new Error(`${c}: ${e}`); },
+  const cm = new ControllerManager({ bus, clock, random: random.fork('cm'), options: { leaderElect: false, ...options }, onError: (c, e) => { throw new Error(`${c}: ${e}`); },
     onTaint: (node, key, at) => taints.push({ node, key, at: at - t0 }), onEvict: (pod, at) => evictions.push({ pod, at: at - t0 }) });
   await cm.start();
   const t0 = clock.now();

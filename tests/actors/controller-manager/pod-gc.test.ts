@@ -5,40 +5,29 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
-import { apiServerOptions } from '../../../actors/apiserver/options.ts';
-import { ApiServer } from '../../../actors/apiserver/server.ts';
-import { ApiClient } from '../../../actors/client/client.ts';
 import { ControllerManager } from '../../../actors/controller-manager/controller-manager.ts';
 import { PodGarbageCollector } from '../../../actors/controller-manager/controllers/pod-gc.ts';
 import { SharedInformers } from '../../../actors/client/shared-informers.ts';
-import { Kernel } from '../../../sim/kernel.ts';
-import { seededRandom } from '../../../sim/random.ts';
-import { virtualClock } from '../../../sim/virtual-clock.ts';
-import { MemoryBus } from '../../../transport/memory-bus.ts';
+import { virtualWorld } from '../../helpers/virtual-world.ts';
 
 const PODS = lookupResource('', 'v1', 'pods')!;
 const NODES = lookupResource('', 'v1', 'nodes')!;
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 async function world(threshold: number) {
-  const clock = virtualClock();
-  const kernel = new Kernel({ clock });
-  const bus = new MemoryBus({ clock });
-  const server = new ApiServer(apiServerOptions({}), { clock, random: seededRandom(5).fork('apiserver'), bus });
-  await server.start();
-  const client = new ApiClient(bus, 'test');
+  const { clock, kernel, bus, random, server, client, run } = await virtualWorld({ seed: 5 });
   const collected: [string, string, number][] = [];
   const t0 = clock.now();
-  const cm = new ControllerManager({ bus, clock, random: seededRandom(5), options: { leaderElect: false, controllers: ['pod-garbage-collector'], terminatedPodGcThreshold: threshold },
+  const cm = new ControllerManager({ bus, clock, random, options: { leaderElect: false, controllers: ['pod-garbage-collector'], terminatedPodGcThreshold: threshold },
     onError: (c, e) => { throw new Error(`${c}: ${e}`); } });
   const pod = async (name: string, extra: Rec = {}, phase?: string) => {
     const created = await client.create(PODS, { metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx' }], ...extra } } as KObject);
     if (phase) await client.patch(PODS, 'default', name, { status: { phase } }, 'merge', 'status');
-    await kernel.run({ until: clock.now() + 1_000 });
+    await run(1_000);
     return created;
   };
   const names = async () => ((await client.list(PODS, 'default')).items as Rec[]).map((p) => p.metadata.name).sort();
-  return { bus, clock, kernel, client, cm, collected, t0, pod, names, run: (ms: number) => kernel.run({ until: clock.now() + ms }), stop: () => { void cm.stop(); server.stop(); } };
+  return { bus, clock, kernel, client, cm, collected, t0, pod, names, run, stop: () => { void cm.stop(); server.stop(); } };
 }
 
 test('terminated pods beyond the threshold are deleted, oldest first; running ones are kept', async () => {

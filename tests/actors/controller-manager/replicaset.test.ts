@@ -5,27 +5,16 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
-import { apiServerOptions } from '../../../actors/apiserver/options.ts';
-import { ApiServer } from '../../../actors/apiserver/server.ts';
-import { ApiClient } from '../../../actors/client/client.ts';
 import { SharedInformers } from '../../../actors/client/shared-informers.ts';
 import { deletionOrder, ReplicaSetController } from '../../../actors/controller-manager/controllers/replicaset.ts';
-import { Kernel } from '../../../sim/kernel.ts';
-import { seededRandom } from '../../../sim/random.ts';
-import { virtualClock } from '../../../sim/virtual-clock.ts';
-import { MemoryBus } from '../../../transport/memory-bus.ts';
+import { virtualWorld } from '../../helpers/virtual-world.ts';
 
 const PODS = lookupResource('', 'v1', 'pods')!;
 const RS = lookupResource('apps', 'v1', 'replicasets')!;
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 async function world() {
-  const clock = virtualClock();
-  const kernel = new Kernel({ clock });
-  const bus = new MemoryBus({ clock });
-  const server = new ApiServer(apiServerOptions({}), { clock, random: seededRandom(3).fork('apiserver'), bus });
-  await server.start();
-  const client = new ApiClient(bus, 'test');
+  const { clock, bus, server, client, run } = await virtualWorld({ seed: 3 });
   const informers = new SharedInformers(bus, clock, 'test');
   const controller = new ReplicaSetController({ bus, clock, informers, workers: 5, onError: (e) => { throw e; } });
   await controller.start();
@@ -35,7 +24,7 @@ async function world() {
   } } as KObject);
   const pods = async (app: string) => ((await client.list(PODS, 'default')).items as Rec[])
     .filter((p) => p.metadata.labels?.app === app && !p.metadata.deletionTimestamp);
-  const settle = () => kernel.run({ until: clock.now() + 1_000 });
+  const settle = () => run(1_000);
   return { clock, client, rs, pods, settle, stop: () => { controller.stop(); informers.stop(); server.stop(); } };
 }
 

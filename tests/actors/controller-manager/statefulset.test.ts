@@ -7,18 +7,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
-import { apiServerOptions } from '../../../actors/apiserver/options.ts';
-import { ApiServer } from '../../../actors/apiserver/server.ts';
 import { ApiClient } from '../../../actors/client/client.ts';
 import { SharedInformers } from '../../../actors/client/shared-informers.ts';
 import { StatefulSetController } from '../../../actors/controller-manager/controllers/statefulset.ts';
 import { controllerManagerOptions } from '../../../actors/controller-manager/options.ts';
 import { SimCluster } from '../../../sim/cluster.ts';
-import { Kernel } from '../../../sim/kernel.ts';
-import { seededRandom } from '../../../sim/random.ts';
 import { parseScenario } from '../../../sim/scenario/load.ts';
-import { virtualClock } from '../../../sim/virtual-clock.ts';
-import { MemoryBus } from '../../../transport/memory-bus.ts';
+import { virtualWorld } from '../../helpers/virtual-world.ts';
 
 const PODS = lookupResource('', 'v1', 'pods')!;
 const STS = lookupResource('apps', 'v1', 'statefulsets')!;
@@ -28,12 +23,7 @@ type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 const isReady = (p: Rec) => p.status?.phase === 'Running' && (p.status?.conditions ?? []).some((c: Rec) => c.type === 'Ready' && c.status === 'True');
 
 async function world() {
-  const clock = virtualClock();
-  const kernel = new Kernel({ clock });
-  const bus = new MemoryBus({ clock });
-  const server = new ApiServer(apiServerOptions({}), { clock, random: seededRandom(5).fork('apiserver'), bus });
-  await server.start();
-  const client = new ApiClient(bus, 'test');
+  const { clock, bus, server, client, run } = await virtualWorld({ seed: 5 });
   const informers = new SharedInformers(bus, clock, 'test');
   const controller = new StatefulSetController({ bus, clock, informers, workers: 5, onError: (e) => { throw e; } });
   await controller.start();
@@ -47,7 +37,7 @@ async function world() {
     else if (object.metadata.deletionTimestamp && !prev?.metadata.deletionTimestamp) trace.push(`~${name}`);
     else if (isReady(object) && !(prev && isReady(prev))) trace.push(`ready ${name}`);
   });
-  const settle = (ms = 1_000) => kernel.run({ until: clock.now() + ms });
+  const settle = (ms = 1_000) => run(ms);
   const pods = async () => ((await client.list(PODS, 'default')).items as Rec[]).sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
   const names = async () => (await pods()).map((p) => `${p.metadata.name}${p.metadata.deletionTimestamp ? ' (terminating)' : ''}`);
   const status = async (name = 'web') => ((await client.get(STS, 'default', name)) as Rec).status;

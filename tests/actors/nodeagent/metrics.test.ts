@@ -5,28 +5,16 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
-import { apiServerOptions } from '../../../actors/apiserver/options.ts';
-import { ApiServer } from '../../../actors/apiserver/server.ts';
-import { ApiClient } from '../../../actors/client/client.ts';
 import { MEMORY_USAGE, NodeAgent } from '../../../actors/nodeagent/nodeagent.ts';
 import type { NodeAgentOptions } from '../../../actors/nodeagent/options.ts';
-import { Kernel } from '../../../sim/kernel.ts';
-import { seededRandom } from '../../../sim/random.ts';
-import { virtualClock } from '../../../sim/virtual-clock.ts';
-import { MemoryBus } from '../../../transport/memory-bus.ts';
+import { virtualWorld } from '../../helpers/virtual-world.ts';
 import { sample } from '../client/metric-values.ts';
 
 const PODS = lookupResource('', 'v1', 'pods')!;
 const NODE = 'node-1';
 
 async function world(options: Partial<NodeAgentOptions> = {}) {
-  const clock = virtualClock();
-  const kernel = new Kernel({ clock });
-  const bus = new MemoryBus({ clock });
-  const root = seededRandom(4);
-  const server = new ApiServer(apiServerOptions({}), { clock, random: root.fork('apiserver'), bus });
-  await server.start();
-  const client = new ApiClient(bus, 'test');
+  const { clock, bus, random: root, server, client, run } = await virtualWorld();
   const agent = new NodeAgent({ bus, clock, random: root.fork('agent'), nodeName: NODE, options: { leaseRenewJitterFactor: 0, ...options }, onError: (e) => { throw e; } });
   await agent.start();
   const pod = (name: string, memory = '64Mi', extra: { priority?: number; usage?: string } = {}) => client.create(PODS, {
@@ -35,7 +23,7 @@ async function world(options: Partial<NodeAgentOptions> = {}) {
       containers: [{ name: 'main', image: 'nginx', resources: { requests: { memory } } }] },
   } as KObject);
   const m = (name: string, labels: Record<string, string | number> = {}) => sample(agent.metrics, name, labels);
-  return { client, agent, pod, m, run: (ms: number) => kernel.run({ until: clock.now() + ms }), close: () => { agent.stop(); server.stop(); } };
+  return { client, agent, pod, m, run, close: () => { agent.stop(); server.stop(); } };
 }
 
 test('pods started and running, their containers and their start durations', async () => {

@@ -7,19 +7,13 @@ import { timestamp } from '../../../actors/api/env.ts';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import { StatusError } from '../../../actors/api/status.ts';
 import type { KObject } from '../../../actors/api/types.ts';
-import { apiServerOptions } from '../../../actors/apiserver/options.ts';
-import { ApiServer } from '../../../actors/apiserver/server.ts';
 import { WatchHub } from '../../../actors/apiserver/watch/hub.ts';
-import { ApiClient } from '../../../actors/client/client.ts';
 import { Informer } from '../../../actors/client/informer.ts';
 import { NodeAgent } from '../../../actors/nodeagent/nodeagent.ts';
 import type { NodeAgentOptions } from '../../../actors/nodeagent/options.ts';
 import { batchPodStages, drawPodPlan, podStages, type PodPlan } from '../../../machines/stages.ts';
-import { Kernel } from '../../../sim/kernel.ts';
-import { seededRandom } from '../../../sim/random.ts';
-import { virtualClock } from '../../../sim/virtual-clock.ts';
 import { Link, LostRequestError } from '../../../sim/link.ts';
-import { MemoryBus } from '../../../transport/memory-bus.ts';
+import { virtualWorld } from '../../helpers/virtual-world.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
@@ -33,13 +27,7 @@ type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
  * clock. The agent talks through `link`, which a test may cut; requests lost so are not errors.
  */
 async function world(seed: number, options: Partial<NodeAgentOptions> = {}) {
-  const clock = virtualClock();
-  const kernel = new Kernel({ clock });
-  const bus = new MemoryBus({ clock });
-  const root = seededRandom(seed);
-  const server = new ApiServer(apiServerOptions({}), { clock, random: root.fork('apiserver'), bus });
-  await server.start();
-  const client = new ApiClient(bus, 'test');
+  const { clock, kernel, bus, random: root, server, client } = await virtualWorld({ seed });
   const agentRandom: Random = root.fork(`nodeagent/${NODE}`);
   const link = new Link(bus, clock, root.fork('link'));
   const agent = new NodeAgent({ bus: link, clock, random: agentRandom, nodeName: NODE, options, onError: (e) => { if (!(e instanceof LostRequestError)) throw e; } });

@@ -5,16 +5,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
-import { apiServerOptions } from '../../../actors/apiserver/options.ts';
-import { ApiServer } from '../../../actors/apiserver/server.ts';
-import { ApiClient } from '../../../actors/client/client.ts';
 import { NodeAgent, MEMORY_USAGE } from '../../../actors/nodeagent/nodeagent.ts';
 import type { NodeAgentOptions } from '../../../actors/nodeagent/options.ts';
 import { evictionVictim, memoryThreshold } from '../../../actors/nodeagent/pressure-eviction.ts';
-import { Kernel } from '../../../sim/kernel.ts';
 import { seededRandom } from '../../../sim/random.ts';
 import { virtualClock } from '../../../sim/virtual-clock.ts';
 import { MemoryBus } from '../../../transport/memory-bus.ts';
+import { virtualWorld } from '../../helpers/virtual-world.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
@@ -22,13 +19,7 @@ const NODE = 'node-1';
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 async function world(options: Partial<NodeAgentOptions>) {
-  const clock = virtualClock();
-  const kernel = new Kernel({ clock });
-  const bus = new MemoryBus({ clock });
-  const root = seededRandom(4);
-  const server = new ApiServer(apiServerOptions({}), { clock, random: root.fork('apiserver'), bus });
-  await server.start();
-  const client = new ApiClient(bus, 'test');
+  const { clock, kernel, bus, random: root, server, client } = await virtualWorld();
   const agent = new NodeAgent({ bus, clock, random: root.fork('agent'), nodeName: NODE, options: { leaseRenewJitterFactor: 0, ...options }, onError: (e) => { throw e; } });
   await agent.start();
   const t0 = clock.now();

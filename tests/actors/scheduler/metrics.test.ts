@@ -7,18 +7,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
-import { apiServerOptions } from '../../../actors/apiserver/options.ts';
-import { ApiServer } from '../../../actors/apiserver/server.ts';
-import { ApiClient } from '../../../actors/client/client.ts';
 import { SharedInformers } from '../../../actors/client/shared-informers.ts';
 import { NodeConditionTaints } from '../../../actors/controller-manager/controllers/node-condition-taints.ts';
 import { schedulerOptions } from '../../../actors/scheduler/options.ts';
 import { schedulerReplica } from '../../../actors/scheduler/replica.ts';
 import { Scheduler } from '../../../actors/scheduler/scheduler.ts';
-import { Kernel } from '../../../sim/kernel.ts';
-import { seededRandom } from '../../../sim/random.ts';
-import { virtualClock } from '../../../sim/virtual-clock.ts';
-import { MemoryBus } from '../../../transport/memory-bus.ts';
+import { virtualWorld } from '../../helpers/virtual-world.ts';
 import { sample } from '../client/metric-values.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
@@ -26,13 +20,7 @@ const PODS = lookupResource('', 'v1', 'pods')!;
 const PROFILE = 'default-scheduler';
 
 async function world() {
-  const clock = virtualClock();
-  const kernel = new Kernel({ clock });
-  const bus = new MemoryBus({ clock });
-  const root = seededRandom(3);
-  const server = new ApiServer(apiServerOptions({}), { clock, random: root.fork('apiserver'), bus });
-  await server.start();
-  const client = new ApiClient(bus, 'test');
+  const { clock, bus, random: root, server, client, run } = await virtualWorld({ seed: 3 });
   const node = (name: string, cpu: string) =>
     client.create(NODES, { metadata: { name, labels: { 'kubernetes.io/hostname': name } }, spec: {},
       status: { allocatable: { cpu, memory: '16Gi', pods: '110' }, capacity: { cpu, memory: '16Gi', pods: '110' }, conditions: [{ type: 'Ready', status: 'True' }] } } as KObject);
@@ -42,7 +30,7 @@ async function world() {
   const informers = new SharedInformers(bus, clock, 'test');
   const taints = new NodeConditionTaints({ bus, informers, onError: (e) => { throw e; } });
   await taints.start();
-  return { clock, bus, root, server, node, pod, run: (ms: number) => kernel.run({ until: clock.now() + ms }),
+  return { clock, bus, root, server, node, pod, run,
     stop: () => { taints.stop(); informers.stop(); server.stop(); } };
 }
 

@@ -6,30 +6,18 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
-import { apiServerOptions } from '../../../actors/apiserver/options.ts';
-import { ApiServer } from '../../../actors/apiserver/server.ts';
-import { ApiClient } from '../../../actors/client/client.ts';
 import { SharedInformers } from '../../../actors/client/shared-informers.ts';
 import { NodeConditionTaints } from '../../../actors/controller-manager/controllers/node-condition-taints.ts';
 import type { SchedulerOptions } from '../../../actors/scheduler/options.ts';
 import { Scheduler, type Decision } from '../../../actors/scheduler/scheduler.ts';
-import { Kernel } from '../../../sim/kernel.ts';
-import { seededRandom } from '../../../sim/random.ts';
-import { virtualClock } from '../../../sim/virtual-clock.ts';
-import { MemoryBus } from '../../../transport/memory-bus.ts';
+import { virtualWorld } from '../../helpers/virtual-world.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 async function world(options: Partial<SchedulerOptions> = {}, seed = 3) {
-  const clock = virtualClock();
-  const kernel = new Kernel({ clock });
-  const bus = new MemoryBus({ clock });
-  const root = seededRandom(seed);
-  const server = new ApiServer(apiServerOptions({}), { clock, random: root.fork('apiserver'), bus });
-  await server.start();
-  const client = new ApiClient(bus, 'test');
+  const { clock, bus, random: root, server, client, run } = await virtualWorld({ seed });
   const decisions: Decision[] = [];
   const bound = new Map<string, number>();
   const t0 = clock.now();
@@ -47,7 +35,6 @@ async function world(options: Partial<SchedulerOptions> = {}, seed = 3) {
   const taints = new NodeConditionTaints({ bus, informers, onError: (e) => { throw e; } });
   await taints.start();
   const get = (name: string) => client.get(PODS, 'default', name) as Promise<Rec>;
-  const run = (ms: number) => kernel.run({ until: clock.now() + ms });
   return { clock, server, client, scheduler, decisions, bound, node, pod, get, run, stop: () => { scheduler.stop(); taints.stop(); informers.stop(); server.stop(); } };
 }
 
