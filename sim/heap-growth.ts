@@ -3,19 +3,22 @@
 // up to four times what the last full collection kept. The 5,000-node hour then peaked at 4.4 GiB
 // of resident memory with 2 GiB or so alive. At 1.5 times, the 2,000-node run of prof/mid.yaml
 // peaked at 1.1 GiB instead of 1.7, in the same wall time (about 6% more CPU, on the collector's
-// own threads).
+// own threads). `orchsim run --heap-growth` trades memory for speed the other way.
 import v8 from 'node:v8';
 
 const FLAG = /^--heap[-_]growing[-_]percent(=|$)/;
-/** Growth allowed past what a full collection keeps, in percent. */
+/** Growth allowed past what a full collection keeps, in percent, unless the run says otherwise. */
 export const HEAP_GROWING_PERCENT = 50;
 
-/** Whether the user set the growth themselves, on the command line or in NODE_OPTIONS. */
-export function heapGrowthGiven(execArgv: readonly string[], nodeOptions = ''): boolean {
-  return [...execArgv, ...nodeOptions.split(/\s+/)].some((a) => FLAG.test(a));
+/** Whether node's own command line sets the growth (node refuses the flag in NODE_OPTIONS). */
+export function heapGrowthGiven(execArgv: readonly string[]): boolean {
+  return execArgv.some((a) => FLAG.test(a));
 }
 
-/** Bounds this process's heap growth, unless the user chose a growth of their own. */
-export function boundHeapGrowth(): void {
-  if (!heapGrowthGiven(process.execArgv, process.env.NODE_OPTIONS)) v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+/**
+ * Bounds this process's heap growth to `percent` (0 leaves it to V8), unless node's command line
+ * chose a growth of its own.
+ */
+export function boundHeapGrowth(percent = HEAP_GROWING_PERCENT): void {
+  if (percent > 0 && !heapGrowthGiven(process.execArgv)) v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
 }

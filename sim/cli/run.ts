@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { loadScenario, ScenarioError } from '../scenario/load.ts';
 import type { Scenario } from '../scenario/types.ts';
 import { runScenario, type LiveRun } from '../run.ts';
-import { boundHeapGrowth } from '../heap-growth.ts';
+import { boundHeapGrowth, HEAP_GROWING_PERCENT } from '../heap-growth.ts';
 import { renderSummary } from '../report/summary.ts';
 import { writeReport } from '../report/write.ts';
 import { formatDecision } from '../report/explain.ts';
@@ -20,6 +20,7 @@ interface RunOptions {
   out: string;
   explain: string[];
   progress?: boolean;
+  heapGrowth: number;
 }
 
 const GROUP = 'Options';
@@ -29,8 +30,14 @@ const RUN_TABLE = new OptionTable<RunOptions>('orchsim run', [
   { name: 'explain', kind: strings, key: 'explain', default: [], group: GROUP, rule: explainRule,
     help: "NAMESPACE/POD[,...]: print these pods' last scheduling decisions (where and why, plugin by plugin)" },
   { name: 'progress', kind: bool, key: 'progress', defaultText: 'true on a terminal', group: GROUP, help: 'show progress while running' },
+  { name: 'heap-growth', kind: int, key: 'heapGrowth', default: HEAP_GROWING_PERCENT, group: GROUP, rule: heapGrowthRule,
+    help: "PERCENT: how far the heap may grow past what the last full collection kept; more runs faster in more memory, 0 leaves it to V8 (node's own --heap-growing-percent wins)" },
   { name: 'help', short: 'h', kind: bool, default: false, group: GROUP, help: 'this help' },
 ] as OptionSpec<RunOptions>[]);
+
+function heapGrowthRule(percent: number): string | undefined {
+  return percent >= 0 && percent <= 1000 ? undefined : `must be a percentage from 0 (V8's own choice) to 1000, got ${percent}`;
+}
 
 function explainRule(pods: string[]): string | undefined {
   const bad = pods.find((pod) => !/^[^/\s]+\/[^/\s]+$/.test(pod));
@@ -80,7 +87,7 @@ export async function runCommand(argv: string[], log: (line: string) => void = c
   const seed = draft.seed ?? scenario.seed;
   log(`running ${scenario.name}: ${formatInteger(scenario.nodePools.reduce((n, p) => n + p.count, 0))} nodes, ` +
     `${formatInteger(scenario.workloads.reduce((n, w) => n + w.count, 0))} pods, ${formatDuration(scenario.durationMs)} of virtual time, seed ${seed}`);
-  boundHeapGrowth();
+  boundHeapGrowth(draft.heapGrowth);
   const wallStart = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const outcome = await runScenario(scenario, {
