@@ -31,7 +31,7 @@ const RUN_TABLE = new OptionTable<RunOptions>('orchsim run', [
     help: "NAMESPACE/POD[,...]: print these pods' last scheduling decisions (where and why, plugin by plugin)" },
   { name: 'progress', kind: bool, key: 'progress', defaultText: 'true on a terminal', group: GROUP, help: 'show progress while running' },
   { name: 'heap-growth', kind: int, key: 'heapGrowth', default: HEAP_GROWING_PERCENT, group: GROUP, rule: heapGrowthRule,
-    help: "PERCENT: how far the heap may grow past what the last full collection kept; more runs faster in more memory, 0 leaves it to V8 (node's own --heap-growing-percent wins)" },
+    help: "PERCENT: how far the heap may grow past what the last full collection kept; more takes more memory and usually runs faster, 0 leaves it to V8 (node's own --heap-growing-percent wins)" },
   { name: 'help', short: 'h', kind: bool, default: false, group: GROUP, help: 'this help' },
 ] as OptionSpec<RunOptions>[]);
 
