@@ -1,0 +1,239 @@
+// One actor system per process: every machine the process hosts runs under a stable id
+// (`node/<name>`, `pod/<ns>/<name>`, `zone/<key>`, ...), and every start, transition and stop is
+// recorded on the process's clock (records.ts). The system keeps the current state of each actor,
+// the count of actors per machine and state, and a ring of the newest records; listeners (the
+// JSON-lines log, an inspector) get every record as it happens.
+//
+// Three ways in:
+// - `host(machine, { id })` creates an XState actor on the system's clock whose transitions are
+//   recorded (through XState's inspection events: a transition is a microstep that took a
+//   transition with a target, so a reentry counts and an action-only transition does not);
+// - `hibernate(actor)` stops a live actor that keeps its place (a pod waiting only for its
+//   deletion keeps its state and context, not a live actor): nothing is recorded, and
+//   `wake(machine, id, snapshot)` brings it back; `end(id)` records its stop;
+// - `track`, `move`, `untrack` record an object driven through a machine's pure transition
+//   functions (the registry's objects while they terminate), with no live actor at all.
+// Ids are unique while their actor lives: a second actor asking for a live id gets `id#2`.
+import { createActor, type Actor, type ActorOptions, type AnyActorRef, type AnyStateMachine, type InspectionEvent } from 'xstate';
+import type { Clock } from '../api/env.ts';
+import { stateName, type InspectionRecord } from './records.ts';
+
+export interface ActorSystemOptions {
+  /** Records kept in memory, newest last (the inspector's recent history). */
+  recentRecords?: number;
+}
+
+/** An actor as the system lists it. */
+export interface ActorInfo {
+  readonly id: string;
+  readonly machine: string;
+  readonly state: string;
+}
+
+interface Entry {
+  readonly id: string;
+  readonly machine: string;
+  state: string;
+  /** The live XState actor; undefined while it hibernates, and for tracked objects. */
+  actor: AnyActorRef | undefined;
+  /** Its start is recorded. */
+  started: boolean;
+  /** Stopped to save memory, not ended: its stop is not a record. */
+  hibernating: boolean;
+}
+
+export type HostOptions<T extends AnyStateMachine> = Omit<ActorOptions<T>, 'clock' | 'inspect' | 'id' | 'systemId' | 'parent'> & { id: string };
+
+const defaults: Required<ActorSystemOptions> = { recentRecords: 4_096 };
+
+export class ActorSystem {
+  readonly clock: Clock;
+  /** The clock's time when the system began: records count from it. */
+  readonly originMs: number;
+  readonly #ring: (InspectionRecord | undefined)[];
+  #ringNext = 0;
+  #seq = 0;
+  readonly #entries = new Map<string, Entry>();
+  readonly #counts = new Map<string, Map<string, number>>();
+  readonly #listeners = new Set<(record: InspectionRecord) => void>();
+
+  constructor(clock: Clock, options: ActorSystemOptions = {}) {
+    const o = { ...defaults, ...options };
+    if (!(Number.isInteger(o.recentRecords) && o.recentRecords > 0)) throw new RangeError(`recentRecords must be a positive integer, got ${o.recentRecords}`);
+    this.clock = clock;
+    this.originMs = clock.now();
+    this.#ring = new Array(o.recentRecords);
+  }
+
+  /** Creates (not starts) an actor of `machine` under `options.id`, on this system's clock. */
+  host<T extends AnyStateMachine>(machine: T, options: HostOptions<T>): Actor<T> {
+    const entry = this.#add(this.#unique(options.id), machine.id);
+    const actor = createActor(machine, { ...options, id: entry.id, clock: this.clock, inspect: this.#inspect } as ActorOptions<T>);
+    entry.actor = actor;
+    return actor;
+  }
+
+  /** Stops `actor` without ending it: no stop is recorded, and `wake` brings it back. */
+  hibernate(actor: AnyActorRef): void {
+    const entry = this.#entries.get(actor.id);
+    if (!entry || entry.actor !== actor) return void actor.stop();
+    entry.hibernating = true;
+    actor.stop();
+    entry.actor = undefined;
+  }
+
+  /** Brings back the hibernating actor `id` from its snapshot (created, not started). */
+  wake<T extends AnyStateMachine>(machine: T, id: string, options: Omit<HostOptions<T>, 'id'>): Actor<T> {
+    const entry = this.#entries.get(id);
+    if (!entry || !entry.hibernating) throw new Error(`no hibernating actor ${id} to wake`);
+    const actor = createActor(machine, { ...options, id, clock: this.clock, inspect: this.#inspect } as ActorOptions<T>);
+    entry.actor = actor;
+    return actor;
+  }
+
+  /** Ends the hibernating actor `id`: its stop is recorded. */
+  end(id: string): void {
+    const entry = this.#entries.get(id);
+    if (entry?.hibernating) this.#stop(entry);
+  }
+
+  /** Records an object driven by pure transitions starting in `state`; returns its id (unique while it lives). */
+  track(id: string, machine: string, state: string): string {
+    const entry = this.#add(this.#unique(id), machine);
+    this.#start(entry, state);
+    return entry.id;
+  }
+
+  /** Records a transition of the tracked object `id`. */
+  move(id: string, event: string, to: string): void {
+    const entry = this.#entries.get(id);
+    if (entry) this.#transition(entry, event, to);
+  }
+
+  /** Records the stop of the tracked object `id`. */
+  untrack(id: string): void {
+    const entry = this.#entries.get(id);
+    if (entry) this.#stop(entry);
+  }
+
+  /** The actor `id`: its machine and current state; undefined once stopped. */
+  get(id: string): ActorInfo | undefined {
+    const e = this.#entries.get(id);
+    return e && e.started ? { id: e.id, machine: e.machine, state: e.state } : undefined;
+  }
+
+  /** Every started actor, hibernating ones included, in the order they were added. */
+  *actors(): IterableIterator<ActorInfo> {
+    for (const e of this.#entries.values()) if (e.started) yield { id: e.id, machine: e.machine, state: e.state };
+  }
+
+  /** Actors per machine and state. */
+  counts(): ReadonlyMap<string, ReadonlyMap<string, number>> {
+    return this.#counts;
+  }
+
+  /** The newest records, oldest first. */
+  recent(): InspectionRecord[] {
+    const n = this.#ring.length;
+    const out: InspectionRecord[] = [];
+    for (let i = 0; i < n; i++) {
+      const r = this.#ring[(this.#ringNext + i) % n];
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  /** Calls `listener` with every record from now on; returns the way to stop. */
+  onRecord(listener: (record: InspectionRecord) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Records so far. */
+  get records(): number {
+    return this.#seq;
+  }
+
+  // ---- Recording ----------------------------------------------------------------------------------
+
+  /** One function for every hosted actor: XState calls it with each inspection event of the actor's system. */
+  readonly #inspect = (e: InspectionEvent): void => {
+    if (e.type !== '@xstate.microstep' && e.type !== '@xstate.snapshot') return;
+    const entry = this.#entries.get((e.actorRef as AnyActorRef).id);
+    if (!entry || entry.actor !== e.actorRef) return;
+    if (e.type === '@xstate.microstep') {
+      // Microsteps before the start (initial entry actions) are part of the state it starts in.
+      if (!entry.started || e.event.type === 'xstate.init') return;
+      for (const t of e._transitions) {
+        if (t.target?.length) return this.#transition(entry, e.event.type, stateName((e.snapshot as unknown as { value: unknown }).value));
+      }
+      return;
+    }
+    const snapshot = e.snapshot as unknown as { status: string; value: unknown };
+    const status = snapshot.status;
+    if (e.event.type === 'xstate.init' && status === 'active') {
+      if (entry.hibernating) entry.hibernating = false; // woken: it never stopped
+      else if (!entry.started) this.#start(entry, stateName(snapshot.value));
+      return;
+    }
+    if (status !== 'active') {
+      if (entry.hibernating) return; // its stop is `end`'s to record
+      if (!entry.started) this.#start(entry, stateName(snapshot.value));
+      this.#stop(entry);
+    }
+  };
+
+  #unique(id: string): string {
+    if (!this.#entries.has(id)) return id;
+    for (let n = 2; ; n++) if (!this.#entries.has(`${id}#${n}`)) return `${id}#${n}`;
+  }
+
+  #add(id: string, machine: string): Entry {
+    const entry: Entry = { id, machine, state: '', actor: undefined, started: false, hibernating: false };
+    this.#entries.set(id, entry);
+    return entry;
+  }
+
+  #start(entry: Entry, state: string): void {
+    entry.started = true;
+    entry.state = state;
+    this.#count(entry.machine, state, 1);
+    this.#emit({ t: this.#t(), seq: this.#seq++, kind: 'actor', id: entry.id, machine: entry.machine, to: state });
+  }
+
+  #transition(entry: Entry, event: string, to: string): void {
+    const from = entry.state;
+    if (from !== to) {
+      this.#count(entry.machine, from, -1);
+      this.#count(entry.machine, to, 1);
+      entry.state = to;
+    }
+    this.#emit({ t: this.#t(), seq: this.#seq++, kind: 'transition', id: entry.id, machine: entry.machine, event, from, to });
+  }
+
+  #stop(entry: Entry): void {
+    this.#entries.delete(entry.id);
+    entry.actor = undefined;
+    if (!entry.started) return;
+    this.#count(entry.machine, entry.state, -1);
+    this.#emit({ t: this.#t(), seq: this.#seq++, kind: 'stop', id: entry.id, machine: entry.machine });
+  }
+
+  #count(machine: string, state: string, delta: number): void {
+    let states = this.#counts.get(machine);
+    if (!states) this.#counts.set(machine, (states = new Map()));
+    const n = (states.get(state) ?? 0) + delta;
+    if (n === 0) states.delete(state);
+    else states.set(state, n);
+  }
+
+  #t(): number {
+    return this.clock.now() - this.originMs;
+  }
+
+  #emit(record: InspectionRecord): void {
+    this.#ring[this.#ringNext] = record;
+    this.#ringNext = (this.#ringNext + 1) % this.#ring.length;
+    for (const l of this.#listeners) l(record);
+  }
+}

@@ -1,0 +1,61 @@
+// The inspection record: what an actor system writes down, one record per actor start, transition
+// and stop, on the clock of its process. `t` is virtual (or wall) milliseconds since the system's
+// origin; `seq` numbers the records of one system from 0, so records at the same `t` keep their
+// order. A record's fields are always in this order, so the same run gives the same JSON bytes.
+//
+//   {"t":12000,"seq":41,"kind":"actor","id":"node/pool-3","machine":"node","to":"Starting.Registering"}
+//   {"t":12800,"seq":57,"kind":"transition","id":"node/pool-3","machine":"node","event":"xstate.done.actor.register","from":"Starting.Registering","to":"Starting.Leasing"}
+//   {"t":99000,"seq":912,"kind":"stop","id":"node/pool-3","machine":"node"}
+//
+// An actor record carries the state the actor starts in (`to`); a transition record the event
+// that caused it and the states before and after. States are dotted paths (`Running.Idle`);
+// parallel regions are listed in braces, in the machine's order (`Running.{lease.Waiting,status.Waiting}`).
+
+export type InspectionRecord = ActorRecord | TransitionRecord | StopRecord;
+
+export interface ActorRecord {
+  readonly t: number;
+  readonly seq: number;
+  readonly kind: 'actor';
+  readonly id: string;
+  readonly machine: string;
+  readonly to: string;
+}
+
+export interface TransitionRecord {
+  readonly t: number;
+  readonly seq: number;
+  readonly kind: 'transition';
+  readonly id: string;
+  readonly machine: string;
+  readonly event: string;
+  readonly from: string;
+  readonly to: string;
+}
+
+export interface StopRecord {
+  readonly t: number;
+  readonly seq: number;
+  readonly kind: 'stop';
+  readonly id: string;
+  readonly machine: string;
+}
+
+/** An XState state value as a dotted path: `Running` · `Running.Idle` · `Running.{lease.Waiting,status.Checking}`. */
+export function stateName(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || typeof value !== 'object') return String(value);
+  const keys = Object.keys(value);
+  if (keys.length === 1) {
+    const key = keys[0]!;
+    const inner = (value as Record<string, unknown>)[key];
+    return inner === undefined || (typeof inner === 'object' && inner !== null && Object.keys(inner).length === 0) ? key : `${key}.${stateName(inner)}`;
+  }
+  return `{${keys.map((k) => stateName({ [k]: (value as Record<string, unknown>)[k] })).join(',')}}`;
+}
+
+/** The top-level state of a dotted path: `Ready.Heard` → `Ready`. */
+export function topState(name: string): string {
+  const dot = name.indexOf('.');
+  return dot < 0 ? name : name.slice(0, dot);
+}
