@@ -1,6 +1,7 @@
 // The lifecycle machines: pure definitions, one per file; the actors that host them do the I/O.
-export { objectMachine } from './object.ts';
-export type { ObjectContext, ObjectEvent, ObjectInput, ObjectState } from './object.ts';
+export { addedFinalizers, objectMachine } from './object.ts';
+export type { DeleteEvent, FinalizersChangedEvent, ObjectContext, ObjectEvent, ObjectInput, ObjectSnapshot, ObjectState } from './object.ts';
+export type { PropagationRequest } from './propagation.ts';
 export { podMachine, podInput, podPhase } from './pod.ts';
 export type { PodContext, PodEvent, PodInput, PodPhase } from './pod.ts';
 export { nodeMachine } from './node.ts';

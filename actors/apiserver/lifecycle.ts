@@ -10,8 +10,9 @@
 //     open connection or over the bus gets 503 "apiserver is shutting down" with Retry-After: 1.
 // Requests that are not long-running are counted from the moment they pass until they are
 // answered (the wait group); once none is left, watches are ended and the listener is closed.
-import { createActor, type Actor } from 'xstate';
+import type { Actor } from 'xstate';
 import type { Clock } from '../api/env.ts';
+import type { ActorSystem } from '../system/actor-system.ts';
 import { serviceUnavailable, StatusError } from '../api/status.ts';
 import { apiServerMachine, apiServerPhase, type ApiServerPhase } from '../../machines/apiserver.ts';
 import { statusResponse, type ApiResponse } from './handlers/response.ts';
@@ -52,7 +53,11 @@ export class ServerLifecycle {
   #finished: Promise<void> | undefined;
   #resolveFinished: (() => void) | undefined;
 
-  constructor(readonly options: LifecycleOptions, readonly clock: Clock) {
+  readonly clock: Clock;
+
+  /** Hosts the machine as `apiserver` in `system`, on its clock. */
+  constructor(readonly options: LifecycleOptions, system: ActorSystem) {
+    this.clock = system.clock;
     const machine = apiServerMachine.provide({
       actions: {
         stopAccepting: () => {
@@ -63,8 +68,8 @@ export class ServerLifecycle {
         stopServing: () => queueMicrotask(() => void this.#stopServing()),
       },
     });
-    this.#actor = createActor(machine, {
-      clock, id: 'apiserver', input: { shutdownDelayMs: options.shutdownDelayMs ?? 0, sendRetryAfter: options.shutdownSendRetryAfter },
+    this.#actor = system.host(machine, {
+      id: 'apiserver', input: { shutdownDelayMs: options.shutdownDelayMs ?? 0, sendRetryAfter: options.shutdownSendRetryAfter },
     });
     this.#actor.subscribe((s) => (this.#phase = apiServerPhase(s.value as string | Record<string, unknown>)));
     this.#actor.start();

@@ -39,6 +39,7 @@ import type { Bus } from '../../transport/bus.ts';
 import { MemoryBus } from '../../transport/memory-bus.ts';
 import type { Store } from './storage/store.ts';
 import { lookupResource } from '../api/resources.ts';
+import { ActorSystem } from '../system/actor-system.ts';
 
 export interface ApiServerEnv {
   clock: Clock;
@@ -47,6 +48,8 @@ export interface ApiServerEnv {
   store?: Store;
   /** Where watch events travel; defaults to an in-process bus on the same clock. */
   bus?: Bus;
+  /** The process's actor system: the server's lifecycle and terminating objects are recorded there (a system of its own when absent). */
+  system?: ActorSystem;
 }
 
 
@@ -85,11 +88,12 @@ export class ApiServer {
 
   constructor(readonly options: ApiServerOptions, readonly env: ApiServerEnv) {
     this.store = env.store ?? new MemoryStore();
+    const system = env.system ?? new ActorSystem(env.clock);
     const pluginOpts = { defaultNotReadyTolerationSeconds: options.defaultNotReadyTolerationSeconds,
       defaultUnreachableTolerationSeconds: options.defaultUnreachableTolerationSeconds };
     const plugins = admissionPluginNames(options).map((n) => makePlugin(n, pluginOpts)!);
     this.registry = new Registry({ store: this.store, clock: env.clock, random: env.random.fork('apiserver'),
-      admission: new AdmissionChain(plugins), keyPrefix: options.etcdPrefix });
+      admission: new AdmissionChain(plugins), keyPrefix: options.etcdPrefix, system });
     this.#authorizer = authorizerFor(options.authorizationMode);
     const tokens = new Map([...(options.tokens ?? []), ...(options.tokenAuthFile ? loadTokenFile(options.tokenAuthFile) : [])]);
     this.#authenticator = authenticator(tokens, options.anonymousAuth);
@@ -103,7 +107,7 @@ export class ApiServer {
       watcherCapacity: options.watcherCapacity };
     this.inflight = new InflightLimiter(options);
     this.metrics = new ApiServerMetrics(this.inflight);
-    this.lifecycle = new ServerLifecycle(options, env.clock);
+    this.lifecycle = new ServerLifecycle(options, system);
     this.#nonResourceDeps = { authorizer: this.#authorizer, metrics: this.metrics.registry, health: healthChecks(() => this.lifecycle.shutdownCheck()) };
   }
 

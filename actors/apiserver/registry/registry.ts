@@ -1,11 +1,15 @@
 // The generic registry: every stored kind's create, update and delete, with the metadata rules
 // of seed 000, the kind's strategy, admission, dry-run and the store's optimistic concurrency.
 // It knows nothing of HTTP: handlers decode requests and encode what it returns.
+import { transition } from 'xstate';
+import { addedFinalizers, objectMachine, type DeleteEvent, type FinalizersChangedEvent, type ObjectContext, type ObjectEvent,
+  type ObjectSnapshot, type ObjectState } from '../../../machines/object.ts';
 import { nameSuffix, timestamp, uuid, type Clock, type Random } from '../../api/env.ts';
 import { withFields } from '../../api/objects.ts';
 import { apiVersionOf, type ResourceType } from '../../api/resources.ts';
 import { alreadyExists, badRequest, conflict, invalid, notFound, StatusError, tooLargeResourceVersion, type StatusCause, type Target } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
+import type { ActorSystem } from '../../system/actor-system.ts';
 import type { AdmissionChain, AdmissionLookup, Operation } from '../admission/chain.ts';
 import { recordUpdate } from '../patch/apply.ts';
 import { StorageError } from '../storage/errors.ts';
@@ -15,8 +19,7 @@ import { modelName } from '../validation/schema.ts';
 import { deepEqual } from './deep-equal.ts';
 import { applyDefaults } from './defaults.ts';
 import { collectionKey, objectKey } from './keys.ts';
-import { propagationFinalizers } from './propagation.ts';
-import { strategyFor } from './strategy.ts';
+import { strategyFor, type Strategy } from './strategy.ts';
 
 export interface RegistryEnv {
   store: Store;
@@ -24,6 +27,8 @@ export interface RegistryEnv {
   random: Random;
   admission: AdmissionChain;
   keyPrefix: string;
+  /** Where objects are recorded while they terminate. */
+  system: ActorSystem;
 }
 
 export interface WriteOptions {
@@ -42,7 +47,7 @@ export interface DeleteOptions {
   dryRun: boolean;
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
-  /** Orphan, Background or Foreground: see propagation.ts. */
+  /** Orphan, Background or Foreground: see machines/propagation.ts. */
   propagationPolicy?: string;
   /** The deprecated form of the policy (true: Orphan); never set together with propagationPolicy. */
   orphanDependents?: boolean;
@@ -57,14 +62,29 @@ export interface DeleteResult {
 /** Given the stored object (undefined when absent), the object to write. */
 export type TryUpdate = (current: KObject | undefined) => KObject | Promise<KObject>;
 
+/** A change the object machine (machines/object.ts) took: written by the registry, then recorded. */
+interface Step {
+  readonly event: ObjectEvent;
+  readonly before: ObjectSnapshot;
+  readonly after: ObjectSnapshot;
+}
+
+/** Filled in by #prepareUpdate for an object being deleted: what its machine makes of the update. */
+interface Deletion {
+  step?: Step | undefined;
+}
+
 /** Types whose PUT on a missing name creates the object (AllowCreateOnUpdate in real registries). */
 const CREATE_ON_UPDATE = new Set(['/events', 'coordination.k8s.io/leases']);
 const MAX_UPDATE_RETRIES = 16;
+const NONE: readonly string[] = [];
 
 export class Registry {
   readonly #uids: Random;
   readonly #names: Random;
   readonly lookup: AdmissionLookup;
+  /** Storage key → actor system id of each terminating object this registry recorded. */
+  readonly #terminating = new Map<string, string>();
 
   constructor(readonly env: RegistryEnv) {
     this.#uids = env.random.fork('uids');
@@ -142,10 +162,12 @@ export class Registry {
       const next = opts.ownResult ? result : { ...result, metadata: { ...result.metadata } };
       const userVersion = next.metadata.resourceVersion;
       if (userVersion && userVersion !== current.metadata.resourceVersion) throw conflict(target(type, name));
-      const prepared = await this.#prepareUpdate(type, namespace, name, next, current, opts);
+      // Only updates of objects being deleted ask the object machine: the others are the hot path.
+      const deletion: Deletion | undefined = current.metadata.deletionTimestamp ? {} : undefined;
+      const prepared = await this.#prepareUpdate(type, namespace, name, next, current, opts, deletion);
       if (prepared === current || opts.dryRun) return { object: prepared, created: false };
       try {
-        return { object: await this.#commitUpdate(key, prepared, current), created: false };
+        return { object: await this.#commitUpdate(type, key, prepared, current, deletion?.step), created: false };
       } catch (e) {
         const retry = e instanceof StorageError && e.code === 'RevisionConflict' && !userVersion && attempt < MAX_UPDATE_RETRIES;
         if (!retry) throw e instanceof StorageError ? conflict(target(type, name)) : e;
@@ -178,7 +200,7 @@ export class Registry {
   }
 
   async #prepareUpdate(type: ResourceType, namespace: string | undefined, name: string, next: KObject, current: KObject,
-    opts: WriteOptions): Promise<KObject> {
+    opts: WriteOptions, deletion: Deletion | undefined): Promise<KObject> {
     const strategy = strategyFor(type);
     next.apiVersion = apiVersionOf(type);
     next.kind = type.kind;
@@ -213,7 +235,8 @@ export class Registry {
     }
     applyDefaults(type.resource, type.group, next);
     await this.env.admission.admit(this.#attrs('UPDATE', type, namespace, next, current, opts), this.lookup);
-    this.#validate(type, next, current);
+    if (deletion) deletion.step = finalizersChanged(strategy, next, current);
+    this.#validate(type, next, current, deletion?.step);
     if (strategy.hasGeneration && !deepEqual(next.spec, current.spec)) next.metadata.generation = (old.generation ?? 0) + 1;
     if (deepEqual(next, current)) return current; // nothing changed: no write, no new revision
     if (opts.applied) return next;
@@ -222,27 +245,19 @@ export class Registry {
       ...(opts.subresource ? { subresource: opts.subresource } : {}) });
   }
 
-  /** Writes an update; an object whose deletion was pending and is now free of finalizers leaves the store. */
-  async #commitUpdate(key: string, next: KObject, current: KObject): Promise<KObject> {
-    const expected = Number(current.metadata.resourceVersion);
-    if (next.metadata.deletionTimestamp && this.#removable(next)) {
-      const written = await this.env.store.update(key, next, expected);
-      return this.env.store.delete(key, Number(written.metadata.resourceVersion));
-    }
-    return this.env.store.update(key, next, expected);
-  }
-
-  #removable(obj: KObject): boolean {
-    const isNamespace = obj.kind === 'Namespace' && obj.apiVersion === 'v1';
-    const blocked = isNamespace && ((obj.spec as { finalizers?: unknown[] } | undefined)?.finalizers?.length ?? 0) > 0;
-    return !blocked && (obj.metadata.finalizers?.length ?? 0) === 0 && (obj.metadata.deletionGracePeriodSeconds ?? 0) === 0;
+  /** Writes an update; if the object machine took the update to Removed, the object then leaves the store. */
+  async #commitUpdate(type: ResourceType, key: string, next: KObject, current: KObject, step: Step | undefined): Promise<KObject> {
+    const written = await this.env.store.update(key, next, Number(current.metadata.resourceVersion));
+    if (!step) return written;
+    const object = step.after.value === 'Removed' ? await this.env.store.delete(key, Number(written.metadata.resourceVersion)) : written;
+    this.#record(type, key, current, step);
+    return object;
   }
 
   /**
-   * Deletes at once an object nothing holds; otherwise marks it terminating (deletionTimestamp)
-   * and keeps it until its finalizers are gone and its grace period is over. The propagation
-   * policy first adds or removes the garbage collector's finalizers (propagation.ts), except on
-   * an object whose graceful deletion is already under way and not shortened by this request.
+   * Asks the object machine what a delete does (machines/object.ts: finalizers, grace period,
+   * propagation, a kind that blocks removal) and writes its answer: Removed deletes the object,
+   * Terminating writes the deletion metadata, no transition leaves it as it is.
    */
   async delete(type: ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
     const strategy = strategyFor(type);
@@ -252,37 +267,46 @@ export class Registry {
       if (!current) throw notFound(target(type, name));
       checkPreconditions(type, name, current, opts.preconditions);
       await this.env.admission.admit({ operation: 'DELETE', type, namespace, name, dryRun: opts.dryRun, old: current }, this.lookup);
-      const grace = strategy.gracePeriodSeconds?.(current, opts.gracePeriodSeconds) ?? 0;
-      const held = gracePending(current, grace) ? current : withFinalizers(current, propagationFinalizers(type, current.metadata.finalizers, opts));
-      const pending = (held.metadata.finalizers?.length ?? 0) > 0 || (strategy.blocksRemoval?.(held) ?? false) || grace > 0;
+      const before = deletionSnapshot(current, strategy);
+      const event: DeleteEvent = { type: 'DELETE', atMs: this.env.clock.now(), gracePeriodSeconds: strategy.gracePeriodSeconds?.(current, opts.gracePeriodSeconds) ?? 0,
+        resource: type, propagationPolicy: opts.propagationPolicy, orphanDependents: opts.orphanDependents };
+      const [after] = transition(objectMachine, before, event);
+      if (after === before) return { object: current, removed: false };
+      const removed = after.value === 'Removed';
+      const next = removed ? current : terminatingObject(current, before.context, after.context, strategy.hasGeneration);
+      if (opts.dryRun) return { object: next, removed };
+      const revision = Number(current.metadata.resourceVersion);
       try {
-        if (!pending) {
-          if (opts.dryRun) return { object: current, removed: true };
-          return { object: await this.env.store.delete(key, Number(current.metadata.resourceVersion)), removed: true };
-        }
-        const next = this.#markDeleting(held, grace, strategy.hasGeneration);
-        if (next === current || opts.dryRun) return { object: next, removed: false };
-        return { object: await this.env.store.update(key, next, Number(current.metadata.resourceVersion)), removed: false };
+        const object = removed ? await this.env.store.delete(key, revision) : await this.env.store.update(key, next, revision);
+        this.#record(type, key, current, { event, before, after });
+        return { object, removed };
       } catch (e) {
         if (!(e instanceof StorageError && e.code === 'RevisionConflict' && attempt < MAX_UPDATE_RETRIES)) throw e;
       }
     }
   }
 
-  /** Sets deletionTimestamp (now + grace), or shortens a pending grace period; returns `current` when neither applies. */
-  #markDeleting(current: KObject, grace: number, hasGeneration: boolean): KObject {
-    const meta = current.metadata;
-    let fromMs = this.env.clock.now();
-    if (meta.deletionTimestamp) {
-      const shorter = meta.deletionGracePeriodSeconds !== undefined && grace < meta.deletionGracePeriodSeconds;
-      if (!shorter) return current;
-      // A shorter period counts from when deletion was first asked for, not from now (rest.BeforeDelete).
-      fromMs = Date.parse(meta.deletionTimestamp) - (meta.deletionGracePeriodSeconds ?? 0) * 1000;
+  /**
+   * Records a committed step of an object's machine in the actor system. An object that begins
+   * terminating is tracked from Live; one already terminating that the system does not know (the
+   * server restarted on its store) from Terminating; one that leaves the store stops. An object
+   * removed at once is not recorded.
+   */
+  #record(type: ResourceType, key: string, obj: KObject, step: Step): void {
+    const from = step.before.value as ObjectState;
+    const to = step.after.value as ObjectState;
+    if (from === 'Live' && to === 'Removed') return;
+    const system = this.env.system;
+    let id = this.#terminating.get(key);
+    if (id === undefined || from === 'Live') {
+      // An actor still here for a Live object belonged to an earlier one of that name, which left the store unseen.
+      if (id !== undefined) system.untrack(id);
+      id = system.track(actorId(type, obj), objectMachine.id, from);
     }
-    const next: KObject = { ...current, metadata: withFields(meta, { deletionTimestamp: timestamp(fromMs + grace * 1000), deletionGracePeriodSeconds: grace }) };
-    if (hasGeneration && !meta.deletionTimestamp) next.metadata.generation = (meta.generation ?? 0) + 1;
-    if (current.kind === 'Namespace' && current.apiVersion === 'v1') next.status = { ...(current.status as object), phase: 'Terminating' };
-    return next;
+    system.move(id, step.event.type, to);
+    if (to !== 'Removed') return void this.#terminating.set(key, id);
+    system.untrack(id);
+    this.#terminating.delete(key);
   }
 
   #attrs(operation: Operation, type: ResourceType, namespace: string | undefined, object: KObject, old: KObject | undefined, opts: WriteOptions) {
@@ -307,7 +331,8 @@ export class Registry {
     else if (given !== name) throw badRequest(`the name of the object (${given}) does not match the name on the URL (${name})`);
   }
 
-  #validate(type: ResourceType, obj: KObject, old: KObject | undefined): void {
+  /** `step`: an update of a terminating object as its machine took it; no transition means it was rejected. */
+  #validate(type: ResourceType, obj: KObject, old: KObject | undefined, step?: Step): void {
     const strategy = strategyFor(type);
     const meta = obj.metadata;
     const causes: StatusCause[] = [];
@@ -317,16 +342,8 @@ export class Registry {
     if (type.scope === 'Namespaced' && !meta.namespace) causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: 'metadata.namespace' });
     causes.push(...validateLabels(meta.labels), ...validateAnnotations(meta.annotations), ...validateFinalizers(meta.finalizers));
     causes.push(...(strategy.validate?.(obj) ?? []));
-    if (old) {
-      causes.push(...(strategy.validateUpdate?.(obj, old) ?? []));
-      if (old.metadata.deletionTimestamp) {
-        const before = new Set(old.metadata.finalizers ?? []);
-        const added = (meta.finalizers ?? []).filter((f) => !before.has(f));
-        if (added.length > 0)
-          causes.push({ reason: 'FieldValueForbidden', field: 'metadata.finalizers',
-            message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}` });
-      }
-    }
+    if (old) causes.push(...(strategy.validateUpdate?.(obj, old) ?? []));
+    if (step && step.after === step.before) causes.push(finalizersForbidden(step));
     if (causes.length > 0) throw invalid(type.group, type.kind, meta.name ?? meta.generateName ?? '', causes);
   }
 
@@ -356,17 +373,65 @@ function checkPreconditions(type: ResourceType, name: string, current: KObject, 
     throw conflict(target(type, name), `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`);
 }
 
-/** A terminating object whose grace period runs on and is not shortened: its finalizers are no longer a delete's to change. */
-function gracePending(current: KObject, grace: number): boolean {
-  const period = current.metadata.deletionGracePeriodSeconds ?? 0;
-  return !!current.metadata.deletionTimestamp && period > 0 && grace >= period;
+/** The object's deletion lifecycle as its stored metadata has it: Live, or Terminating since deletionTimestamp. */
+function deletionSnapshot(obj: KObject, strategy: Strategy): ObjectSnapshot {
+  const meta = obj.metadata;
+  const since = meta.deletionTimestamp;
+  const context: ObjectContext = { finalizers: meta.finalizers ?? NONE, blocked: strategy.blocksRemoval?.(obj) ?? false,
+    deletionMs: since ? Date.parse(since) : undefined, gracePeriodSeconds: meta.deletionGracePeriodSeconds ?? 0 };
+  return objectMachine.resolveState({ value: since ? 'Terminating' : 'Live', context });
 }
 
-/** `obj` with these finalizers (none: the field goes), or `obj` itself when `finalizers` is undefined. */
-function withFinalizers(obj: KObject, finalizers: string[] | undefined): KObject {
-  if (!finalizers) return obj;
-  const { finalizers: _old, ...meta } = obj.metadata;
-  return { ...obj, metadata: finalizers.length > 0 ? withFields(meta, { finalizers }) : meta };
+/**
+ * An update of a terminating object as its machine takes it; undefined when neither its
+ * finalizers (order included) nor its kind's block on removal changed: then there is no event.
+ */
+function finalizersChanged(strategy: Strategy, next: KObject, current: KObject): Step | undefined {
+  const finalizers = next.metadata.finalizers ?? NONE;
+  const blocked = strategy.blocksRemoval?.(next) ?? false;
+  if (blocked === (strategy.blocksRemoval?.(current) ?? false) && sameList(finalizers, current.metadata.finalizers ?? NONE)) return undefined;
+  const before = deletionSnapshot(current, strategy);
+  const event: FinalizersChangedEvent = { type: 'FINALIZERS_CHANGED', finalizers, blocked };
+  return { event, before, after: transition(objectMachine, before, event)[0] };
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** The real server's answer to a finalizer added to an object being deleted. */
+function finalizersForbidden(step: Step): StatusCause {
+  const added = addedFinalizers(step.before.context.finalizers, (step.event as FinalizersChangedEvent).finalizers);
+  return { reason: 'FieldValueForbidden', field: 'metadata.finalizers',
+    message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}` };
+}
+
+/**
+ * `current` as the machine's Terminating context has it, writing the finalizers and the deletion
+ * timestamp and grace period only where they changed. An object entering Terminating gets a new
+ * generation (kinds that count them), and a Namespace the phase Terminating.
+ */
+function terminatingObject(current: KObject, before: ObjectContext, after: ObjectContext, hasGeneration: boolean): KObject {
+  const meta = current.metadata;
+  let metadata = after.finalizers === before.finalizers ? meta : withFinalizers(meta, after.finalizers);
+  if (after.deletionMs !== before.deletionMs)
+    metadata = withFields(metadata, { deletionTimestamp: timestamp(after.deletionMs!), deletionGracePeriodSeconds: after.gracePeriodSeconds });
+  const next: KObject = { ...current, metadata };
+  if (meta.deletionTimestamp) return next;
+  if (hasGeneration) metadata.generation = (meta.generation ?? 0) + 1;
+  if (current.kind === 'Namespace' && current.apiVersion === 'v1') next.status = { ...(current.status as object), phase: 'Terminating' };
+  return next;
+}
+
+/** `meta` with these finalizers; with none, without the field. */
+function withFinalizers(meta: KObject['metadata'], finalizers: readonly string[]): KObject['metadata'] {
+  const { finalizers: _old, ...rest } = meta;
+  return finalizers.length > 0 ? withFields(rest, { finalizers: finalizers as string[] }) : rest;
+}
+
+/** The actor system id of a terminating object: `object/<resource>[.<group>]/[<namespace>/]<name>`. */
+function actorId(type: ResourceType, obj: KObject): string {
+  const resource = type.group ? `${type.resource}.${type.group}` : type.resource;
+  const { namespace, name } = obj.metadata;
+  return type.scope === 'Cluster' ? `object/${resource}/${name}` : `object/${resource}/${namespace}/${name}`;
 }
 
 /** What create keeps of a submitted status: pods start Pending, namespaces Active, workloads empty. */
