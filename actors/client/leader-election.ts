@@ -1,30 +1,28 @@
-// Leader election on a Lease, as client-go's leader elector does it, on the injected clock:
-//
-// - A candidate reads the Lease every retryPeriod plus up to 1.2 × retryPeriod of jitter (counted
-//   after each attempt). It takes the Lease when nobody holds it, or when the record has not
-//   changed for a whole leaseDuration on its own clock (it never compares the record's times with
-//   its clock: only when it saw the record change).
-// - A leader renews every retryPeriod after its last renewal; an attempt that has not succeeded
-//   within renewDeadline (a hung request counts as failed at the deadline) loses the leadership,
-//   and so does finding another holder. renewDeadline < leaseDuration is what makes a stuck
-//   leader step down before anyone else may take over.
-// - Stopping a leader releases the Lease (holder cleared, duration 1 s), so a successor need not
-//   wait out the lease.
-// The leader machine (machines/leader.ts) holds the state. Given a registry, the elector reports
-// client-go's `leader_election_master_status{name}`: 1 while it leads the lock `name`, 0 otherwise.
-import { createActor, type Actor } from 'xstate';
+// Leader election on a Lease, as client-go's leader elector does it. The leader machine
+// (machines/leader.ts) holds the rules and the timings (retries with jitter, the renew deadline,
+// the lease's expiry on this replica's clock); this host does its I/O, as client-go's LeaseLock
+// does: it reads and writes the Lease over its client, keeps the Lease last read (the next write
+// replaces it) and the record last observed with the time it was observed (to tell the machine
+// whether the record changed, and for the health check). A release clears the holder and sets the
+// duration to 1 s, so a successor need not wait out the lease. Results of an attempt the machine
+// abandoned (a renew deadline passed, a stop) are dropped, so this cache and the machine agree.
+// Given a registry, the elector reports client-go's `leader_election_master_status{name}`: 1 while
+// it leads the lock `name`, 0 otherwise.
+import { fromPromise, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
 import { Gauge, type Registry } from '../api/metrics.ts';
 import { lookupResource } from '../api/resources.ts';
 import { StatusError } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
-import { leaderMachine, type LeaderState } from '../../machines/leader.ts';
+import { leaderMachine, leaderState, RETRY_JITTER, type LeaderState, type LeaseRead } from '../../machines/leader.ts';
 import type { ApiClient } from './client.ts';
 import { perRegistry } from './per-registry.ts';
+import { ActorSystem } from '../system/actor-system.ts';
+
+/** The jitter the machine draws, which the `--leader-elect*` options are checked against (leader-elect-flags.ts). */
+export { RETRY_JITTER };
 
 const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
-/** client-go's JitterFactor for candidates' retries. */
-export const RETRY_JITTER = 1.2;
 
 export interface LeaderElectionConfig {
   leaseDurationMs: number;
@@ -46,6 +44,8 @@ export interface LeaderElectorInit {
   onError?: (e: unknown) => void;
   /** Where to report leader_election_master_status. */
   registry?: Registry;
+  /** The process's actor system: the leader machine is hosted there as `leader/<namespace>/<lock>/<identity>`. */
+  system?: ActorSystem;
 }
 
 const masterStatus = perRegistry((registry: Registry) => new Gauge({
@@ -104,35 +104,49 @@ export class LeaderElector {
   readonly #c: LeaderElectionConfig;
   readonly #client: ApiClient;
   readonly #clock: Clock;
-  readonly #random: Random;
-  readonly #init: LeaderElectorInit;
-  readonly #machine: Actor<typeof leaderMachine>;
-  #observed: LeaseSpec = {};
+  readonly #system: ActorSystem;
+  readonly #actor: Actor<typeof leaderMachine>;
+  readonly #status: ((leading: boolean) => void) | undefined;
+  /** The Lease as last read; undefined when there was none. */
+  #lease: KObject | undefined;
+  /** When the current attempt began: the times its write records. */
+  #attemptMs = 0;
+  /** The record last observed (read or written), as JSON, and when, on our clock. */
   #observedRaw = '';
   #observedMs = 0;
-  #timer: unknown;
-  #deadline: unknown;
-  /** Bumped whenever a term ends, so answers to an older term's requests are ignored. */
-  #epoch = 0;
-  #stopped = false;
-  readonly #status: ((leading: boolean) => void) | undefined;
 
   constructor(init: LeaderElectorInit) {
     checkLeaderElection(init.config);
-    this.#init = init;
     this.#c = init.config;
     this.#client = init.client;
     this.#clock = init.clock;
-    this.#random = init.random;
-    this.#machine = createActor(leaderMachine, { clock: init.clock, input: { identity: init.config.identity } });
     if (init.registry) {
       const gauge = masterStatus(init.registry), labels = { name: init.config.resourceName };
       this.#status = (leading) => gauge.set(labels, leading ? 1 : 0);
     }
+    const machine = leaderMachine.provide({
+      actors: {
+        readLease: fromPromise<LeaseRead>(({ signal }) => this.#read(signal)),
+        writeLease: fromPromise<boolean>(({ signal }) => this.#write(signal)),
+        release: fromPromise<void>(() => this.#release()),
+      },
+      actions: {
+        masterStatus: (_, { leading }) => this.#status?.(leading),
+        startedLeading: () => init.onStartedLeading(),
+        stoppedLeading: () => init.onStoppedLeading(),
+        reportError: (_, { error }) => init.onError?.(error),
+      },
+    });
+    const { resourceNamespace, resourceName, identity, leaseDurationMs, renewDeadlineMs, retryPeriodMs } = init.config;
+    this.#system = init.system ?? new ActorSystem(init.clock);
+    this.#actor = this.#system.host(machine, {
+      id: `leader/${resourceNamespace}/${resourceName}/${identity}`,
+      input: { identity, leaseDurationMs, renewDeadlineMs, retryPeriodMs, random: init.random },
+    });
   }
 
   get state(): LeaderState {
-    return this.#machine.getSnapshot().value as LeaderState;
+    return leaderState(this.#actor.getSnapshot().value as string | Record<string, unknown>);
   }
 
   get isLeader(): boolean {
@@ -140,7 +154,7 @@ export class LeaderElector {
   }
 
   get machine(): Actor<typeof leaderMachine> {
-    return this.#machine;
+    return this.#actor;
   }
 
   /**
@@ -153,131 +167,73 @@ export class LeaderElector {
   }
 
   start(): void {
-    this.#status?.(false);
-    this.#machine.start();
-    void this.#attempt();
+    this.#actor.start();
   }
 
-  /** Stops campaigning; a leader stops leading and releases the Lease. */
-  async stop(): Promise<void> {
-    if (this.#stopped) return;
-    this.#stopped = true;
-    this.#clock.clearTimeout(this.#timer);
-    this.#clock.clearTimeout(this.#deadline);
-    const leading = this.isLeader;
-    this.#machine.send({ type: 'STOP' });
-    this.#status?.(false);
-    if (!leading) return;
-    this.#init.onStoppedLeading();
-    await this.#release().catch((e) => this.#init.onError?.(e));
+  /** Stops campaigning; a leader stops leading and releases the Lease. Resolves once the machine has stopped. */
+  stop(): Promise<void> {
+    const actor = this.#actor;
+    // Never started, already stopped, or halted: nothing to wait for.
+    if (!this.#system.get(actor.id)) return Promise.resolve();
+    return new Promise((resolve) => {
+      actor.subscribe({ complete: resolve, error: () => resolve() });
+      actor.send({ type: 'STOP' });
+    });
   }
 
   /** The replica dies at once: no more attempts, no release (its Lease runs out). */
   halt(): void {
-    this.#stopped = true;
-    this.#epoch++;
-    this.#clock.clearTimeout(this.#timer);
-    this.#clock.clearTimeout(this.#deadline);
-    this.#machine.stop();
+    this.#actor.stop();
     this.#status?.(false);
   }
 
-  // ---- Candidate ----------------------------------------------------------------------------------
+  // ---- The Lease (client-go's LeaseLock) ----------------------------------------------------------
 
-  async #attempt(): Promise<void> {
-    const epoch = this.#epoch;
-    const result = await this.#tryAcquireOrRenew().catch((e) => (this.#init.onError?.(e), false));
-    if (this.#stopped || epoch !== this.#epoch) return;
-    if (result === true) {
-      this.#machine.send({ type: 'ACQUIRED' });
-      this.#status?.(true);
-      this.#init.onStartedLeading();
-      this.#renewLater();
-      return;
-    }
-    if (typeof result === 'string') this.#machine.send({ type: 'HELD', holder: result });
-    const delay = this.#c.retryPeriodMs * (1 + this.#random.next() * RETRY_JITTER);
-    this.#timer = this.#clock.setTimeout(() => {
-      this.#machine.send({ type: 'RETRY' });
-      void this.#attempt();
-    }, delay);
-  }
-
-  // ---- Leader -------------------------------------------------------------------------------------
-
-  #renewLater(): void {
-    this.#timer = this.#clock.setTimeout(() => this.#renewRound(), this.#c.retryPeriodMs);
-  }
-
-  /** One renewal round: attempts every retryPeriod until one succeeds or renewDeadline passes. */
-  #renewRound(): void {
-    const epoch = this.#epoch;
-    this.#deadline = this.#clock.setTimeout(() => this.#lose(), this.#c.renewDeadlineMs);
-    const tryOnce = async () => {
-      const ok = await this.#tryAcquireOrRenew().catch((e) => (this.#init.onError?.(e), false));
-      if (this.#stopped || epoch !== this.#epoch) return;
-      if (ok === true) {
-        this.#clock.clearTimeout(this.#deadline);
-        this.#machine.send({ type: 'RENEWED' });
-        this.#renewLater();
-        return;
-      }
-      this.#timer = this.#clock.setTimeout(() => void tryOnce(), this.#c.retryPeriodMs);
-    };
-    void tryOnce();
-  }
-
-  #lose(): void {
-    if (this.#stopped || !this.isLeader) return;
-    this.#epoch++;
-    this.#clock.clearTimeout(this.#timer);
-    this.#machine.send({ type: 'LOST' });
-    this.#status?.(false);
-    this.#init.onStoppedLeading();
-    // Back to campaigning, as a restarted replica would.
-    this.#timer = this.#clock.setTimeout(() => void this.#attempt(), this.#c.retryPeriodMs);
-  }
-
-  // ---- The Lease ----------------------------------------------------------------------------------
-
-  /** client-go's tryAcquireOrRenew: true when we hold the Lease now; the other holder's name when it is theirs. */
-  async #tryAcquireOrRenew(): Promise<boolean | string> {
-    const now = this.#clock.now();
-    const { identity, resourceName: name, resourceNamespace: namespace } = this.#c;
-    const record: LeaseSpec = { holderIdentity: identity, leaseDurationSeconds: Math.round(this.#c.leaseDurationMs / 1000), acquireTime: microTime(now), renewTime: microTime(now) };
-    let lease: KObject;
+  /** Reads the Lease and notes whether its record changed since the one last observed. */
+  async #read(signal: AbortSignal): Promise<LeaseRead> {
+    this.#attemptMs = this.#clock.now();
+    let lease: KObject | undefined;
     try {
-      lease = await this.#client.get(LEASES, namespace, name);
+      lease = await this.#client.get(LEASES, this.#c.resourceNamespace, this.#c.resourceName);
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 404)) return false;
-      try {
-        const created = await this.#client.create(LEASES, { metadata: { name, namespace }, spec: { ...record, leaseTransitions: 0 } } as KObject);
-        this.#observe(created.spec as LeaseSpec);
-        return true;
-      } catch {
-        return false;
-      }
+      if (!(e instanceof StatusError && e.code === 404)) return { kind: 'failed' };
     }
-    const old = (lease.spec ?? {}) as LeaseSpec;
-    const raw = JSON.stringify(old);
-    if (raw !== this.#observedRaw) this.#observe(old);
-    const leading = this.#observed.holderIdentity === identity;
-    if (old.holderIdentity && this.#observedMs + this.#c.leaseDurationMs > now && !leading) return old.holderIdentity;
-    const spec = leading
-      ? { ...record, acquireTime: old.acquireTime ?? record.acquireTime, leaseTransitions: old.leaseTransitions ?? 0 }
-      : { ...record, leaseTransitions: (old.leaseTransitions ?? 0) + 1 };
+    if (signal.aborted) return { kind: 'failed' };
+    this.#lease = lease;
+    if (!lease) return { kind: 'absent' };
+    const spec = (lease.spec ?? {}) as LeaseSpec;
+    const raw = JSON.stringify(spec);
+    const changed = raw !== this.#observedRaw;
+    if (changed) this.#observe(raw);
+    return { kind: 'record', holder: spec.holderIdentity ?? '', changed };
+  }
+
+  /** Writes us in as holder of the Lease last read, or creates it; false when the write failed. */
+  async #write(signal: AbortSignal): Promise<boolean> {
+    const { identity, resourceName: name, resourceNamespace: namespace } = this.#c;
+    const now = microTime(this.#attemptMs);
+    const record: LeaseSpec = { holderIdentity: identity, leaseDurationSeconds: Math.round(this.#c.leaseDurationMs / 1000), acquireTime: now, renewTime: now };
+    const lease = this.#lease;
+    const old = (lease?.spec ?? {}) as LeaseSpec;
+    let written: KObject;
     try {
-      const updated = await this.#client.update(LEASES, { ...lease, spec });
-      this.#observe(updated.spec as LeaseSpec);
-      return true;
+      if (!lease) written = await this.#client.create(LEASES, { metadata: { name, namespace }, spec: { ...record, leaseTransitions: 0 } } as KObject);
+      else {
+        // Renewing keeps the acquisition; taking over counts a transition.
+        const spec = old.holderIdentity === identity
+          ? { ...record, acquireTime: old.acquireTime ?? now, leaseTransitions: old.leaseTransitions ?? 0 }
+          : { ...record, leaseTransitions: (old.leaseTransitions ?? 0) + 1 };
+        written = await this.#client.update(LEASES, { ...lease, spec });
+      }
     } catch {
       return false;
     }
+    if (!signal.aborted) this.#observe(JSON.stringify(written.spec));
+    return true;
   }
 
-  #observe(spec: LeaseSpec): void {
-    this.#observed = spec;
-    this.#observedRaw = JSON.stringify(spec);
+  #observe(raw: string): void {
+    this.#observedRaw = raw;
     this.#observedMs = this.#clock.now();
   }
 

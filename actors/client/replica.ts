@@ -6,6 +6,7 @@ import type { Clock, Random } from '../api/env.ts';
 import { newRegistry, type Registry } from '../api/metrics.ts';
 import type { ApiClient } from './client.ts';
 import { LeaderElector, type LeaderElectionConfig } from './leader-election.ts';
+import type { ActorSystem } from '../system/actor-system.ts';
 
 export interface Runnable {
   start(): Promise<void>;
@@ -24,6 +25,8 @@ export interface ReplicaInit<T extends Runnable> {
   onError?: (e: unknown) => void;
   /** The replica's metrics (a new registry when absent). */
   registry?: Registry;
+  /** The process's actor system (the leader machine's home). */
+  system?: ActorSystem;
 }
 
 export class Replica<T extends Runnable> {
@@ -44,6 +47,7 @@ export class Replica<T extends Runnable> {
     if (e)
       this.elector = new LeaderElector({
         client: e.client, clock: init.clock, random: e.random, config: { ...e.config, identity: init.identity }, registry: this.metrics,
+        ...(init.system ? { system: init.system } : {}),
         onStartedLeading: () => void this.#lead().catch((err) => init.onError?.(err)),
         onStoppedLeading: () => this.#follow(),
         onError: (err) => init.onError?.(err),

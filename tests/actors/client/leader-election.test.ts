@@ -120,4 +120,16 @@ test('a leader that stops releases the Lease: the successor need not wait out le
   w.stop();
 });
 
+test('stopping an elector that never started, or that crashed, resolves at once and releases nothing', async () => {
+  const w = await world(2, 6);
+  await w.electors[0]!.stop();
+  w.electors[1]!.start();
+  await w.until(5_000);
+  assert.ok(w.electors[1]!.isLeader);
+  w.electors[1]!.halt();
+  await w.electors[1]!.stop();
+  assert.is((await w.lease()).holderIdentity, 'r1', 'a crashed leader leaves its Lease to run out');
+  w.stop();
+});
+
 test.run();
