@@ -3,14 +3,12 @@ export { addedFinalizers, objectMachine } from './object.ts';
 export type { DeleteEvent, FinalizersChangedEvent, ObjectContext, ObjectEvent, ObjectInput, ObjectSnapshot, ObjectState } from './object.ts';
 export type { PropagationRequest } from './propagation.ts';
 export { podMachine, podInput, podPhase } from './pod.ts';
-export type { PodContext, PodEvent, PodInput, PodPhase } from './pod.ts';
+export type { PodContext, PodEvent, PodInput, PodPhase, ReportedPodState } from './pod.ts';
 export { nodeMachine } from './node.ts';
-export type { ConditionStatus, NodeConditions, NodeContext, NodeEmitted, NodeEvent, NodeInput, NodePressure, NodeStatus } from './node.ts';
+export type { NodeContext, NodeEvent, NodeInput, Written } from './node.ts';
 export {
   batchPodStages,
-  defaultNodeTimings,
   defaultPodStages,
-  drawNodePlan,
   drawPodPlan,
   drawStep,
   pickDelayMs,
@@ -20,7 +18,7 @@ export {
   validateStages,
   withStages,
 } from './stages.ts';
-export type { NodePlan, NodeTimings, PodPlan, PodStageTable, PodTarget, Stage, StageTable, Step, TimedPodState } from './stages.ts';
+export type { PodPlan, PodStageTable, PodTarget, Stage, StageTable, Step, TimedPodState } from './stages.ts';
 export { componentMachine, componentState } from './component.ts';
 export type { ComponentEvent } from './component.ts';
 export { zoneMachine, zoneStateOf } from './zone.ts';

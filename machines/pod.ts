@@ -8,10 +8,16 @@
 //   any live phase     EVICTED (node pressure)                                  → Failed
 //   Pending, Succeeded, Failed   DELETE: no containers to stop                  → Removed
 //   Scheduled, ContainerCreating, Running   DELETE                              → Terminating
-//   Terminating        after the grace period, or CONTAINERS_STOPPED if sooner  → Removed
+//   Terminating        after containersStopMs (most processes exit soon after
+//                      SIGTERM), or the grace period if that ends first         → Removed
+//
+// What the API sees is the host's to write: entering ContainerCreating, Running, Succeeded or
+// Failed asks it to `report` that state (the status of the phase), entering Removed to `remove`
+// the pod (a delete with grace 0). An evicted pod's message is kept in the context for its report.
 //
 // The timings come from a stage table (`stages.ts`) through a plan the hosting actor draws once,
-// from its own random stream, when it creates the pod. The plan is the whole context, so one
+// from its own random stream, when it creates the pod (with the containers' stop time). The plan
+// and the grace period are the whole context until an eviction, so one
 // machine definition serves every pod and a pod costs one small object beyond the actor itself.
 // Delayed transitions are `after` delays named in `setup`; their event ids are derived from the
 // explicit state ids below (`xstate.after.creatingMs.pod.ContainerCreating`), so xstate never
@@ -22,25 +28,31 @@ import type { PodPlan, PodTarget } from './stages.ts';
 export interface PodContext extends PodPlan {
   /** From `spec.terminationGracePeriodSeconds`, or a DELETE's `gracePeriodSeconds`. */
   readonly gracePeriodMs: number;
+  /** How long the containers take to exit after SIGTERM when the grace period allows it. */
+  readonly containersStopMs: number;
+  /** Why the node evicted the pod; set by EVICTED. */
+  readonly evictionMessage?: string;
 }
 
 export type PodInput = PodContext;
 
 export type PodEvent =
   | { type: 'BIND' }
-  | { type: 'EVICTED' }
-  | { type: 'DELETE'; gracePeriodSeconds?: number }
-  | { type: 'CONTAINERS_STOPPED' };
+  | { type: 'EVICTED'; message: string }
+  | { type: 'DELETE'; gracePeriodSeconds?: number };
+
+/** The states whose status the host reports. */
+export type ReportedPodState = 'ContainerCreating' | 'Running' | 'Succeeded' | 'Failed';
 
 export type PodPhase =
   | 'Pending' | 'Scheduled' | 'ContainerCreating' | 'Running' | 'Succeeded' | 'Failed' | 'Terminating' | 'Removed';
 
-/** The input for one pod: its drawn plan and its `terminationGracePeriodSeconds` (30 by default). */
-export function podInput(plan: PodPlan, terminationGracePeriodSeconds = 30): PodInput {
+/** The input for one pod: its drawn plan, its `terminationGracePeriodSeconds` and its containers' stop time. */
+export function podInput(plan: PodPlan, terminationGracePeriodSeconds: number, containersStopMs: number): PodInput {
   // Spelled out, not `{ ...plan, gracePeriodMs }`: in Node 20's V8 a spread followed by a new key
   // gives every object a hidden class of its own (about 300 bytes a pod; see actors/api/objects.ts).
   const { scheduledMs, scheduledTo, creatingMs, creatingTo, runningMs, runningTo } = plan;
-  return { scheduledMs, scheduledTo, creatingMs, creatingTo, runningMs, runningTo, gracePeriodMs: terminationGracePeriodSeconds * 1000 };
+  return { scheduledMs, scheduledTo, creatingMs, creatingTo, runningMs, runningTo, gracePeriodMs: terminationGracePeriodSeconds * 1000, containersStopMs };
 }
 
 type PlannedStep = 'scheduledTo' | 'creatingTo' | 'runningTo';
@@ -54,6 +66,8 @@ function runEnds({ context }: { context: PodContext }): boolean {
 }
 
 const to = (step: PlannedStep, target: PodTarget) => ({ type: 'planned' as const, params: { step, to: target } });
+const report = (state: ReportedPodState) => ({ type: 'report' as const, params: { state } });
+const evicted = { target: 'Failed', actions: 'noteEviction' } as const;
 
 export const podMachine = setup({
   types: {
@@ -67,12 +81,18 @@ export const podMachine = setup({
     creatingMs: ({ context }) => context.creatingMs,
     runningMs: ({ context }) => context.runningMs,
     gracePeriodMs: ({ context }) => context.gracePeriodMs,
+    containersStopMs: ({ context }) => context.containersStopMs,
   },
   actions: {
     overrideGracePeriod: assign({
       gracePeriodMs: ({ context, event }) =>
         event.type === 'DELETE' && event.gracePeriodSeconds !== undefined ? event.gracePeriodSeconds * 1000 : context.gracePeriodMs,
     }),
+    noteEviction: assign({ evictionMessage: ({ event }) => (event.type === 'EVICTED' ? event.message : undefined) }),
+    /** Host: write the status of this state. */
+    report: (_, _params: { state: ReportedPodState }) => {},
+    /** Host: delete the pod, its containers gone. */
+    remove: () => {},
   },
 }).createMachine({
   id: 'pod',
@@ -91,10 +111,11 @@ export const podMachine = setup({
           { guard: to('scheduledTo', 'Failed'), target: 'Failed' },
         ],
       },
-      on: { EVICTED: 'Failed', DELETE: { target: 'Terminating', actions: 'overrideGracePeriod' } },
+      on: { EVICTED: evicted, DELETE: { target: 'Terminating', actions: 'overrideGracePeriod' } },
     },
     ContainerCreating: {
       id: 'pod.ContainerCreating',
+      entry: report('ContainerCreating'),
       after: {
         creatingMs: [
           { guard: 'runEnds', target: '#pod.Running.UntilDone' },
@@ -102,11 +123,12 @@ export const podMachine = setup({
           { guard: to('creatingTo', 'Failed'), target: 'Failed' },
         ],
       },
-      on: { EVICTED: 'Failed', DELETE: { target: 'Terminating', actions: 'overrideGracePeriod' } },
+      on: { EVICTED: evicted, DELETE: { target: 'Terminating', actions: 'overrideGracePeriod' } },
     },
     Running: {
       initial: 'UntilDeleted',
-      on: { EVICTED: 'Failed', DELETE: { target: 'Terminating', actions: 'overrideGracePeriod' } },
+      entry: report('Running'),
+      on: { EVICTED: evicted, DELETE: { target: 'Terminating', actions: 'overrideGracePeriod' } },
       states: {
         UntilDeleted: {},
         UntilDone: {
@@ -120,14 +142,14 @@ export const podMachine = setup({
         },
       },
     },
-    Succeeded: { id: 'pod.Succeeded', on: { DELETE: 'Removed' } },
-    Failed: { id: 'pod.Failed', on: { DELETE: 'Removed' } },
+    Succeeded: { id: 'pod.Succeeded', entry: report('Succeeded'), on: { DELETE: 'Removed' } },
+    Failed: { id: 'pod.Failed', entry: report('Failed'), on: { DELETE: 'Removed' } },
     Terminating: {
       id: 'pod.Terminating',
-      after: { gracePeriodMs: 'Removed' },
-      on: { CONTAINERS_STOPPED: 'Removed' },
+      // The grace period's timer is set first: when both end at once, the grace period wins.
+      after: { gracePeriodMs: 'Removed', containersStopMs: 'Removed' },
     },
-    Removed: { type: 'final' },
+    Removed: { type: 'final', entry: 'remove' },
   },
 });
 

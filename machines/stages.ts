@@ -141,35 +141,3 @@ export function drawPodPlan(table: PodStageTable, random: Random): PodPlan {
     runningTo: r.to,
   };
 }
-
-// ---- Nodes --------------------------------------------------------------------------------------
-
-export interface NodeTimings {
-  /** From the agent's start to its first lease renewal (registration). */
-  readonly registration: Pick<Stage<string>, 'delayMs' | 'jitterMs'>;
-  /** A quarter of `nodeLeaseDurationSeconds` (40 s), jittered by the agent's factor of 0.04. */
-  readonly leaseRenew: Pick<Stage<string>, 'delayMs' | 'jitterMs'>;
-  /** The controller manager's `--node-monitor-grace-period` (40s). */
-  readonly nodeMonitorGracePeriodMs: number;
-}
-
-export const defaultNodeTimings: NodeTimings = {
-  registration: { delayMs: 1_000, jitterMs: 2_000 },
-  leaseRenew: { delayMs: 10_000, jitterMs: 400 },
-  nodeMonitorGracePeriodMs: 40_000,
-};
-
-/** The timings one node will use, drawn at creation: 2 draws. */
-export interface NodePlan {
-  readonly registerMs: number;
-  readonly leaseRenewMs: number;
-  readonly nodeMonitorGracePeriodMs: number;
-}
-
-export function drawNodePlan(timings: NodeTimings, random: Random): NodePlan {
-  return {
-    registerMs: pickDelayMs(timings.registration, random),
-    leaseRenewMs: pickDelayMs(timings.leaseRenew, random),
-    nodeMonitorGracePeriodMs: timings.nodeMonitorGracePeriodMs,
-  };
-}

@@ -30,9 +30,11 @@ import { nodeAgentOptions, podLimit, type NodeAgentOptions } from './options.ts'
 import { evictionMessage, evictionVictim, memoryThreshold, type MemoryThreshold, type PodUsage } from './pressure-eviction.ts';
 import { parseQuantity, wholeUnits } from '../api/quantity.ts';
 import { isReady } from '../api/fields.ts';
-import { PodRuntime } from './pod-runtime.ts';
-import { createActor, type Actor } from 'xstate';
-import { componentMachine, componentState } from '../../machines/component.ts';
+import { podMachineFor, PodRuntime, type HostedPodMachine } from './pod-runtime.ts';
+import { fromPromise, type Actor } from 'xstate';
+import { nodeMachine, type Written } from '../../machines/node.ts';
+import { ActorSystem } from '../system/actor-system.ts';
+import { stateName } from '../system/records.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
@@ -56,6 +58,8 @@ export interface NodeAgentInit {
   onError?: (error: unknown) => void;
   /** Where its metrics go (a new registry when absent). */
   registry?: Registry;
+  /** The process's actor system: the node machine is hosted there as `node/<name>`, its pods as `pod/<ns>/<name>`. */
+  system?: ActorSystem;
 }
 
 /** Annotation giving the memory a pod uses (a quantity); without it a pod uses what it requests. */
@@ -101,12 +105,15 @@ export class NodeAgent {
   readonly #informer: Informer;
   readonly #onError: (error: unknown) => void;
   readonly #pods = new Map<string, PodRuntime>();
+  /** The same runtimes by their pod actor's id: where the pod machine's actions land. */
+  readonly #runtimes = new Map<string, PodRuntime>();
+  readonly #podMachine: HostedPodMachine;
   readonly #ipStream: Random;
   readonly #usedIPs = new Set<number>();
-  readonly #leaseJitter: Random;
   readonly #batchTables = new Map<string, PodStageTable>();
   #info: Record<string, string> | undefined;
-  readonly #lifecycle: Actor<typeof componentMachine>;
+  readonly #system: ActorSystem;
+  readonly #actor: Actor<typeof nodeMachine>;
   readonly #threshold: MemoryThreshold | undefined;
   /** Each admitted pod's memory: its request, its use, its priority (what eviction ranks by). */
   readonly #usage = new Map<string, PodUsage & { container: string }>();
@@ -115,15 +122,8 @@ export class NodeAgent {
   /** Pods whose cached copy is not Ready: the status beat looks at these for a resync. */
   readonly #unready = new Set<string>();
   #extraMemory = 0;
-  #pressureSinceMs: number | undefined;
-  #lastPressureMs = 0;
   #lease: KObject | undefined;
   #startedMs: number | undefined;
-  #timers: unknown[] = [];
-  #lastReportedMs = 0;
-  /** The memory pressure last reported (the one part of the status that varies); undefined: unknown. */
-  #reportedPressure: boolean | undefined;
-  #stopped = false;
 
   constructor(init: NodeAgentInit) {
     this.nodeName = init.nodeName;
@@ -131,9 +131,9 @@ export class NodeAgent {
     this.#clock = init.clock;
     this.#random = init.random;
     this.#ipStream = init.random.fork('pod-ips');
-    this.#leaseJitter = init.random.fork('lease-jitter');
     this.#threshold = memoryThreshold(this.options.evictionHard);
-    this.#lifecycle = createActor(componentMachine, { clock: init.clock, id: `nodeagent/${init.nodeName}` }).start();
+    this.#system = init.system ?? new ActorSystem(init.clock);
+    this.#podMachine = podMachineFor((id) => this.#runtimes.get(id));
     this.metrics = init.registry ?? newRegistry();
     this.#metrics = new NodeAgentMetrics(this.metrics, init.nodeName, () => this.#census());
     const bus = meteredBus(init.bus, init.clock, this.metrics);
@@ -147,22 +147,43 @@ export class NodeAgent {
       fieldSelector: `spec.nodeName=${init.nodeName}`, indexed: false });
     const reconcile = (o: KObject) => this.#reconcile(cacheKey(o));
     this.#informer.on({ add: reconcile, update: (_old, o) => reconcile(o), delete: reconcile });
+    const machine = nodeMachine.provide({
+      actors: {
+        register: fromPromise<Written, { pressure: boolean }>(() => this.#register()),
+        renewLease: fromPromise<void, { pressure: boolean }>(() => this.#renewLease()),
+        syncPods: fromPromise<void, { pressure: boolean }>(() => this.#informer.start()),
+        writeStatus: fromPromise<Written, { pressure: boolean }>(({ input }) => this.#writeStatus(input.pressure)),
+      },
+      actions: {
+        measure: ({ self }) => self.send(this.#measure()),
+        evictOne: (_, { availableBytes }) => this.#evictOne(availableBytes),
+        resyncPods: () => this.#resyncPods(),
+        reportError: (_, { error }) => this.#report(error),
+        halt: () => this.#halt(),
+      },
+      guards: { unanswered: ({ event }) => { const e = (event as { error?: unknown }).error; return e instanceof BusTimeoutError || e instanceof NoRespondersError; } },
+    });
+    this.#actor = this.#system.host(machine, { id: `node/${init.nodeName}`, input: {
+      leaseRenewMs: (o.nodeLeaseDurationSeconds * 1000) / 4, leaseJitterFactor: o.leaseRenewJitterFactor,
+      statusUpdateMs: o.nodeStatusUpdateFrequencyMs, statusReportMs: o.nodeStatusReportFrequencyMs,
+      pressureTransitionMs: o.evictionPressureTransitionPeriodMs, random: init.random.fork('lease-jitter'),
+    } });
   }
 
-  /** Registers the Node, creates the Lease, starts watching pods and the periodic work. */
-  async start(): Promise<void> {
-    try {
-      await this.#register();
-      await this.#renewLease();
-      await this.#informer.start();
-    } catch (e) {
-      this.#lifecycle.send({ type: 'FAILED', error: (e as Error).message });
-      throw e;
-    }
-    this.#lifecycle.send({ type: 'STARTED' });
-    this.#every('lease', () => this.#renewLease());
-    // Memory is checked against evictionHard on the status loop's beat (both 10 s by default).
-    this.#every('status', () => (this.#checkMemory(), this.#resyncPods(), this.#updateStatus()));
+  /**
+   * Starts the node machine: registers the Node, creates the Lease, starts watching pods, then
+   * the lease and status loops. Resolves once they run; rejects if the agent could not start.
+   */
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const sub = this.#actor.subscribe((s) => {
+        if (s.matches('Running')) resolve();
+        else if (s.matches('Failed')) reject(new Error(`node agent ${this.nodeName} failed to start: ${s.context.error}`));
+        else return;
+        queueMicrotask(() => sub.unsubscribe());
+      });
+      this.#actor.start();
+    });
   }
 
   /** Memory used on top of the pods' own (a scenario's memory-pressure fault); 0 removes it. */
@@ -177,27 +198,28 @@ export class NodeAgent {
     return used;
   }
 
-  #memoryPressure(nowMs: number): boolean {
-    return this.#pressureSinceMs !== undefined && nowMs - this.#lastPressureMs < this.options.evictionPressureTransitionPeriodMs;
+  /** The status beat's measurement of memory available against evictionHard's memory.available (the node machine decides what follows). */
+  #measure() {
+    const atMs = this.#clock.now();
+    const threshold = this.#threshold;
+    let availableBytes = Infinity;
+    let memoryLow = false;
+    if (threshold) {
+      const capacity = wholeUnits(this.options.memory);
+      const needed = threshold.bytes(capacity);
+      // When every admitted pod together leaves the threshold free (a byte to spare for rounding),
+      // the active ones do: no need to add them up.
+      const surely = capacity - this.#extraMemory - this.#usageBound - 1;
+      availableBytes = surely >= needed ? surely : capacity - this.memoryUsage;
+      memoryLow = availableBytes < needed;
+    }
+    return { type: 'MEASURED' as const, atMs, memoryLow, availableBytes };
   }
 
-  /** Below the memory.available threshold: note the pressure and evict one pod (the real agent's one per pass). */
-  #checkMemory(): void {
+  /** Evicts the pod the real agent would evict first under memory pressure, if any runs. */
+  #evictOne(availableBytes: number): void {
     const threshold = this.#threshold;
     if (!threshold) return;
-    const now = this.#clock.now();
-    const capacity = wholeUnits(this.options.memory);
-    const needed = threshold.bytes(capacity);
-    // When every admitted pod together leaves the threshold free (a byte to spare for rounding),
-    // the active ones do: no need to add them up.
-    const surely = capacity - this.#extraMemory - this.#usageBound - 1;
-    const available = surely >= needed ? surely : capacity - this.memoryUsage;
-    if (available >= needed) {
-      if (this.#pressureSinceMs !== undefined && !this.#memoryPressure(now)) this.#pressureSinceMs = undefined;
-      return;
-    }
-    this.#pressureSinceMs ??= now;
-    this.#lastPressureMs = now;
     const candidates: PodUsage[] = [];
     for (const [key, runtime] of this.#pods) {
       const u = this.#usage.get(key);
@@ -206,7 +228,7 @@ export class NodeAgent {
     const victim = evictionVictim(candidates);
     if (!victim) return;
     this.#metrics.evicted('memory.available');
-    this.#pods.get(victim.key)!.evict(evictionMessage(threshold, available, victim, this.#usage.get(victim.key)!.container));
+    this.#pods.get(victim.key)!.evict(evictionMessage(threshold, availableBytes, victim, this.#usage.get(victim.key)!.container));
   }
 
   /** The informer of this node's pods (the checkers compare its cache with the store). */
@@ -214,17 +236,28 @@ export class NodeAgent {
     return this.#informer;
   }
 
+  /** The agent shuts down: its machine stops, and with it the loops, the watch and the pods. */
   stop(): void {
-    this.#lifecycle.send({ type: 'STOP' });
-    this.#stopped = true;
+    this.#actor.send({ type: 'STOP' });
+  }
+
+  /** The node crashes: the same as a stop to everything outside, recorded as a crash. */
+  crash(): void {
+    this.#actor.send({ type: 'CRASH' });
+  }
+
+  /** Whether the node machine still runs (or starts). */
+  get #live(): boolean {
+    return this.#actor.getSnapshot().status === 'active';
+  }
+
+  #halt(): void {
     this.#informer.stop();
-    for (const t of this.#timers) this.#clock.clearTimeout(t);
-    this.#timers = [];
     for (const p of this.#pods.values()) p.stop();
     this.#pods.clear();
+    this.#runtimes.clear();
     this.#unready.clear();
     this.#metrics.close();
-    this.#lifecycle.send({ type: 'STOPPED' });
   }
 
   /** Each pod's phase and containers, for the gauges. */
@@ -232,26 +265,9 @@ export class NodeAgent {
     for (const p of this.#pods.values()) yield { phase: p.phase, containers: p.containerCount };
   }
 
-  /** The lifecycle machine's state: `Starting`, `Running/Idle`, `Stopped` or `Failed`. */
+  /** The node machine's state, as a dotted path (`Starting.Registering`, `Running.{lease.Waiting,...}`, `Stopped`). */
   get state(): string {
-    return componentState(this.#lifecycle.getSnapshot().value);
-  }
-
-  /** Runs `work` periodically on the clock: one timer per loop, re-armed after the work finishes. */
-  #every(loop: 'lease' | 'status', work: () => Promise<void>): void {
-    const o = this.options;
-    const periodMs = loop === 'lease'
-      ? (o.nodeLeaseDurationSeconds * 1000) / 4 * (1 + o.leaseRenewJitterFactor * this.#leaseJitter.next())
-      : o.nodeStatusUpdateFrequencyMs;
-    const slot = loop === 'lease' ? 0 : 1;
-    this.#timers[slot] = this.#clock.setTimeout(() => {
-      if (this.#stopped) return;
-      void work().catch((e) => {
-        // Unanswered: the server may hold anything of this node now; the next beat reports it all.
-        if (e instanceof BusTimeoutError || e instanceof NoRespondersError) this.#reportedPressure = undefined;
-        this.#report(e);
-      }).finally(() => { if (!this.#stopped) this.#every(loop, work); });
-    }, Math.round(periodMs));
+    return stateName(this.#actor.getSnapshot().value);
   }
 
   #report(e: unknown): void {
@@ -311,7 +327,8 @@ export class NodeAgent {
     return this.#info;
   }
 
-  async #register(): Promise<void> {
+  /** Creates the Node, or, registered before (an agent restart), reports its status. No memory pressure yet. */
+  async #register(): Promise<Written> {
     const o = this.options;
     const now = this.#clock.now();
     this.#startedMs = now;
@@ -321,8 +338,7 @@ export class NodeAgent {
       ...(o.zone ? { 'topology.kubernetes.io/zone': o.zone } : {}),
       ...o.nodeLabels,
     };
-    const pressure = this.#memoryPressure(now);
-    const status = this.#nodeStatus(now, pressure);
+    const status = this.#nodeStatus(now, false);
     const node = { metadata: { name: this.nodeName, labels },
       spec: { podCIDR: o.podCIDR, podCIDRs: [o.podCIDR], ...(o.registerWithTaints.length ? { taints: o.registerWithTaints } : {}) }, status } as KObject;
     try {
@@ -332,22 +348,15 @@ export class NodeAgent {
       if (!(e instanceof StatusError && e.code === 409)) throw e;
       await this.#heartbeat.patch(NODES, undefined, this.nodeName, { status }, 'merge', 'status');
     }
-    this.#lastReportedMs = now;
-    this.#reportedPressure = pressure;
+    return { atMs: now };
   }
 
-  /**
-   * Every nodeStatusUpdateFrequency: write the status if it changed or nodeStatusReportFrequency
-   * has passed. Besides its heartbeat times, only the memory pressure changes it (see #nodeStatus).
-   */
-  async #updateStatus(): Promise<void> {
+  /** Writes the node's status with this memory pressure (the node machine decides when). */
+  async #writeStatus(pressure: boolean): Promise<Written> {
     const now = this.#clock.now();
-    const pressure = this.#memoryPressure(now);
-    if (pressure === this.#reportedPressure && now - this.#lastReportedMs < this.options.nodeStatusReportFrequencyMs) return;
     await this.#heartbeat.patch(NODES, undefined, this.nodeName, { status: this.#nodeStatus(now, pressure) }, 'merge', 'status');
     this.#metrics.statusUpdated();
-    this.#lastReportedMs = now;
-    this.#reportedPressure = pressure;
+    return { atMs: now };
   }
 
   async #renewLease(): Promise<void> {
@@ -373,8 +382,9 @@ export class NodeAgent {
   // ---- Pods ---------------------------------------------------------------------------------------
 
   /**
-   * Each running pod the server holds not Ready gets its running status written again. Only pods
-   * whose cached copy is not Ready can need it: the informer's events keep that set.
+   * As the real agent's status manager does, each running pod the server holds not Ready gets its
+   * running status written again. Only pods whose cached copy is not Ready can need it: the
+   * informer's events keep that set.
    */
   #resyncPods(): void {
     for (const key of this.#unready) {
@@ -385,7 +395,7 @@ export class NodeAgent {
   }
 
   #reconcile(key: string): void {
-    if (this.#stopped) return;
+    if (!this.#live) return;
     const pod = this.#informer.cache.byKey(key);
     if (pod && !isReady(pod)) this.#unready.add(key);
     else this.#unready.delete(key);
@@ -423,13 +433,14 @@ export class NodeAgent {
     const resumed = status?.phase === 'Running' && status.startTime;
     const seenMs = this.#clock.now();
     const runtime = new PodRuntime(pod, plan, {
-      clock: this.#clock, random: random.fork('containers'), hostIP: this.options.internalIP, podIP: this.#allocateIP(),
+      clock: this.#clock, system: this.#system, machine: this.#podMachine, random: random.fork('containers'), hostIP: this.options.internalIP, podIP: this.#allocateIP(),
       write: async (status) => void (await this.#client.patch(PODS, ns, name, { status }, 'merge', 'status')),
       remove: () => this.#remove(ns, name, uid),
       onError: (e) => this.#report(e),
       ...(resumed ? { resumed: { startTime: status.startTime! } } : { onRunning: (atMs: number) => this.#metrics.podRunning(atMs - seenMs) }),
     });
     this.#pods.set(key, runtime);
+    this.#runtimes.set(runtime.actorId, runtime);
     const memory = podMemory(pod);
     this.#usage.set(key, { key, ...memory });
     this.#usageBound += Math.max(0, memory.usage);
@@ -475,6 +486,7 @@ export class NodeAgent {
   #drop(key: string, runtime: PodRuntime): void {
     runtime.stop();
     this.#pods.delete(key);
+    this.#runtimes.delete(runtime.actorId);
     this.#usageBound -= Math.max(0, this.#usage.get(key)?.usage ?? 0);
     this.#usage.delete(key);
     this.#usedIPs.delete(Number(runtime.podIP.split('.')[3]));

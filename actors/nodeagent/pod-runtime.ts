@@ -1,32 +1,53 @@
-// One pod on the node: the pod machine that times its lifecycle, and the status the agent writes
-// for each phase the machine enters. The runtime owns no I/O: the agent hands it `write` and
-// `remove`, which it calls in order, one at a time (a chained promise), so the server sees the
-// pod's statuses in the order the machine produced them and the final delete after all of them.
+// One pod on the node: the pod machine that decides its lifecycle, and the I/O the machine asks
+// for. The runtime decides nothing: the machine's `report` and `remove` actions (supplied once
+// per agent, see `podMachineFor`) land here, and it writes the status of each state in order, one
+// write at a time (a chained promise), so the server sees the pod's statuses in the order the
+// machine produced them and the final delete after all of them.
 //
 //   machine state      what the API sees
 //   Scheduled          nothing yet: the agent has not noticed the binding
 //   ContainerCreating  Pending, startTime, hostIP, containers waiting (ContainerCreating)
 //   Running            Running, podIP, every condition True, containers running
-//   Succeeded/Failed   the phase, containers terminated (Completed / Error)
+//   Succeeded/Failed   the phase, containers terminated (Completed / Error; Evicted with its message)
 //   Terminating        nothing: containers are stopping for the grace period
 //   Removed            the pod is deleted with gracePeriodSeconds 0
 //
 // Like the real agent's status manager, a running pod whose status on the server says it is not
 // Ready (the node lifecycle controller marked it so while the node was out of touch) gets its
 // running status written again (`resync`), once no write of its own is still under way.
-import { createActor, type Actor, type StateValue } from 'xstate';
+//
+// A pod waiting for nothing but events (running until deleted, or finished) hibernates: its
+// machine's state and context stay in the actor system, not a live actor (see `#sleep`).
+import type { Actor, StateValue } from 'xstate';
 import { timestamp, type Clock, type Random } from '../api/env.ts';
 import { isReady } from '../api/fields.ts';
 import type { KObject } from '../api/types.ts';
-import { podInput, podMachine, podPhase, type PodContext, type PodInput, type PodPhase } from '../../machines/pod.ts';
+import { podInput, podMachine, podPhase, type PodContext, type PodInput, type PodPhase, type ReportedPodState } from '../../machines/pod.ts';
 import type { PodPlan } from '../../machines/stages.ts';
+import type { ActorSystem } from '../system/actor-system.ts';
 import { BusTimeoutError, NoRespondersError } from '../../transport/bus.ts';
 
 /** How long a write the API server never answered waits before it is sent again. */
 const WRITE_RETRY_MS = 10_000;
 
+/** The pod machine with its I/O supplied: `runtimeOf(actorId)` finds the runtime an action is for. */
+export function podMachineFor(runtimeOf: (actorId: string) => PodRuntime | undefined) {
+  return podMachine.provide({
+    actions: {
+      report: ({ self }, { state }) => runtimeOf(self.id)?.report(state),
+      remove: ({ self }) => runtimeOf(self.id)?.remove(),
+    },
+  });
+}
+
+export type HostedPodMachine = ReturnType<typeof podMachineFor>;
+
 export interface PodRuntimeDeps {
   clock: Clock;
+  /** Where the pod's machine is hosted, as `pod/<namespace>/<name>`. */
+  system: ActorSystem;
+  /** The agent's pod machine (podMachineFor). */
+  machine: HostedPodMachine;
   /** The pod's own stream: container ids are drawn from it. */
   random: Random;
   hostIP: string;
@@ -62,6 +83,8 @@ const STOP_MS = { min: 200, max: 2_000 };
 
 const CONDITION_TYPES = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'] as const;
 const FINISHED: ReadonlySet<PodPhase> = new Set(['Succeeded', 'Failed', 'Removed']);
+/** The states a pod sleeps in: nothing but an event can move it on. */
+const RESTING = (s: { matches(v: StateValue): boolean }) => s.matches({ Running: 'UntilDeleted' }) || s.matches('Succeeded') || s.matches('Failed');
 
 /** 64 hex digits, a pure function of `text` (an image's digest stands still across runs). */
 function digest(text: string): string {
@@ -83,28 +106,23 @@ function randomHex(random: Random, digits: number): string {
 export class PodRuntime {
   readonly uid: string;
   readonly podIP: string;
+  /** The pod's actor in the system (`pod/<namespace>/<name>`, unique while it lives). */
+  readonly actorId: string;
   readonly #deps: Omit<PodRuntimeDeps, 'random'>;
-  /** Where in STOP_MS the containers take to stop, drawn up front: a pod keeps no random stream. */
-  readonly #stopDraw: number;
   readonly #containers: (Container & { id: string })[];
-  /** The live machine; undefined while the pod sleeps (see `#sleep`). */
-  #actor: Actor<typeof podMachine> | undefined;
-  /** The machine's input (its plan; the context is this very object). */
+  /** The live machine; undefined while the pod sleeps and once it stopped. */
+  #actor: Actor<HostedPodMachine> | undefined;
+  /** The machine's input (its plan; the context is this very object until an eviction). */
   readonly #input: PodInput;
   /** The machine's state value and context while it sleeps: all a waiting pod needs to wake. */
   #asleep: { value: StateValue; context: PodContext } | undefined;
   /** The conditions last written, in CONDITION_TYPES order (an array: a Map costs ~0.9 KB a pod). */
   #conditions: Condition[] = [];
-  #phase: PodPhase = 'Pending';
   #startMs = 0;
   #runningMs = 0;
-  #terminating = false;
-  #evicted: string | undefined;
-  #stopTimer: unknown;
   #queue: Promise<void> = Promise.resolve();
   /** Writes enqueued and not yet landed or given up. */
   #inFlight = 0;
-  #stopped = false;
 
   constructor(pod: KObject, plan: PodPlan, deps: PodRuntimeDeps) {
     this.uid = pod.metadata.uid!;
@@ -113,14 +131,18 @@ export class PodRuntime {
     this.#deps = rest;
     const spec = pod.spec as { containers?: Container[]; terminationGracePeriodSeconds?: number };
     this.#containers = (spec.containers ?? []).map((c) => ({ name: c.name, image: c.image, id: `containerd://${randomHex(random, 64)}` }));
-    this.#stopDraw = random.next();
+    // Drawn up front, after the container ids: a pod keeps no random stream.
+    const stopMs = STOP_MS.min + Math.floor(random.next() * (STOP_MS.max - STOP_MS.min));
     const grace = spec.terminationGracePeriodSeconds ?? 30;
-    this.#input = podInput(plan, grace < 0 ? 1 : grace);
-    this.#actor = createActor(podMachine, { clock: deps.clock, input: this.#input });
+    this.#input = podInput(plan, grace < 0 ? 1 : grace, stopMs);
+    this.#actor = deps.system.host(deps.machine, { id: `pod/${pod.metadata.namespace}/${pod.metadata.name}`, input: this.#input });
+    this.actorId = this.#actor.id;
   }
 
+  /** The machine's phase, awake or asleep ('Removed' once stopped). */
   get phase(): PodPhase {
-    return this.#phase;
+    if (this.#actor) return podPhase(this.#actor.getSnapshot().value as StateValue);
+    return this.#asleep ? podPhase(this.#asleep.value) : 'Removed';
   }
 
   /** How many containers the pod runs. */
@@ -130,16 +152,17 @@ export class PodRuntime {
 
   /** Counts against maxPods: admitted and not finished. */
   get active(): boolean {
-    return !FINISHED.has(this.#phase);
+    return !FINISHED.has(this.phase);
   }
 
   /**
    * Writes the running status again when `server` (the pod as the API has it) is not Ready while
-   * the containers run: nothing of its own in flight, not terminating or evicted. The conditions
-   * keep their transition times (the agent never saw its pod stop being Ready). True if it wrote.
+   * the containers run (not terminating, not evicted: the machine is in Running) and nothing of
+   * its own is in flight. The conditions keep their transition times (the agent never saw its pod
+   * stop being Ready). True if it wrote.
    */
   resync(server: KObject): boolean {
-    if (this.#phase !== 'Running' || this.#terminating || this.#evicted !== undefined || this.#inFlight > 0 || this.#stopped) return false;
+    if (this.phase !== 'Running' || this.#inFlight > 0) return false;
     if (server.metadata.deletionTimestamp) return false;
     if (isReady(server)) return false;
     this.#enqueue(() => this.#deps.write(this.#runningStatus(this.#runningMs)));
@@ -149,76 +172,64 @@ export class PodRuntime {
   /** Starts the machine already bound: the pod came to this agent with `spec.nodeName` set. */
   start(): void {
     const actor = this.#actor!;
-    actor.subscribe((s) => this.#enter(podPhase(s.value)));
     actor.start();
     actor.send({ type: 'BIND' });
   }
 
-  /** The live machine, woken from the state it sleeps in (a stopped runtime starts afresh, as before). */
-  #awake(): Actor<typeof podMachine> {
-    if (!this.#actor) {
-      const actor = createActor(podMachine, { clock: this.#deps.clock, input: this.#input, ...(this.#asleep ? { snapshot: podMachine.resolveState(this.#asleep) } : {}) });
-      actor.subscribe((s) => this.#enter(podPhase(s.value)));
-      actor.start();
-      this.#actor = actor;
+  /** The live machine, woken from the state it sleeps in; undefined once the runtime stopped. */
+  #awake(): Actor<HostedPodMachine> | undefined {
+    if (!this.#actor && this.#asleep) {
+      const { value, context } = this.#asleep;
       this.#asleep = undefined;
+      this.#actor = this.#deps.system.wake(this.#deps.machine, this.actorId, { input: this.#input, snapshot: this.#deps.machine.resolveState({ value, context }) }).start();
     }
     return this.#actor;
   }
 
   /**
-   * A pod that waits for nothing but a deletion or an eviction (running until deleted, or
-   * finished) keeps only its machine's state value and context: a live actor costs about 4.9 KB,
-   * even its persisted snapshot 0.7 KB, and a node holds up to maxPods of them. The next event
-   * wakes it (`#awake`) from that state.
+   * A pod that waits for nothing but a deletion or an eviction keeps only its machine's state
+   * value and context: a live actor costs about 4.9 KB, even its persisted snapshot 0.7 KB, and
+   * a node holds up to maxPods of them. The next event wakes it (`#awake`) from that state.
    */
   #sleep(): void {
     const actor = this.#actor;
     if (!actor) return;
     const s = actor.getSnapshot();
-    const waiting = s.matches({ Running: 'UntilDeleted' }) || s.matches('Succeeded') || s.matches('Failed');
-    if (!waiting || s.status !== 'active') return;
+    if (s.status !== 'active' || !RESTING(s)) return;
     this.#asleep = { value: s.value, context: s.context };
-    actor.stop();
+    this.#deps.system.hibernate(actor);
     this.#actor = undefined;
   }
 
-  /**
-   * The pod got a deletionTimestamp: stop its containers within `gracePeriodSeconds`, once. Most
-   * processes exit soon after SIGTERM: the containers stop after a delay drawn from the pod's
-   * stream (STOP_MS), or at the end of the grace period if that comes first.
-   */
+  /** The pod got a deletionTimestamp: the machine stops its containers within `gracePeriodSeconds`. */
   terminate(gracePeriodSeconds: number | undefined): void {
-    if (this.#terminating) return;
-    this.#terminating = true;
     const actor = this.#awake();
-    actor.send({ type: 'DELETE', ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}) });
-    if (actor.getSnapshot().value !== 'Terminating') return;
-    const stopMs = STOP_MS.min + Math.floor(this.#stopDraw * (STOP_MS.max - STOP_MS.min));
-    this.#stopTimer = this.#deps.clock.setTimeout(() => this.#actor?.send({ type: 'CONTAINERS_STOPPED' }), stopMs);
+    if (actor?.getSnapshot().status === 'active') actor.send({ type: 'DELETE', ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}) });
   }
 
-  /** Node-pressure eviction: the containers are killed and the pod ends Failed with reason Evicted. */
+  /** Node-pressure eviction: the containers are killed and the pod ends Failed with reason Evicted (if it still runs). */
   evict(message: string): void {
-    if (!this.active || this.#terminating || this.#evicted !== undefined) return;
-    this.#evicted = message;
-    this.#awake().send({ type: 'EVICTED' });
+    if (!this.active) return;
+    const actor = this.#awake();
+    if (actor?.getSnapshot().status === 'active') actor.send({ type: 'EVICTED', message });
   }
 
+  /** The agent stops or drops the pod: its machine ends wherever it is, with nothing more written. */
   stop(): void {
-    this.#stopped = true;
-    if (this.#stopTimer !== undefined) this.#deps.clock.clearTimeout(this.#stopTimer);
+    if (this.#asleep) {
+      this.#asleep = undefined;
+      this.#deps.system.end(this.actorId);
+    }
     this.#actor?.stop();
     this.#actor = undefined;
   }
 
-  #enter(phase: PodPhase): void {
-    if (phase === this.#phase) return;
-    this.#phase = phase;
+  /** The machine asks for the status of `state` to be written (ContainerCreating, Running, Succeeded, Failed). */
+  report(state: ReportedPodState): void {
     // Once this transition has settled, a pod with nothing to wait for but events goes to sleep.
-    if (phase === 'Running' || phase === 'Succeeded' || phase === 'Failed') queueMicrotask(() => this.#sleep());
+    if (state !== 'ContainerCreating') queueMicrotask(() => this.#sleep());
     const now = this.#deps.clock.now();
-    switch (phase) {
+    switch (state) {
       case 'ContainerCreating':
         if (this.#deps.resumed) {
           this.#startMs = Date.parse(this.#deps.resumed.startTime);
@@ -232,12 +243,18 @@ export class PodRuntime {
         return this.#enqueue(() => this.#deps.write(this.#runningStatus(now)));
       case 'Succeeded':
       case 'Failed':
-        return this.#enqueue(() => this.#deps.write(this.#finishedStatus(phase, now)));
-      case 'Removed':
-        return this.#enqueue(() => this.#deps.remove());
-      default:
-        return;
+        return this.#enqueue(() => this.#deps.write(this.#finishedStatus(state, now)));
     }
+  }
+
+  /** The machine reached Removed: the pod is deleted once the writes before it landed. */
+  remove(): void {
+    this.#enqueue(() => this.#deps.remove());
+  }
+
+  /** Stopped: no machine, awake or asleep. */
+  get #stopped(): boolean {
+    return this.#actor === undefined && this.#asleep === undefined;
   }
 
   /**
@@ -301,7 +318,7 @@ export class PodRuntime {
 
   #finishedStatus(phase: 'Succeeded' | 'Failed', now: number) {
     const ok = phase === 'Succeeded';
-    const evicted = this.#evicted;
+    const evicted = (this.#actor?.getSnapshot().context ?? this.#asleep?.context)?.evictionMessage;
     const reason = ok ? 'PodCompleted' : 'PodFailed';
     const ran = this.#runningMs > 0;
     return {

@@ -19,7 +19,7 @@ test('heap per pod actor, 20,000 running pods (printed)', () => {
   const n = 20_000;
   const table = podStages();
   const random = seededRandom(1);
-  const plans = Array.from({ length: n }, () => podInput(drawPodPlan(table, random)));
+  const plans = Array.from({ length: n }, () => podInput(drawPodPlan(table, random), 30, 1_000));
   const clock = machineClock();
   const before = heapUsed();
   const actors: Actor<typeof podMachine>[] = [];

@@ -1,77 +1,128 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createActor } from 'xstate';
-import { nodeMachine } from '../../machines/node.ts';
-import { defaultNodeTimings, drawNodePlan } from '../../machines/stages.ts';
+import { fromPromise } from 'xstate';
+import { nodeMachine, type Written } from '../../machines/node.ts';
+import { ActorSystem, type InspectionRecord } from '../../actors/system/index.ts';
 import { seededRandom } from '../../sim/random.ts';
 import { machineClock } from '../helpers/machine-clock.ts';
 
-function startNode(seed = 1) {
-  const clock = machineClock();
-  const plan = drawNodePlan(defaultNodeTimings, seededRandom(seed));
-  const actor = createActor(nodeMachine, { clock, input: plan });
-  const renewals: number[] = [];
-  actor.on('leaseRenewed', () => renewals.push(clock.now()));
-  actor.start();
-  const status = () => (actor.getSnapshot().value as { status: string }).status;
-  return { clock, plan, actor, renewals, status };
+const settle = () => new Promise<void>((r) => setImmediate(r));
+
+interface Options {
+  memoryLowAt?: (ms: number) => boolean;
+  failRegister?: boolean;
+  /** Lease renewals that fail as unanswered, by their number (1 = the first renewal in Running). */
+  unansweredRenewals?: number[];
 }
 
-test('a node registers, goes Ready, and renews its lease every leaseRenewMs', () => {
-  const { clock, plan, actor, renewals, status } = startNode();
-  assert.is(status(), 'Registering');
-  assert.is(actor.getSnapshot().context.conditions.Ready, 'False');
-  clock.advance(plan.registerMs);
-  assert.is(status(), 'Ready');
-  assert.is(actor.getSnapshot().context.conditions.Ready, 'True');
-  clock.advance(plan.leaseRenewMs * 3);
-  assert.equal(renewals, [0, 1, 2, 3].map((i) => plan.registerMs + i * plan.leaseRenewMs));
-  assert.ok(plan.leaseRenewMs >= 10_000 && plan.leaseRenewMs < 10_400);
+/** A node machine whose I/O is recorded instead of done: when each write happened, what was evicted. */
+async function startNode(o: Options = {}) {
+  const clock = machineClock();
+  const system = new ActorSystem(clock);
+  const records: InspectionRecord[] = [];
+  system.onRecord((r) => records.push(r));
+  const renewals: number[] = [];
+  const statuses: { atMs: number; pressure: boolean }[] = [];
+  const evictions: number[] = [];
+  const unanswered = new Error('unanswered');
+  let halted = 0;
+  const machine = nodeMachine.provide({
+    actors: {
+      register: fromPromise<Written, { pressure: boolean }>(async () => {
+        if (o.failRegister) throw new Error('no server');
+        return { atMs: clock.now() };
+      }),
+      renewLease: fromPromise<void, { pressure: boolean }>(async () => {
+        renewals.push(clock.now());
+        if (o.unansweredRenewals?.includes(renewals.length - 1)) throw unanswered;
+      }),
+      syncPods: fromPromise<void, { pressure: boolean }>(async () => {}),
+      writeStatus: fromPromise<Written, { pressure: boolean }>(async ({ input }) => {
+        statuses.push({ atMs: clock.now(), pressure: input.pressure });
+        return { atMs: clock.now() };
+      }),
+    },
+    actions: {
+      measure: ({ self }) => self.send({ type: 'MEASURED', atMs: clock.now(), memoryLow: o.memoryLowAt?.(clock.now()) ?? false, availableBytes: 1 }),
+      evictOne: () => void evictions.push(clock.now()),
+      halt: () => void halted++,
+    },
+    guards: { unanswered: ({ event }) => (event as { error?: unknown }).error === unanswered },
+  });
+  const actor = system.host(machine, { id: 'node/n1', input: {
+    leaseRenewMs: 10_000, leaseJitterFactor: 0.04, statusUpdateMs: 10_000, statusReportMs: 300_000, pressureTransitionMs: 30_000, random: seededRandom(7),
+  } }).start();
+  /** Moves time in 1 s steps, letting the invoked writes finish at each. */
+  const run = async (ms: number) => {
+    for (let t = 0; t < ms; t += 1_000) {
+      clock.advance(1_000);
+      await settle();
+    }
+  };
+  await settle(); // registered and running at 0
+  return { clock, actor, records, renewals, statuses, evictions, halted: () => halted, run };
+}
+
+test('a node registers, creates its lease, syncs its pods and runs; renewals come every 10 s plus up to 4% jitter', async () => {
+  const n = await startNode();
+  assert.equal(n.records.filter((r) => r.kind !== 'stop').map((r) => (r.kind === 'actor' ? r.to : `${r.event} → ${r.to}`)), [
+    'Starting.Registering',
+    'xstate.done.actor.register → Starting.Leasing',
+    'xstate.done.actor.renewLease → Starting.Syncing',
+    'xstate.done.actor.syncPods → Running.{lease.Waiting,memory.Normal,status.Waiting}',
+  ]);
+  await n.run(120_000);
+  const gaps = n.renewals.slice(1).map((t, i) => t - n.renewals[i]!);
+  assert.ok(gaps.length >= 10, `${gaps.length} renewals`);
+  assert.ok(gaps.every((g) => g >= 10_000 && g <= 10_400 + 1_000), gaps.join(' ')); // 1 s steps round a renewal up to the next step
+  assert.ok(new Set(gaps).size > 1, 'the jitter is drawn for each wait');
 });
 
-test('a node goes NotReady when renewals stop and Ready again when they resume', () => {
-  const { clock, plan, actor, status } = startNode(2);
-  clock.advance(plan.registerMs + 5 * plan.leaseRenewMs);
-  actor.send({ type: 'STOP' });
-  const stoppedAt = clock.now();
-  const lastRenewal = plan.registerMs + 5 * plan.leaseRenewMs;
-  clock.advance(lastRenewal + plan.nodeMonitorGracePeriodMs - 1 - stoppedAt);
-  assert.is(status(), 'Ready', 'still within the grace period');
-  clock.advance(1);
-  assert.is(status(), 'NotReady');
-  assert.equal(actor.getSnapshot().context.conditions, { Ready: 'Unknown', MemoryPressure: 'Unknown', DiskPressure: 'Unknown', PIDPressure: 'Unknown' });
-  clock.advance(600_000);
-  assert.is(status(), 'NotReady');
-  actor.send({ type: 'START' });
-  clock.advance(plan.registerMs);
-  assert.is(status(), 'Ready');
-  assert.is(actor.getSnapshot().context.conditions.Ready, 'True');
+test('the same input stream gives the same renewal times', async () => {
+  const a = await startNode();
+  const b = await startNode();
+  await a.run(300_000);
+  await b.run(300_000);
+  assert.equal(a.renewals, b.renewals);
 });
 
-test('pressure the agent reports shows in the conditions, and survives a NotReady spell', () => {
-  const { clock, plan, actor } = startNode(3);
-  clock.advance(plan.registerMs);
-  actor.send({ type: 'REPORT_CONDITIONS', pressure: { memory: true } });
-  assert.equal(actor.getSnapshot().context.conditions, { Ready: 'True', MemoryPressure: 'True', DiskPressure: 'False', PIDPressure: 'False' });
-  actor.send({ type: 'STOP' });
-  clock.advance(plan.nodeMonitorGracePeriodMs);
-  assert.is(actor.getSnapshot().context.conditions.MemoryPressure, 'Unknown');
-  actor.send({ type: 'START' });
-  clock.advance(plan.registerMs);
-  assert.is(actor.getSnapshot().context.conditions.MemoryPressure, 'True');
+test('an unchanged status is written only when nodeStatusReportFrequency has passed', async () => {
+  const n = await startNode();
+  await n.run(610_000);
+  assert.equal(n.statuses.map((s) => s.atMs), [300_000, 600_000]);
 });
 
-test('a host that renews leases itself drives the status region with LEASE_RENEWED', () => {
-  const { clock, plan, actor, status } = startNode(4);
-  actor.send({ type: 'STOP' });
-  actor.send({ type: 'LEASE_RENEWED' });
-  assert.is(status(), 'Ready');
-  clock.advance(plan.nodeMonitorGracePeriodMs - 1);
-  actor.send({ type: 'LEASE_RENEWED' });
-  clock.advance(plan.nodeMonitorGracePeriodMs - 1);
-  assert.is(status(), 'Ready', 'each renewal restarts the grace period');
-  clock.advance(1);
-  assert.is(status(), 'NotReady');
+test('low memory starts pressure, evicts a pod per check, reports at once, and lasts the transition period after the last low check', async () => {
+  const n = await startNode({ memoryLowAt: (ms) => ms >= 60_000 && ms < 80_000 });
+  await n.run(200_000);
+  assert.equal(n.evictions, [60_000, 70_000]);
+  assert.equal(n.statuses, [{ atMs: 60_000, pressure: true }, { atMs: 100_000, pressure: false }]);
+  const memory = n.records.filter((r) => r.kind === 'transition' && r.from.startsWith('Running') && r.from.includes('memory.Normal') !== r.to.includes('memory.Normal'));
+  assert.equal(memory.map((r) => [r.t, r.kind === 'transition' && r.to.includes('memory.Pressure')]), [[60_000, true], [100_000, false]]);
+});
+
+test('a lease renewal nobody answered makes the next check report the whole status', async () => {
+  const n = await startNode({ unansweredRenewals: [2] });
+  await n.run(60_000);
+  assert.is(n.statuses.length, 1, 'reported at the check after the unanswered renewal');
+  assert.ok(n.statuses[0]!.atMs > n.renewals[2]! && n.statuses[0]!.atMs <= n.renewals[2]! + 10_000);
+});
+
+test('a crash ends the machine: its loops stop, the host halts, the stop is recorded', async () => {
+  const n = await startNode();
+  await n.run(30_000);
+  n.actor.send({ type: 'CRASH' });
+  const before = n.renewals.length;
+  await n.run(60_000);
+  assert.is(n.renewals.length, before);
+  assert.is(n.halted(), 1);
+  assert.equal(n.records.slice(-2).map((r) => r.kind === 'transition' ? `${r.event} → ${r.to}` : r.kind), ['CRASH → Crashed', 'stop']);
+});
+
+test('a registration that fails ends in Failed with the reason', async () => {
+  const n = await startNode({ failRegister: true });
+  assert.ok(n.actor.getSnapshot().matches('Failed'));
+  assert.is(n.actor.getSnapshot().context.error, 'no server');
 });
 
 test.run();

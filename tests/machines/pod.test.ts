@@ -6,11 +6,13 @@ import { batchPodStages, drawPodPlan, podStages, type PodStageTable } from '../.
 import { seededRandom } from '../../sim/random.ts';
 import { machineClock } from '../helpers/machine-clock.ts';
 
-/** Starts a pod on a fresh clock and records each phase it enters, with the time it entered. */
-function runPod(table: PodStageTable, seed: number, terminationGracePeriodSeconds?: number) {
+/** Starts a pod on a fresh clock and records each phase it enters, with the time it entered, and what it asked the host to do. */
+function runPod(table: PodStageTable, seed: number, terminationGracePeriodSeconds = 30, containersStopMs = 60_000) {
   const clock = machineClock();
   const plan = drawPodPlan(table, seededRandom(seed));
-  const actor = createActor(podMachine, { clock, input: podInput(plan, terminationGracePeriodSeconds) });
+  const asked: string[] = [];
+  const machine = podMachine.provide({ actions: { report: (_, { state }) => void asked.push(`report ${state}`), remove: () => void asked.push('remove') } });
+  const actor = createActor(machine, { clock, input: podInput(plan, terminationGracePeriodSeconds, containersStopMs) });
   const phases: string[] = [];
   actor.subscribe((s) => {
     const p = podPhase(s.value);
@@ -18,7 +20,7 @@ function runPod(table: PodStageTable, seed: number, terminationGracePeriodSecond
   });
   actor.start();
   const phase = (): PodPhase => podPhase(actor.getSnapshot().value);
-  return { clock, plan, actor, phases, phase };
+  return { clock, plan, actor, phases, phase, asked };
 }
 
 test('the default table runs a pod Pending → Scheduled → ContainerCreating → Running at the drawn times', () => {
@@ -89,17 +91,28 @@ test('a delete during Running terminates and removes the pod after its grace per
   assert.is(actor.getSnapshot().status, 'done');
 });
 
-test('a DELETE with gracePeriodSeconds overrides the pod spec; stopped containers end it sooner', () => {
+test('a DELETE with gracePeriodSeconds overrides the pod spec; containers that stop sooner end it sooner', () => {
   const a = runPod(podStages(), 3, 30);
   a.actor.send({ type: 'BIND' });
   a.actor.send({ type: 'DELETE', gracePeriodSeconds: 5 });
-  a.clock.advance(5_000);
+  a.clock.advance(4_999);
+  assert.is(a.phase(), 'Terminating');
+  a.clock.advance(1);
   assert.is(a.phase(), 'Removed');
-  const b = runPod(podStages(), 3, 30);
+  const b = runPod(podStages(), 3, 30, 1_500);
   b.actor.send({ type: 'BIND' });
   b.actor.send({ type: 'DELETE' });
-  b.actor.send({ type: 'CONTAINERS_STOPPED' });
+  b.clock.advance(1_500);
   assert.is(b.phase(), 'Removed');
+  assert.equal(b.asked, ['remove'], 'deleted before it ran: nothing to report, then removed');
+});
+
+test('the machine asks the host to report each phase the API sees, and to remove the pod', () => {
+  const { clock, actor, asked } = runPod(podStages(batchPodStages(10_000, 0)), 4);
+  actor.send({ type: 'BIND' });
+  clock.advance(60_000);
+  actor.send({ type: 'DELETE' });
+  assert.equal(asked, ['report ContainerCreating', 'report Running', 'report Succeeded', 'remove']);
 });
 
 test('a delete cancels the pending stage timer: a terminating batch pod never succeeds', () => {
@@ -113,9 +126,8 @@ test('a delete cancels the pending stage timer: a terminating batch pod never su
 
 test('unscheduled and finished pods are removed at once; illegal events are ignored', () => {
   const a = runPod(podStages(), 1);
-  assert.not.ok(a.actor.getSnapshot().can({ type: 'CONTAINERS_STOPPED' }));
-  a.actor.send({ type: 'CONTAINERS_STOPPED' });
-  a.actor.send({ type: 'EVICTED' });
+  assert.not.ok(a.actor.getSnapshot().can({ type: 'EVICTED', message: 'low memory' }));
+  a.actor.send({ type: 'EVICTED', message: 'low memory' });
   assert.is(a.phase(), 'Pending');
   a.actor.send({ type: 'DELETE' });
   assert.is(a.phase(), 'Removed');
@@ -125,18 +137,22 @@ test('unscheduled and finished pods are removed at once; illegal events are igno
   b.clock.advance(10_000);
   assert.is(b.phase(), 'Succeeded');
   b.actor.send({ type: 'BIND' });
-  b.actor.send({ type: 'EVICTED' });
+  b.actor.send({ type: 'EVICTED', message: 'low memory' });
   assert.is(b.phase(), 'Succeeded', 'a finished pod cannot be rebound or evicted');
   b.actor.send({ type: 'DELETE' });
   assert.is(b.phase(), 'Removed');
 });
 
-test('node-pressure eviction fails a running pod', () => {
-  const { clock, actor, phase } = runPod(podStages(), 5);
+test('node-pressure eviction fails a running pod and keeps its message for the report', () => {
+  const { clock, actor, phase, asked } = runPod(podStages(), 5);
   actor.send({ type: 'BIND' });
   clock.advance(10_000);
-  actor.send({ type: 'EVICTED' });
+  actor.send({ type: 'EVICTED', message: 'The node was low on resource: memory.' });
   assert.is(phase(), 'Failed');
+  assert.is(actor.getSnapshot().context.evictionMessage, 'The node was low on resource: memory.');
+  assert.is(asked.at(-1), 'report Failed');
+  actor.send({ type: 'EVICTED', message: 'again' });
+  assert.is(actor.getSnapshot().context.evictionMessage, 'The node was low on resource: memory.', 'evicted once');
 });
 
 test('a stage table with a transition the pod machine lacks is refused with a clear message', () => {

@@ -19,7 +19,7 @@ function tracer(clock: MachineClock) {
 function tracePod(plan: PodPlan, deleteAtMs?: number): string[] {
   const clock = machineClock();
   const { lines, inspect } = tracer(clock);
-  const actor = createActor(podMachine, { clock, input: podInput(plan, 10), inspect }).start();
+  const actor = createActor(podMachine, { clock, input: podInput(plan, 10, 60_000), inspect }).start();
   actor.send({ type: 'BIND' });
   if (deleteAtMs !== undefined) {
     clock.advance(deleteAtMs);
@@ -69,7 +69,7 @@ function seededRun(seed: number): string[] {
   const clock = machineClock();
   const { lines, inspect } = tracer(clock);
   const actors = Array.from({ length: 50 }, (_, i) =>
-    createActor(podMachine, { clock, id: `pod-${i}`, systemId: `pod-${i}`, input: podInput(drawPodPlan(table, random.fork(`pod-${i}`)), 5), inspect }).start(),
+    createActor(podMachine, { clock, id: `pod-${i}`, systemId: `pod-${i}`, input: podInput(drawPodPlan(table, random.fork(`pod-${i}`)), 5, 60_000), inspect }).start(),
   );
   actors.forEach((a, i) => {
     if (i % 3 !== 0) a.send({ type: 'BIND' });
@@ -102,6 +102,7 @@ test('every pod state named in the issue exists in the machine, with an explicit
   };
   walk(json as never);
   assert.equal(afterEvents.sort(), [
+    'xstate.after.containersStopMs.pod.Terminating',
     'xstate.after.creatingMs.pod.ContainerCreating',
     'xstate.after.gracePeriodMs.pod.Terminating',
     'xstate.after.runningMs.pod.Running.UntilDone',
