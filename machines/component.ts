@@ -1,49 +1,45 @@
-// A component's lifecycle, as the scheduler and the node agent host it (the inspector shows it):
+// A control-plane process's lifecycle, as the controller manager hosts it (`controller-manager/<identity>`):
 //
-//   Starting   STARTED (informers synced, registered)   → Running.Idle
-//              FAILED                                    → Failed
-//   Running    Idle  WORK (something queued)             → Busy
-//              Busy  IDLE (the queue ran dry)            → Idle
-//              STOP                                      → Stopping
-//   Stopping   STOPPED (timers cleared, watches closed)  → Stopped (final)
-//   Failed, Starting   STOP                             → Stopped
+//   Starting   invoke start (campaign for the lock, or start the controllers)  → Running | Failed
+//   Running    STOP                                                            → Stopping
+//   Stopping   invoke stop (the controllers stop; a leader releases its lock)  → Stopped (final)
+//   any        CRASH (the process dies: nothing released)                      → Crashed (final)
 //
-// For the scheduler, Busy is its queue loop at work; a node agent has no queue loop and stays Idle
-// while it runs. No delays: the host reports what happened.
-import { setup } from 'xstate';
+// What it does while running is its leader machine's and its controllers' to show. The host
+// supplies the actors `start` and `stop` and the action `halt` (on a crash: stop at once).
+import { assign, fromPromise, setup } from 'xstate';
 
-export type ComponentEvent =
-  | { type: 'STARTED' }
-  | { type: 'FAILED'; error: string }
-  | { type: 'WORK' }
-  | { type: 'IDLE' }
-  | { type: 'STOP' }
-  | { type: 'STOPPED' };
+export interface ComponentContext {
+  /** Why it failed to start. */
+  readonly error: string | undefined;
+}
+
+export type ComponentEvent = { type: 'STOP' } | { type: 'CRASH' };
 
 export const componentMachine = setup({
-  types: { events: {} as ComponentEvent },
+  types: { context: {} as ComponentContext, events: {} as ComponentEvent },
+  actors: {
+    start: fromPromise<void>(() => Promise.reject(new Error('supplied by the component'))),
+    stop: fromPromise<void>(() => Promise.reject(new Error('supplied by the component'))),
+  },
+  actions: {
+    halt: () => {},
+    noteFailure: assign({ error: ({ event }) => String((event as { error?: { message?: string } }).error?.message ?? (event as { error?: unknown }).error) }),
+  },
 }).createMachine({
   id: 'component',
   initial: 'Starting',
+  context: { error: undefined },
+  on: { CRASH: '.Crashed' },
   states: {
-    Starting: { on: { STARTED: 'Running', FAILED: 'Failed', STOP: 'Stopped' } },
-    Running: {
-      initial: 'Idle',
-      states: {
-        Idle: { on: { WORK: 'Busy' } },
-        Busy: { on: { IDLE: 'Idle' } },
-      },
+    Starting: {
+      invoke: { id: 'start', src: 'start', onDone: 'Running', onError: { target: 'Failed', actions: 'noteFailure' } },
       on: { STOP: 'Stopping' },
     },
-    Stopping: { on: { STOPPED: 'Stopped' } },
-    Failed: { on: { STOP: 'Stopped' } },
+    Running: { on: { STOP: 'Stopping' } },
+    Stopping: { invoke: { id: 'stop', src: 'stop', onDone: 'Stopped', onError: { target: 'Stopped', actions: 'noteFailure' } } },
+    Failed: { type: 'final' },
     Stopped: { type: 'final' },
+    Crashed: { type: 'final', entry: 'halt' },
   },
 });
-
-/** `Running.Busy` → `Running/Busy`: a flat name for a component state. */
-export function componentState(value: string | Record<string, unknown>): string {
-  if (typeof value === 'string') return value;
-  const [k, v] = Object.entries(value)[0]!;
-  return `${k}/${componentState(v as string | Record<string, unknown>)}`;
-}

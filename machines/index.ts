@@ -6,6 +6,8 @@ export { podMachine, podInput, podPhase } from './pod.ts';
 export type { PodContext, PodEvent, PodInput, PodPhase, ReportedPodState } from './pod.ts';
 export { nodeMachine } from './node.ts';
 export type { NodeContext, NodeEvent, NodeInput, Written } from './node.ts';
+export { nodeHealthMachine } from './node-health.ts';
+export type { NodeHealthContext, NodeHealthEvent, NodeHealthInput, ReadyStatus } from './node-health.ts';
 export {
   batchPodStages,
   defaultPodStages,
@@ -19,9 +21,13 @@ export {
   withStages,
 } from './stages.ts';
 export type { PodPlan, PodStageTable, PodTarget, Stage, StageTable, Step, TimedPodState } from './stages.ts';
-export { componentMachine, componentState } from './component.ts';
-export type { ComponentEvent } from './component.ts';
-export { zoneMachine, zoneStateOf } from './zone.ts';
+export { componentMachine } from './component.ts';
+export type { ComponentContext, ComponentEvent } from './component.ts';
+export { controllerMachine } from './controller.ts';
+export type { ControllerContext, ControllerEvent, ControllerInput } from './controller.ts';
+export { schedulerMachine } from './scheduler.ts';
+export type { SchedulerContext, SchedulerEvent, SchedulerInput } from './scheduler.ts';
+export { zoneMachine } from './zone.ts';
 export type { ZoneContext, ZoneEvent, ZoneInput, ZoneState } from './zone.ts';
 export { leaderMachine, leaderState, RETRY_JITTER } from './leader.ts';
 export type { LeaderContext, LeaderEvent, LeaderInput, LeaderState, LeaseRead } from './leader.ts';

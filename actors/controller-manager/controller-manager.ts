@@ -1,5 +1,6 @@
 // The controller manager: the control loops `--controllers` enables, each with its own API client
-// limited to orchApiQps/orchApiBurst as the real one's clients are, hosted by the component machine.
+// limited to orchApiQps/orchApiBurst as the real one's clients are, and each an actor of its own
+// (`controller/<name>`). The process's lifecycle is the component machine (`controller-manager/<identity>`).
 // With leader election (the default) the replica campaigns for its Lease and runs the loops only
 // while it leads: a new set of loops per term, stopped when the term ends, as a restarted process
 // would start afresh.
@@ -16,7 +17,7 @@
 //
 // Its registry (`metrics`) holds what a real controller manager's /metrics shows of these: the
 // requests of its clients (rest_client_*), its work queues (workqueue_*), its leader status.
-import { createActor, type Actor } from 'xstate';
+import { fromPromise, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
 import { newRegistry, type Registry } from '../api/metrics.ts';
 import { ApiClient } from '../client/client.ts';
@@ -26,10 +27,11 @@ import { Replica } from '../client/replica.ts';
 import { SharedInformers } from '../client/shared-informers.ts';
 import { RateLimiter } from '../client/rate-limiter.ts';
 import { meteredBus } from '../client/request-metrics.ts';
-import { componentMachine, componentState } from '../../machines/component.ts';
+import { componentMachine } from '../../machines/component.ts';
 import type { ZoneState } from '../../machines/zone.ts';
 import type { Bus } from '../../transport/bus.ts';
-import { NodeConditionTaints } from './controllers/node-condition-taints.ts';
+import { ActorSystem } from '../system/actor-system.ts';
+import { stateName } from '../system/records.ts';
 import { NodeLifecycleController } from './controllers/node-lifecycle.ts';
 import { DaemonSetController } from './controllers/daemonset.ts';
 import { DeploymentController } from './controllers/deployment.ts';
@@ -56,12 +58,13 @@ export interface ControllerManagerInit {
   onLeading?: (identity: string, leading: boolean, atMs: number) => void;
   /** Where its metrics go (a new registry when absent). */
   registry?: Registry;
+  /** The process's actor system, where its machines are hosted (a system of its own when absent). */
+  system?: ActorSystem;
 }
 
 /** One term's loops. */
 class Loops {
   readonly nodeLifecycle: NodeLifecycleController | undefined;
-  readonly conditionTaints: NodeConditionTaints | undefined;
   readonly taintEviction: TaintEvictionController | undefined;
   readonly replicaSets: ReplicaSetController | undefined;
   readonly podGc: PodGarbageCollector | undefined;
@@ -74,7 +77,7 @@ class Loops {
   readonly #all: { start(): Promise<void>; stop(): void }[] = [];
 
   /** `init.bus` is the metered one; `registry` the replica's. */
-  constructor(init: ControllerManagerInit, o: ControllerManagerOptions, registry: Registry) {
+  constructor(init: ControllerManagerInit, o: ControllerManagerOptions, registry: Registry, system: ActorSystem) {
     const { bus, clock } = init;
     const informers = (this.#informers = new SharedInformers(bus, clock, 'controller-manager'));
     const limiter = () => (o.orchApiQps > 0 ? new RateLimiter(clock, o.orchApiQps, o.orchApiBurst) : undefined);
@@ -82,12 +85,10 @@ class Loops {
     const optional = <T>(value: T | undefined, key: string) => (value === undefined ? {} : { [key]: value });
     const enabled = (name: ControllerName) => controllerEnabled(o.controllers, name);
     /** What every loop gets: the bus, clock and shared informers, its own rate-limited client, its error path. */
-    const base = (name: ControllerName) => ({ bus, clock, informers, registry, onError: onError(name), ...optional(limiter(), 'limiter') });
+    const base = (name: ControllerName) => ({ bus, clock, informers, registry, system, onError: onError(name), ...optional(limiter(), 'limiter') });
     const add = <T extends { start(): Promise<void>; stop(): void }>(loop: T): T => (this.#all.push(loop), loop);
-    if (enabled('node-lifecycle-controller')) {
-      this.conditionTaints = add(new NodeConditionTaints({ bus, informers, onError: onError('node-lifecycle-controller') }));
+    if (enabled('node-lifecycle-controller'))
       this.nodeLifecycle = add(new NodeLifecycleController({ ...base('node-lifecycle-controller'), options: o, ...optional(init.onTaint, 'onTaint') }));
-    }
     if (enabled('taint-eviction-controller')) this.taintEviction = add(new TaintEvictionController({ ...base('taint-eviction-controller'), ...optional(init.onEvict, 'onEvict') }));
     if (enabled('replicaset-controller')) this.replicaSets = add(new ReplicaSetController({ ...base('replicaset-controller'), workers: o.concurrentReplicasetSyncs }));
     if (enabled('pod-garbage-collector')) this.podGc = add(new PodGarbageCollector({ ...base('pod-garbage-collector'), terminatedPodGcThreshold: o.terminatedPodGcThreshold }));
@@ -124,8 +125,10 @@ export class ControllerManager {
     const o = (this.options = controllerManagerOptions(init.options));
     const registry = (this.metrics = init.registry ?? newRegistry());
     const bus = meteredBus(init.bus, init.clock, registry);
+    const system = init.system ?? new ActorSystem(init.clock);
+    const identity = init.identity ?? 'controller-manager';
     this.replica = new Replica({
-      identity: init.identity ?? 'controller-manager', clock: init.clock, registry, make: () => new Loops({ ...init, bus }, o, registry),
+      identity, clock: init.clock, registry, make: () => new Loops({ ...init, bus }, o, registry, system),
       ...(o.leaderElect ? { election: {
         // As the real one: the election's requests give up after the renew deadline.
         client: new ApiClient(bus, 'controller-manager/leader-election', o.leaderElectRenewDeadlineMs, undefined, { clock: init.clock }), random: init.random,
@@ -133,37 +136,52 @@ export class ControllerManager {
       } } : {}),
       ...(init.onLeading ? { onLeading: init.onLeading } : {}),
       onError: (e) => init.onError?.('controller-manager', e),
+      system,
     });
-    this.#lifecycle = createActor(componentMachine, { clock: init.clock }).start();
+    const machine = componentMachine.provide({
+      actors: { start: fromPromise(() => this.replica.start()), stop: fromPromise(() => this.replica.stop()) },
+      actions: { halt: () => this.replica.crash() },
+    });
+    this.#lifecycle = system.host(machine, { id: `controller-manager/${identity}` });
   }
 
   get identity(): string {
     return this.replica.identity;
   }
 
-  /** Starts campaigning (with leader election) or the loops (without). */
-  async start(): Promise<void> {
-    try {
-      await this.replica.start();
-    } catch (e) {
-      this.#lifecycle.send({ type: 'FAILED', error: (e as Error).message });
-      throw e;
-    }
-    this.#lifecycle.send({ type: 'STARTED' });
+  /** Starts campaigning (with leader election) or the loops (without); rejects if they could not start. */
+  start(): Promise<void> {
+    const done = this.#reaching('Running');
+    this.#lifecycle.start();
+    return done;
   }
 
   /** Stops the loops; a leader releases its Lease. */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    const done = this.#reaching('Stopped');
     this.#lifecycle.send({ type: 'STOP' });
-    await this.replica.stop();
-    this.#lifecycle.send({ type: 'STOPPED' });
+    return done;
   }
 
   /** The replica dies at once: loops stopped, no release (its Lease runs out). */
   crash(): void {
-    this.replica.crash();
-    this.#lifecycle.send({ type: 'STOP' });
-    this.#lifecycle.send({ type: 'STOPPED' });
+    this.#lifecycle.send({ type: 'CRASH' });
+  }
+
+  /** Resolves once the lifecycle is in `state` (or has ended otherwise); rejects if it failed to start. */
+  #reaching(state: 'Running' | 'Stopped'): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = (s: ReturnType<Actor<typeof componentMachine>['getSnapshot']>) => {
+        if (s.matches('Failed')) reject(new Error(s.context.error));
+        else if (s.matches(state) || s.status !== 'active') resolve();
+        else return false;
+        return true;
+      };
+      if (this.#lifecycle.getSnapshot().status !== 'active' && check(this.#lifecycle.getSnapshot())) return;
+      const sub = this.#lifecycle.subscribe((s) => {
+        if (check(s)) queueMicrotask(() => sub.unsubscribe());
+      });
+    });
   }
 
   /** Whether this replica runs its loops now. */
@@ -179,8 +197,9 @@ export class ControllerManager {
     return this.replica.current?.taintEviction;
   }
 
+  /** The component machine's state: `Starting`, `Running`, `Stopping`, `Stopped`, `Crashed` or `Failed`. */
   get state(): string {
-    return componentState(this.#lifecycle.getSnapshot().value);
+    return stateName(this.#lifecycle.getSnapshot().value);
   }
 
   get lifecycle(): Actor<typeof componentMachine> {

@@ -2,7 +2,8 @@
 // QPS and burst), a work queue with `workers` at a time whose workers start once the shared
 // informers are synced, and where errors go. A controller registers its informer handlers in its
 // constructor and implements `sync(key)`. With a registry, its queue reports the workqueue_*
-// metrics under the name the real controller gives its queue.
+// metrics under the name the real controller gives its queue. Its lifecycle is a controller
+// actor (controller-actor.ts): it waits for the caches, then its workers run until it stops.
 import type { Clock } from '../api/env.ts';
 import type { Registry } from '../api/metrics.ts';
 import { ApiClient } from '../client/client.ts';
@@ -10,6 +11,8 @@ import type { RateLimiter } from '../client/rate-limiter.ts';
 import type { SharedInformers } from '../client/shared-informers.ts';
 import { WorkQueue } from '../client/work-queue.ts';
 import type { Bus } from '../../transport/bus.ts';
+import { ActorSystem } from '../system/actor-system.ts';
+import { ControllerActor } from './controller-actor.ts';
 
 export interface QueuedControllerInit {
   bus: Bus;
@@ -20,6 +23,8 @@ export interface QueuedControllerInit {
   onError?: (e: unknown) => void;
   /** Where the work queue's metrics go. */
   registry?: Registry;
+  /** The process's actor system, where the controller's lifecycle is hosted as `controller/<name>`. */
+  system?: ActorSystem;
 }
 
 /** The real controllers' work queue names where they are not the controller's name less `-controller`. */
@@ -34,6 +39,7 @@ export abstract class QueuedController {
   protected readonly informers: SharedInformers;
   protected readonly clock: Clock;
   readonly #onError: ((e: unknown) => void) | undefined;
+  readonly #lifecycle: ControllerActor;
 
   constructor(readonly name: string, init: QueuedControllerInit) {
     this.client = new ApiClient(init.bus, name, undefined, init.limiter, { clock: init.clock });
@@ -42,16 +48,17 @@ export abstract class QueuedController {
     this.#onError = init.onError;
     this.queue = new WorkQueue(init.clock, init.workers, (key) => this.sync(key), (_key, e) => this.report(e),
       init.registry ? { registry: init.registry, name: workQueueName(name) } : undefined);
+    this.#lifecycle = new ControllerActor(name, { syncCaches: () => this.informers.start(), run: () => this.queue.run(), halt: () => this.queue.stop() },
+      init.system ?? new ActorSystem(init.clock));
   }
 
   /** Syncs the caches, then starts the workers. */
-  async start(): Promise<void> {
-    await this.informers.start();
-    this.queue.run();
+  start(): Promise<void> {
+    return this.#lifecycle.start();
   }
 
   stop(): void {
-    this.queue.stop();
+    this.#lifecycle.stop();
   }
 
   protected report(e: unknown): void {

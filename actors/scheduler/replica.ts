@@ -9,6 +9,7 @@ import { electionConfig } from '../client/leader-election.ts';
 import { Replica } from '../client/replica.ts';
 import { meteredBus } from '../client/request-metrics.ts';
 import type { Bus } from '../../transport/bus.ts';
+import { ActorSystem } from '../system/actor-system.ts';
 import type { SchedulerOptions } from './options.ts';
 import { Scheduler, type SchedulerInit } from './scheduler.ts';
 
@@ -27,14 +28,17 @@ export interface SchedulerReplicaInit {
   onLeading?: (lock: string, identity: string, leading: boolean, atMs: number) => void;
   /** Where the replica's metrics go (a new registry when absent). */
   registry?: Registry;
+  /** The process's actor system (a system of its own when absent). */
+  system?: ActorSystem;
 }
 
 export function schedulerReplica(init: SchedulerReplicaInit): Replica<Scheduler> {
   const { bus, clock, random, options, identity } = init;
   const onError = init.onError ?? ((e: unknown) => console.error(`scheduler ${identity}:`, e));
   const registry = init.registry ?? newRegistry();
+  const system = init.system ?? new ActorSystem(clock);
   return new Replica({
-    identity, clock, registry,
+    identity, clock, registry, system,
     make: () => new Scheduler({ bus, clock, random, options, onError, registry, ...(init.onDecision ? { onDecision: init.onDecision } : {}) }),
     ...(options.leaderElect ? { election: {
       // As the real one: the election's requests give up after the renew deadline.

@@ -18,8 +18,10 @@ import { Informer } from '../client/informer.ts';
 import { RateLimiter } from '../client/rate-limiter.ts';
 import { meteredBus } from '../client/request-metrics.ts';
 import type { Bus } from '../../transport/bus.ts';
-import { createActor, type Actor } from 'xstate';
-import { componentMachine, componentState } from '../../machines/component.ts';
+import { fromPromise, type Actor } from 'xstate';
+import { schedulerMachine } from '../../machines/scheduler.ts';
+import { ActorSystem } from '../system/actor-system.ts';
+import { stateName } from '../system/records.ts';
 import { SchedulerCache } from './cache.ts';
 import { fitErrorMessage, runCycle, type CycleResult, type ScoredNode } from './cycle.ts';
 import type { FilterPlugin, PodInfo, ScorePlugin } from './framework.ts';
@@ -70,6 +72,8 @@ export interface SchedulerInit {
   onError?: (error: unknown) => void;
   /** Where its metrics go (a new registry when absent); a replica's terms share the replica's. */
   registry?: Registry;
+  /** The process's actor system: the scheduler's machine is hosted there as `scheduler/<schedulerName>`. */
+  system?: ActorSystem;
 }
 
 type Rec = Record<string, unknown>;
@@ -95,16 +99,12 @@ export class Scheduler {
   readonly #kept: (Decision | undefined)[] = [];
   #nextDecision = 0;
   readonly #init: SchedulerInit;
-  readonly #lifecycle: Actor<typeof componentMachine>;
+  readonly #lifecycle: Actor<typeof schedulerMachine>;
   #nextStart = 0;
-  #loopArmed = false;
-  #flushTimer: unknown;
-  #stopped = false;
 
   constructor(init: SchedulerInit) {
     this.#init = init;
     this.options = schedulerOptions(init.options);
-    this.#lifecycle = createActor(componentMachine, { clock: init.clock, id: `scheduler/${this.options.schedulerName}` }).start();
     const o = this.options;
     this.#clock = init.clock;
     this.#tieBreaks = init.random.fork('ties');
@@ -125,39 +125,58 @@ export class Scheduler {
     this.#scores = init.scores ?? defaultScorePlugins();
     this.#nodes.on({ add: (n) => this.#nodeChanged(undefined, n), update: (old, n) => this.#nodeChanged(old, n), delete: (n) => this.#nodeDeleted(n) });
     this.#pods.on({ add: (p) => this.#podChanged(undefined, p), update: (old, p) => this.#podChanged(old, p), delete: (p) => this.#podDeleted(p) });
+    const machine = schedulerMachine.provide({
+      actors: {
+        syncCaches: fromPromise(async () => {
+          await this.#nodes.start();
+          await this.#pods.start();
+        }),
+      },
+      actions: {
+        schedule: ({ self }) => self.send({ type: 'BATCHED', more: this.#scheduleBatch() }),
+        flush: () => {
+          this.queue.flush(this.#clock.now());
+          this.#kick();
+        },
+        halt: () => {
+          this.#nodes.stop();
+          this.#pods.stop();
+          this.#metrics.close();
+        },
+      },
+    });
+    this.#lifecycle = (init.system ?? new ActorSystem(init.clock)).host(machine, { id: `scheduler/${o.schedulerName}`, input: { flushPeriodMs: FLUSH_PERIOD_MS } });
   }
 
-  async start(): Promise<void> {
-    try {
-      await this.#nodes.start();
-      await this.#pods.start();
-    } catch (e) {
-      this.#lifecycle.send({ type: 'FAILED', error: (e as Error).message });
-      throw e;
-    }
-    this.#lifecycle.send({ type: 'STARTED' });
-    this.#armFlush();
-    this.#kick();
+  /** Lists and watches nodes and pods, then runs its loop; rejects if it could not start. */
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const sub = this.#lifecycle.subscribe((s) => {
+        if (s.matches('Running')) resolve();
+        else if (s.matches('Failed')) reject(new Error(s.context.error));
+        else return;
+        queueMicrotask(() => sub.unsubscribe());
+      });
+      this.#lifecycle.start();
+    });
   }
 
   stop(): void {
     this.#lifecycle.send({ type: 'STOP' });
-    this.#stopped = true;
-    this.#nodes.stop();
-    this.#pods.stop();
-    this.#clock.clearTimeout(this.#flushTimer);
-    this.#metrics.close();
-    this.#lifecycle.send({ type: 'STOPPED' });
   }
 
-  /** The lifecycle actor (an inspector subscribes to it). */
-  get lifecycle(): Actor<typeof componentMachine> {
+  /** The scheduler's machine (an inspector subscribes to it). */
+  get lifecycle(): Actor<typeof schedulerMachine> {
     return this.#lifecycle;
   }
 
-  /** The lifecycle machine's state: `Starting`, `Running/Idle`, `Running/Busy` (the queue loop at work), `Stopped`. */
+  /** The machine's state: `Starting`, `Running.{loop.Idle,flush.Waiting}` or `Running.{loop.Busy,...}` (a batch due), `Stopped`. */
   get state(): string {
-    return componentState(this.#lifecycle.getSnapshot().value);
+    return stateName(this.#lifecycle.getSnapshot().value);
+  }
+
+  get #running(): boolean {
+    return this.#lifecycle.getSnapshot().status === 'active';
   }
 
   /** The node and pod informers (the checkers compare their caches with the store). */
@@ -227,32 +246,19 @@ export class Scheduler {
 
   // ---- The loop ----------------------------------------------------------------------------------
 
-  #armFlush(): void {
-    this.#flushTimer = this.#clock.setTimeout(() => {
-      if (this.#stopped) return;
-      this.queue.flush(this.#clock.now());
-      this.#kick();
-      this.#armFlush();
-    }, FLUSH_PERIOD_MS);
+  /** Something to schedule may be queued: the machine runs a batch soon, unless one is due already. */
+  #kick(): void {
+    if (this.#running) this.#lifecycle.send({ type: 'WORK' });
   }
 
-  /** Runs the loop soon (a timer of 0 ms: a step of its own under virtual time). */
-  #kick(): void {
-    if (this.#loopArmed || this.#stopped) return;
-    this.#loopArmed = true;
-    this.#clock.setTimeout(() => {
-      this.#loopArmed = false;
-      this.#lifecycle.send({ type: 'WORK' });
-      for (let i = 0; i < BATCH && !this.#stopped; i++) {
-        const next = this.queue.pop();
-        if (!next) {
-          this.#lifecycle.send({ type: 'IDLE' });
-          return;
-        }
-        this.#scheduleOne(next);
-      }
-      this.#kick();
-    }, 0);
+  /** Schedules up to BATCH pods; true when it stopped at BATCH (more may be queued), false when the queue ran dry. */
+  #scheduleBatch(): boolean {
+    for (let i = 0; i < BATCH; i++) {
+      const next = this.queue.pop();
+      if (!next) return false;
+      this.#scheduleOne(next);
+    }
+    return true;
   }
 
   #scheduleOne(queued: QueuedPod): void {
@@ -343,7 +349,7 @@ export class Scheduler {
         const current = this.#pods.cache.get(namespace, name!);
         if (!current || (current.spec as Rec).nodeName) return;
       } else this.#report(e);
-      if (this.#stopped) return;
+      if (!this.#running) return;
       this.queue.retry(info.key, info.priority, this.#clock.now());
     }
   }

@@ -1,33 +1,49 @@
-// The component lifecycle: start, the work loop's Idle and Busy, stop; a failed start stops cleanly.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createActor } from 'xstate';
-import { componentMachine, componentState, type ComponentEvent } from '../../machines/component.ts';
+import { createActor, fromPromise } from 'xstate';
+import { componentMachine } from '../../machines/component.ts';
+import { stateName } from '../../actors/system/records.ts';
 
-const run = (...events: ComponentEvent[]) => {
-  const actor = createActor(componentMachine).start();
-  const seen = [componentState(actor.getSnapshot().value)];
-  for (const e of events) {
-    actor.send(e);
-    seen.push(componentState(actor.getSnapshot().value));
-  }
-  return seen;
-};
+const settle = () => new Promise<void>((r) => setImmediate(r));
 
-test('a component starts, works, idles, and stops', () => {
-  assert.equal(run({ type: 'STARTED' }, { type: 'WORK' }, { type: 'IDLE' }, { type: 'WORK' }, { type: 'STOP' }, { type: 'STOPPED' }),
-    ['Starting', 'Running/Idle', 'Running/Busy', 'Running/Idle', 'Running/Busy', 'Stopping', 'Stopped']);
+function component(start: () => Promise<void> = async () => {}) {
+  const calls: string[] = [];
+  const machine = componentMachine.provide({
+    actors: { start: fromPromise<void>(() => (calls.push('start'), start())), stop: fromPromise<void>(async () => void calls.push('stop')) },
+    actions: { halt: () => void calls.push('halt') },
+  });
+  const actor = createActor(machine).start();
+  const state = () => stateName(actor.getSnapshot().value);
+  return { actor, calls, state };
+}
+
+test('a component starts, runs, and stops through its stop work', async () => {
+  const c = component();
+  assert.is(c.state(), 'Starting');
+  await settle();
+  assert.is(c.state(), 'Running');
+  c.actor.send({ type: 'STOP' });
+  assert.is(c.state(), 'Stopping');
+  await settle();
+  assert.is(c.state(), 'Stopped');
+  assert.equal(c.calls, ['start', 'stop']);
 });
 
-test('work before the start is ignored; a failed start goes to Failed and then stops', () => {
-  assert.equal(run({ type: 'WORK' }, { type: 'FAILED', error: 'no API server' }, { type: 'STARTED' }, { type: 'STOP' }),
-    ['Starting', 'Starting', 'Failed', 'Failed', 'Stopped']);
+test('a crash ends it at once, with nothing stopped gracefully', async () => {
+  const c = component();
+  await settle();
+  c.actor.send({ type: 'CRASH' });
+  assert.is(c.state(), 'Crashed');
+  assert.equal(c.calls, ['start', 'halt']);
 });
 
-test('Stopped is final: nothing moves it', () => {
-  const actor = createActor(componentMachine).start();
-  actor.send({ type: 'STOP' });
-  assert.is(actor.getSnapshot().status, 'done');
+test('a start that fails ends in Failed with its reason', async () => {
+  const c = component(async () => {
+    throw new Error('no API server');
+  });
+  await settle();
+  assert.is(c.state(), 'Failed');
+  assert.is(c.actor.getSnapshot().context.error, 'no API server');
 });
 
 test.run();

@@ -1,26 +1,29 @@
-// The node lifecycle controller, as the real one monitors node health and taints for eviction:
+// The node lifecycle controller, as the real one monitors node health and taints for eviction.
+// Its machines decide; this class observes and writes:
 //
-// - Every nodeMonitorPeriod it probes each node: a renewal of the node's Lease or a new heartbeat
-//   in its Ready condition, seen on this controller's own clock, is a probe. A node not probed for
-//   nodeMonitorGracePeriod (nodeStartupGracePeriod while it never reported Ready) gets its Ready,
-//   MemoryPressure, DiskPressure and PIDPressure conditions set to Unknown.
-// - The pass that turns a Ready node's condition Unknown marks its pods not Ready (their Ready
-//   condition False, through pods/status; ContainersReady stays, as the real MarkPodsNotReady
-//   leaves it), once: a node some of whose pods failed to be marked is tried again on later passes
-//   while it is not Ready. A pod newly bound to, or first seen on, a node not Ready is marked too.
-//   The node's agent sets them Ready again once it reaches the server (actors/nodeagent/).
-// - On the pass after that (the decision reads the condition as it was observed, before this
-//   pass's write) a node whose Ready is False or Unknown is queued in its zone's tainting queue;
-//   the queue puts the NoExecute taint `not-ready` or `unreachable` on it at the zone's rate. A
-//   node Ready again loses those taints and leaves the queue.
-// - Each zone (region and zone labels) moves through Initial, Normal, PartialDisruption and
-//   FullDisruption (machines/zone.ts) on every pass; its state sets its queue's rate: the eviction
-//   rate when Normal, the secondary rate when partially disrupted (0 at or below the large-cluster
-//   size), the eviction rate when fully disrupted. When every zone is fully disrupted the
-//   controller assumes the problem is its own: it removes every NoExecute taint it set and stops;
-//   when a zone comes back, every node gets a fresh grace period.
-// Pods are evicted by the taint eviction controller once a taint lands (taint-eviction.ts).
-import { createActor, type Actor } from 'xstate';
+// - One node-health machine per node (machines/node-health.ts, `node-health/<name>`): every
+//   nodeMonitorPeriod a pass probes each node (a renewal of its Lease or a new heartbeat in its
+//   Ready condition, seen on this controller's own clock, is a probe, sent as PROBED). The grace
+//   period (nodeMonitorGracePeriod, nodeStartupGracePeriod while it never reported Ready) is the
+//   machine's delay; once it is over, the pass sends PASS and the machine sets the node's Ready,
+//   MemoryPressure, DiskPressure and PIDPressure conditions Unknown, and, when it took Ready
+//   away, its pods' Ready condition False (through pods/status; ContainersReady stays, as the
+//   real MarkPodsNotReady leaves it). A node some of whose pods failed to be marked is tried
+//   again on later passes while it is not Ready; a pod newly bound to, or first seen on, a node
+//   not Ready is marked too. The node's agent sets them Ready again once it reaches the server.
+// - The decision to taint reads the Ready condition as the pass observed it, before its own
+//   write: a node whose Ready is False or Unknown is queued in its zone's tainting queue, which
+//   puts the NoExecute taint `not-ready` or `unreachable` on it at the zone's rate. A node Ready
+//   again loses those taints and leaves the queue.
+// - One zone machine per zone (zones.ts): its state (Normal, PartialDisruption, FullDisruption)
+//   sets its queue's rate. When every zone is fully disrupted the controller assumes the problem
+//   is its own: it removes every NoExecute taint it set and stops tainting; when a zone comes
+//   back, every node gets a fresh grace period.
+// The controller itself runs as `controller/node-lifecycle-controller` (controller-actor.ts),
+// its monitor pass the lifecycle machine's periodic pass; with it runs the tainting of nodes by
+// condition (node-condition-taints.ts). Pods are evicted by the taint eviction controller once a
+// taint lands (taint-eviction.ts).
+import type { Actor } from 'xstate';
 import type { Clock } from '../../api/env.ts';
 import { timestamp } from '../../api/env.ts';
 import { lookupResource } from '../../api/resources.ts';
@@ -31,11 +34,16 @@ import type { Informer } from '../../client/informer.ts';
 import type { SharedInformers } from '../../client/shared-informers.ts';
 import type { RateLimiter } from '../../client/rate-limiter.ts';
 import { NODE_LEASE_NAMESPACE } from '../../nodeagent/nodeagent.ts';
-import { zoneMachine, zoneStateOf, type ZoneState } from '../../../machines/zone.ts';
+import { nodeHealthMachine, type ReadyStatus } from '../../../machines/node-health.ts';
+import type { ZoneState } from '../../../machines/zone.ts';
 import type { Bus } from '../../../transport/bus.ts';
+import { ActorSystem } from '../../system/actor-system.ts';
+import { ControllerActor } from '../controller-actor.ts';
 import { hasTaint, NODES, NOT_READY, swapTaints, UNREACHABLE, updateTaints, type Taint } from '../node-taints.ts';
 import type { ControllerManagerOptions } from '../options.ts';
-import { TaintingQueue, type Queued } from '../tainting-queue.ts';
+import type { Queued } from '../tainting-queue.ts';
+import { NodeConditionTaints } from './node-condition-taints.ts';
+import { Zones, type ZoneCounts } from './zones.ts';
 
 const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
@@ -57,18 +65,14 @@ interface Condition {
   message?: string;
 }
 
-/** What the controller last saw of a node, on its own clock. */
+/** A node's health machine, and what the controller last saw of the node: the probes it compares. */
 interface NodeHealth {
+  actor: Actor<HealthMachine>;
   ready: Condition | undefined;
   leaseRenewTime: string | undefined;
-  probeMs: number;
-  readyTransitionMs: number;
 }
 
-interface Zone {
-  actor: Actor<typeof zoneMachine>;
-  queue: TaintingQueue;
-}
+type HealthMachine = ReturnType<NodeLifecycleController['healthMachine']>;
 
 export interface NodeLifecycleInit {
   bus: Bus;
@@ -79,14 +83,12 @@ export interface NodeLifecycleInit {
   onError?: (e: unknown) => void;
   /** Told each NoExecute taint this controller puts on a node. */
   onTaint?: (node: string, key: string, atMs: number) => void;
+  /** Where its machines are hosted (a system of its own when absent). */
+  system?: ActorSystem;
 }
 
 const conditionsOf = (node: KObject): Condition[] => ((node.status as { conditions?: Condition[] } | undefined)?.conditions ?? []);
 const readyOf = (node: KObject): Condition | undefined => conditionsOf(node).find((c) => c.type === 'Ready');
-const sameCondition = (a: Condition | undefined, b: Condition | undefined) =>
-  a?.status === b?.status && a?.reason === b?.reason && a?.message === b?.message &&
-  a?.lastHeartbeatTime === b?.lastHeartbeatTime && a?.lastTransitionTime === b?.lastTransitionTime;
-
 /** The zone of a node: region and zone labels, as the real controller's zone key. */
 export function zoneOf(node: KObject): string {
   const l = node.metadata.labels ?? {};
@@ -98,6 +100,7 @@ export function zoneOf(node: KObject): string {
 export class NodeLifecycleController {
   readonly #o: ControllerManagerOptions;
   readonly #clock: Clock;
+  readonly #system: ActorSystem;
   readonly #client: ApiClient;
   readonly #informers: SharedInformers;
   readonly #nodes: Informer;
@@ -105,9 +108,16 @@ export class NodeLifecycleController {
   readonly #pods: Informer;
   readonly #onError: (e: unknown) => void;
   readonly #onTaint: NodeLifecycleInit['onTaint'];
+  readonly #conditionTaints: NodeConditionTaints;
+  readonly #lifecycle: ControllerActor;
+  readonly #healthMachine: HealthMachine;
   readonly #health = new Map<string, NodeHealth>();
   readonly #known = new Map<string, string>();
-  readonly #zones = new Map<string, Zone>();
+  readonly #zones: Zones;
+  /** Nodes whose health machine's grace period is over: the next pass gives its verdict. */
+  readonly #silent = new Set<string>();
+  /** The node a pass is looking at: where the health machine's actions apply. */
+  #passing: { node: KObject; now: number; tookReady: boolean; marked: boolean } | undefined;
   /** Nodes some of whose pods could not be marked not Ready: tried again while the node is not Ready. */
   readonly #markRetries = new Set<string>();
   /**
@@ -117,13 +127,12 @@ export class NodeLifecycleController {
   readonly #swapping = new Set<string>();
   #startMs = 0;
   #lastPassMs = -Infinity;
-  #monitorTimer: unknown;
   #taintingTimer: unknown;
-  #stopped = false;
 
   constructor(init: NodeLifecycleInit) {
     this.#o = init.options;
     this.#clock = init.clock;
+    this.#system = init.system ?? new ActorSystem(init.clock);
     this.#client = new ApiClient(init.bus, 'node-lifecycle-controller', undefined, init.limiter, { clock: init.clock });
     this.#informers = init.informers;
     this.#nodes = init.informers.get(NODES);
@@ -132,24 +141,64 @@ export class NodeLifecycleController {
     this.#pods.on({ add: (p) => this.#podBound(undefined, p), update: (old, p) => this.#podBound(old, p) });
     this.#onError = init.onError ?? ((e) => console.error('node-lifecycle-controller:', e));
     this.#onTaint = init.onTaint;
+    this.#conditionTaints = new NodeConditionTaints({ bus: init.bus, informers: init.informers, onError: this.#onError });
+    this.#healthMachine = this.healthMachine();
+    const o = init.options;
+    this.#zones = new Zones(init.clock, this.#system, { unhealthyZoneThreshold: o.unhealthyZoneThreshold, evictionRate: o.nodeEvictionRate,
+      secondaryEvictionRate: o.secondaryNodeEvictionRate, largeClusterSizeThreshold: o.largeClusterSizeThreshold });
+    this.#lifecycle = new ControllerActor('node-lifecycle-controller', {
+      periodMs: o.nodeMonitorPeriodMs,
+      syncCaches: async () => {
+        await this.#informers.start();
+        await this.#conditionTaints.start();
+      },
+      run: () => void (this.#startMs = this.#clock.now()),
+      pass: () => {
+        try {
+          this.#monitorNodeHealth();
+        } catch (e) {
+          this.#onError(e);
+        }
+      },
+      halt: () => this.#halt(),
+    }, this.#system);
   }
 
-  async start(): Promise<void> {
-    await this.#informers.start();
-    this.#startMs = this.#clock.now();
-    this.#monitor();
+  /** The health machine with this controller's I/O; public only for its type. */
+  healthMachine() {
+    return nodeHealthMachine.provide({
+      actions: {
+        markUnknown: () => this.#markUnknown(),
+        markPodsNotReady: () => {
+          if (this.#passing) this.#passing.tookReady = true;
+        },
+        silent: ({ self }) => void this.#silent.add(self.id),
+        heard: ({ self }) => void this.#silent.delete(self.id),
+      },
+    });
+  }
+
+  start(): Promise<void> {
+    return this.#lifecycle.start();
   }
 
   stop(): void {
-    this.#stopped = true;
-    this.#clock.clearTimeout(this.#monitorTimer);
+    this.#lifecycle.stop();
+  }
+
+  #halt(): void {
     this.#clock.clearTimeout(this.#taintingTimer);
-    for (const z of this.#zones.values()) z.actor.stop();
+    this.#taintingTimer = undefined;
+    this.#conditionTaints.stop();
+    for (const h of this.#health.values()) h.actor.stop();
+    this.#health.clear();
+    this.#silent.clear();
+    this.#zones.stop();
   }
 
   /** Every zone's state, by zone key (`region:zone`). */
   zoneStates(): Map<string, ZoneState> {
-    return new Map([...this.#zones].map(([k, z]) => [k, z.actor.getSnapshot().value as ZoneState]));
+    return this.#zones.states();
   }
 
   get informers(): Informer[] {
@@ -158,16 +207,7 @@ export class NodeLifecycleController {
 
   // ---- Monitoring ---------------------------------------------------------------------------------
 
-  #monitor(): void {
-    if (this.#stopped) return;
-    try {
-      this.#monitorNodeHealth();
-    } catch (e) {
-      this.#onError(e);
-    }
-    this.#monitorTimer = this.#clock.setTimeout(() => this.#monitor(), this.#o.nodeMonitorPeriodMs);
-  }
-
+  /** The real monitorNodeHealth: one pass over every node, then the zones. */
   #monitorNodeHealth(): void {
     const now = this.#clock.now();
     const nodes = this.#nodes.cache.list().sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
@@ -177,73 +217,101 @@ export class NodeLifecycleController {
       if (this.#known.has(name)) continue;
       const zone = zoneOf(node);
       this.#known.set(name, zone);
-      this.#zone(zone, now);
+      this.#zones.ensure(zone);
       this.#markReachable(node);
     }
     for (const name of [...this.#known.keys()]) {
       if (present.has(name)) continue;
-      this.#zones.get(this.#known.get(name)!)?.queue.remove(name);
+      this.#zones.queue(this.#known.get(name)!)?.remove(name);
       this.#known.delete(name);
+      const h = this.#health.get(name);
+      if (h) {
+        this.#silent.delete(h.actor.id);
+        h.actor.stop();
+      }
       this.#health.delete(name);
     }
-    const readyByZone = new Map<string, string[]>();
+    const counts = new Map<string, ZoneCounts>();
+    for (const zone of this.#known.values()) {
+      const c = counts.get(zone) ?? { ready: 0, notReady: 0, size: 0 };
+      c.size++;
+      counts.set(zone, c);
+    }
     for (const node of nodes) {
-      const { observed, current } = this.#updateHealth(node, now);
-      if (!current) continue;
-      const zone = zoneOf(node);
-      const list = readyByZone.get(zone) ?? [];
-      list.push(current.status);
-      readyByZone.set(zone, list);
-      this.#decideTaint(node, observed, now);
       const name = node.metadata.name!;
+      const { observed, current, posted, tookReady } = this.#updateHealth(node, now);
+      // As the real ComputeZoneState counts them: a node that never posted its Ready condition is not Ready.
+      const c = counts.get(zoneOf(node))!;
+      if (current === 'True') c.ready++;
+      else c.notReady++;
+      if (!posted) continue;
+      this.#decideTaint(node, observed, now);
       // The real monitorNodeHealth: once when this pass took the node's Ready away, again while a retry is owed.
-      if ((current.status !== 'True' && observed.status === 'True') || (this.#markRetries.has(name) && observed.status !== 'True')) this.#markPodsNotReady(name, this.#pods.cache.onNode(name), now);
+      if (tookReady || (this.#markRetries.has(name) && observed.status !== 'True')) this.#markPodsNotReady(name, this.#pods.cache.onNode(name), now);
       else this.#markRetries.delete(name);
     }
-    this.#handleDisruption(readyByZone, nodes, now);
+    const disruption = this.#zones.observe(counts);
+    // Every zone down at once: more likely the controller's own view is cut off. No evictions.
+    if (disruption === 'allDown') for (const node of nodes) this.#markReachable(node);
+    // Back from a total outage: every node gets a fresh grace period.
+    if (disruption === 'back') for (const h of this.#health.values()) h.actor.send({ type: 'RESET' });
     this.#armTainting();
   }
 
-  /** The real tryUpdateNodeHealth: the Ready condition as observed, and as it is after this pass. */
-  #updateHealth(node: KObject, now: number): { observed: Condition; current: Condition | undefined } {
+  /**
+   * The real tryUpdateNodeHealth: the Ready condition as observed, and the node's health after
+   * this pass (the machine's state). A probe (a new heartbeat, a renewed Lease, or first sight of
+   * a node that posted a Ready condition) is sent as PROBED; a node whose grace period is over
+   * gets the machine's verdict (PASS).
+   */
+  #updateHealth(node: KObject, now: number): { observed: Condition; current: ReadyStatus; posted: boolean; tookReady: boolean } {
     const name = node.metadata.name!;
-    let current = readyOf(node);
+    const ready = readyOf(node);
+    const at = node.metadata.creationTimestamp ?? undefined;
+    const observed: Condition = ready ?? { type: 'Ready', status: 'Unknown', lastHeartbeatTime: at, lastTransitionTime: at };
     let health = this.#health.get(name);
-    let observed: Condition;
-    let graceMs: number;
-    if (!current) {
+    let probed = false;
+    if (!health) {
       const created = Date.parse(node.metadata.creationTimestamp ?? '') || now;
-      const at = node.metadata.creationTimestamp ?? undefined;
-      observed = { type: 'Ready', status: 'Unknown', lastHeartbeatTime: at, lastTransitionTime: at };
-      graceMs = this.#o.nodeStartupGracePeriodMs;
-      health = health ? { ...health, ready: undefined } : { ready: undefined, leaseRenewTime: undefined, probeMs: created, readyTransitionMs: created };
-    } else {
-      observed = current;
-      graceMs = this.#o.nodeMonitorGracePeriodMs;
-      const saved = health?.ready;
-      if (!health || !saved) health = { ready: current, leaseRenewTime: health?.leaseRenewTime, probeMs: now, readyTransitionMs: now };
-      else if (saved.lastHeartbeatTime !== current.lastHeartbeatTime) {
-        const transitionMs = saved.lastTransitionTime !== current.lastTransitionTime ? now : health.readyTransitionMs;
-        health = { ready: current, leaseRenewTime: health.leaseRenewTime, probeMs: now, readyTransitionMs: transitionMs };
-      }
+      const actor = this.#system.host(this.#healthMachine, { id: `node-health/${name}`, input: {
+        monitorGraceMs: this.#o.nodeMonitorGracePeriodMs, startupGraceMs: this.#o.nodeStartupGracePeriodMs, sinceProbeMs: ready ? 0 : now - created,
+      } }).start();
+      this.#health.set(name, (health = { actor, ready: undefined, leaseRenewTime: undefined }));
     }
+    if (ready && (!health.ready || health.ready.lastHeartbeatTime !== ready.lastHeartbeatTime)) probed = true;
+    health.ready = ready;
     const renewTime = (this.#leases.cache.get(NODE_LEASE_NAMESPACE, name)?.spec as { renewTime?: string } | undefined)?.renewTime;
     // The same time as last pass (a lease renews every 10 s, the pass runs every 5 s) is no renewal: compared before parsing.
-    if (renewTime && renewTime !== health.leaseRenewTime && (!health.leaseRenewTime || Date.parse(health.leaseRenewTime) < Date.parse(renewTime)))
-      health = { ...health, leaseRenewTime: renewTime, probeMs: now };
-    this.#health.set(name, health);
-    if (now > health.probeMs + graceMs) {
-      const conditions = this.#unknownConditions(node, now);
-      const ready = conditions.find((c) => c.type === 'Ready');
-      if (!sameCondition(ready, observed)) {
-        this.#writeConditions(node, conditions);
-        this.#health.set(name, { ...health, ready, readyTransitionMs: now });
-        current = ready;
-      }
+    if (renewTime && renewTime !== health.leaseRenewTime && (!health.leaseRenewTime || Date.parse(health.leaseRenewTime) < Date.parse(renewTime))) {
+      health.leaseRenewTime = renewTime;
+      probed = true;
     }
-    return { observed, current };
+    const status = ready?.status as ReadyStatus | undefined;
+    if (probed) health.actor.send({ type: 'PROBED', ready: status });
+    let tookReady = false;
+    let posted = ready !== undefined;
+    if (this.#silent.has(health.actor.id)) {
+      this.#passing = { node, now, tookReady: false, marked: false };
+      health.actor.send({ type: 'PASS', ready: status });
+      ({ tookReady } = this.#passing);
+      posted ||= this.#passing.marked;
+      this.#passing = undefined;
+    }
+    const state = health.actor.getSnapshot();
+    const current: ReadyStatus = state.matches('Ready') ? 'True' : state.matches('NotReady') ? 'False' : 'Unknown';
+    return { observed, current, posted, tookReady };
   }
 
+  /** The health machine's verdict on the node of this pass: its probed conditions set Unknown. */
+  #markUnknown(): void {
+    const passing = this.#passing;
+    if (!passing) return;
+    const { node, now } = passing;
+    const conditions = this.#unknownConditions(node, now);
+    this.#health.get(node.metadata.name!)!.ready = conditions.find((c) => c.type === 'Ready');
+    passing.marked = true;
+    this.#writeConditions(node, conditions);
+  }
   /** The node's conditions with the probed ones Unknown (added when missing), as a silent node's. */
   #unknownConditions(node: KObject, now: number): Condition[] {
     const conditions = conditionsOf(node).map((c) =>
@@ -310,7 +378,7 @@ export class NodeLifecycleController {
     const [taint, opposite] = observed.status === 'False' ? [NOT_READY_TAINT, UNREACHABLE_TAINT] : [UNREACHABLE_TAINT, NOT_READY_TAINT];
     // A node tainted for the other reason is switched at once: it was already found unhealthy.
     if (hasTaint(node, opposite.key, 'NoExecute')) return this.#swap(node, taint, opposite, now);
-    const queue = this.#zones.get(zoneOf(node))?.queue;
+    const queue = this.#zones.queue(zoneOf(node));
     if (!queue) return;
     // Not tainted yet: queued again from now (a node tainted already stays out of the queue).
     if (!hasTaint(node, taint.key, 'NoExecute')) queue.remove(node.metadata.name!);
@@ -319,7 +387,7 @@ export class NodeLifecycleController {
 
   /** The real markNodeAsReachable: no NoExecute taint of ours, out of the tainting queue. */
   #markReachable(node: KObject): void {
-    this.#zones.get(zoneOf(node))?.queue.remove(node.metadata.name!);
+    this.#zones.queue(zoneOf(node))?.remove(node.metadata.name!);
     if (!hasTaint(node, NOT_READY, 'NoExecute') && !hasTaint(node, UNREACHABLE, 'NoExecute')) return;
     updateTaints(this.#client, node, (taints) => swapTaints(taints, [], [NOT_READY_TAINT, UNREACHABLE_TAINT])).catch((e) => this.#onError(e));
   }
@@ -336,8 +404,8 @@ export class NodeLifecycleController {
 
   /** Works the zones' queues every TAINTING_PASS_MS, on a grid from the controller's start, while any holds a node. */
   #armTainting(): void {
-    if (this.#stopped || this.#taintingTimer !== undefined) return;
-    if (![...this.#zones.values()].some((z) => z.queue.size > 0)) return;
+    if (!this.#lifecycle.running || this.#taintingTimer !== undefined) return;
+    if (!this.#zones.queued) return;
     const now = this.#clock.now();
     let next = this.#startMs + Math.ceil((now - this.#startMs) / TAINTING_PASS_MS) * TAINTING_PASS_MS;
     if (next <= this.#lastPassMs) next = this.#lastPassMs + TAINTING_PASS_MS;
@@ -351,7 +419,7 @@ export class NodeLifecycleController {
 
   #taintingPass(): void {
     const now = this.#clock.now();
-    for (const key of [...this.#zones.keys()].sort()) this.#zones.get(key)!.queue.try(now, (q) => this.#taintQueued(q, now));
+    this.#zones.taint(now, (q) => this.#taintQueued(q, now));
   }
 
   #taintQueued(q: Queued, now: number): { done: boolean } {
@@ -363,65 +431,5 @@ export class NodeLifecycleController {
     const [taint, opposite] = status === 'False' ? [NOT_READY_TAINT, UNREACHABLE_TAINT] : [UNREACHABLE_TAINT, NOT_READY_TAINT];
     this.#swap(node, taint, opposite, now);
     return { done: true };
-  }
-
-  // ---- Zones --------------------------------------------------------------------------------------
-
-  #zone(key: string, now: number): Zone {
-    let zone = this.#zones.get(key);
-    if (!zone) {
-      const actor = createActor(zoneMachine, { clock: this.#clock, input: { unhealthyZoneThreshold: this.#o.unhealthyZoneThreshold } }).start();
-      zone = { actor, queue: new TaintingQueue(this.#o.nodeEvictionRate, now) };
-      this.#zones.set(key, zone);
-    }
-    return zone;
-  }
-
-  #stateOf(zone: Zone): ZoneState {
-    return zone.actor.getSnapshot().value as ZoneState;
-  }
-
-  /** The real handleDisruption: zone states, their queues' rates, and the all-zones-down stop. */
-  #handleDisruption(readyByZone: Map<string, string[]>, nodes: KObject[], now: number): void {
-    const counts = new Map([...readyByZone].map(([zone, statuses]) => {
-      const ready = statuses.filter((s) => s === 'True').length;
-      return [zone, { ready, notReady: statuses.length - ready }] as const;
-    }));
-    const next = new Map([...counts].map(([zone, c]) => [zone, zoneStateOf(c.ready, c.notReady, this.#o.unhealthyZoneThreshold)] as const));
-    const allAreDown = next.size > 0 && [...next.values()].every((s) => s === 'FullDisruption');
-    const allWereDown = this.#zones.size > 0 && [...this.#zones.values()].every((z) => this.#stateOf(z) === 'FullDisruption');
-    if (allAreDown && allWereDown) return;
-    const observe = (zone: string) => this.#zones.get(zone)!.actor.send({ type: 'OBSERVE', ...counts.get(zone)! });
-    if (allAreDown) {
-      // Every zone down at once: more likely the controller's own view is cut off. No evictions.
-      for (const node of nodes) this.#markReachable(node);
-      for (const zone of this.#zones.values()) zone.queue.swapLimiter(0, now);
-      for (const zone of counts.keys()) observe(zone);
-      return;
-    }
-    if (allWereDown) {
-      // Back from a total outage: every node gets a fresh grace period, every zone its rate.
-      for (const [name, h] of this.#health) this.#health.set(name, { ...h, probeMs: now, readyTransitionMs: now });
-      for (const zone of counts.keys()) {
-        observe(zone);
-        this.#setRate(zone, now);
-      }
-      return;
-    }
-    for (const [zone, state] of next) {
-      if (this.#stateOf(this.#zones.get(zone)!) === state) continue;
-      observe(zone);
-      this.#setRate(zone, now);
-    }
-  }
-
-  /** The real setLimiterInZone. */
-  #setRate(key: string, now: number): void {
-    const zone = this.#zones.get(key)!;
-    const size = [...this.#known.values()].filter((z) => z === key).length;
-    const state = this.#stateOf(zone);
-    const qps = state === 'PartialDisruption' ? (size <= this.#o.largeClusterSizeThreshold ? 0 : this.#o.secondaryNodeEvictionRate)
-      : state === 'Normal' || state === 'FullDisruption' ? this.#o.nodeEvictionRate : zone.queue.qps;
-    zone.queue.swapLimiter(qps, now);
   }
 }

@@ -17,6 +17,8 @@ import type { Informer } from '../../client/informer.ts';
 import type { SharedInformers } from '../../client/shared-informers.ts';
 import type { RateLimiter } from '../../client/rate-limiter.ts';
 import type { Bus } from '../../../transport/bus.ts';
+import { ActorSystem } from '../../system/actor-system.ts';
+import { ControllerActor } from '../controller-actor.ts';
 import { NODES } from '../node-taints.ts';
 
 const PODS = lookupResource('', 'v1', 'pods')!;
@@ -34,6 +36,8 @@ export interface PodGcInit {
   onError?: (e: unknown) => void;
   /** Told of each pod collected, and why. */
   onCollect?: (pod: string, reason: 'terminated' | 'orphaned' | 'unscheduled-terminating') => void;
+  /** Where its lifecycle is hosted as `controller/pod-garbage-collector`. */
+  system?: ActorSystem;
 }
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -78,8 +82,7 @@ export class PodGarbageCollector {
   readonly #missingSince = new Map<string, number>();
   readonly #collecting = new Set<string>();
   readonly #watched = new PodsOfInterest();
-  #timer: unknown;
-  #stopped = false;
+  readonly #lifecycle: ControllerActor;
 
   constructor(init: PodGcInit) {
     this.#init = init;
@@ -89,35 +92,36 @@ export class PodGarbageCollector {
     this.#nodes = init.informers.get(NODES);
     const watched = this.#watched;
     this.#pods.on({ add: (pod) => watched.put(pod), update: (_old, pod) => watched.put(pod), delete: (pod) => watched.remove(pod) });
+    // As the real one (wait.Until): a sweep once the caches are synced, then every GC_PERIOD_MS.
+    this.#lifecycle = new ControllerActor('pod-garbage-collector', {
+      periodMs: GC_PERIOD_MS,
+      syncCaches: () => this.#informers.start(),
+      run: () => {
+        // The shared informer may have listed before this collector subscribed: start from its cache.
+        this.#watched.clear();
+        for (const pod of this.#pods.cache.list()) this.#watched.put(pod);
+      },
+      pass: () => {
+        try {
+          this.#gc();
+        } catch (e) {
+          this.#onError(e);
+        }
+      },
+      halt: () => {},
+    }, init.system ?? new ActorSystem(init.clock));
   }
 
-  async start(): Promise<void> {
-    await this.#informers.start();
-    // The shared informer may have listed before this collector subscribed: start from its cache.
-    this.#watched.clear();
-    for (const pod of this.#pods.cache.list()) this.#watched.put(pod);
-    this.#arm();
+  start(): Promise<void> {
+    return this.#lifecycle.start();
   }
 
   stop(): void {
-    this.#stopped = true;
-    this.#init.clock.clearTimeout(this.#timer);
+    this.#lifecycle.stop();
   }
 
   get informers(): Informer[] {
     return [this.#pods, this.#nodes];
-  }
-
-  #arm(): void {
-    if (this.#stopped) return;
-    this.#timer = this.#init.clock.setTimeout(() => {
-      try {
-        this.#gc();
-      } catch (e) {
-        this.#onError(e);
-      }
-      this.#arm();
-    }, GC_PERIOD_MS);
   }
 
   #onError(e: unknown): void {

@@ -18,6 +18,8 @@ import type { RateLimiter } from '../../client/rate-limiter.ts';
 import type { Toleration } from '../../scheduler/framework.ts';
 import { toleratesTaint } from '../../scheduler/plugins/taint-toleration.ts';
 import type { Bus } from '../../../transport/bus.ts';
+import { ActorSystem } from '../../system/actor-system.ts';
+import { ControllerActor } from '../controller-actor.ts';
 import { NODES, taintsOf, type Taint } from '../node-taints.ts';
 
 const PODS = lookupResource('', 'v1', 'pods')!;
@@ -36,6 +38,8 @@ export interface TaintEvictionInit {
   onError?: (e: unknown) => void;
   /** Told of each pod this controller deletes. */
   onEvict?: (pod: string, atMs: number) => void;
+  /** Where its lifecycle is hosted as `controller/taint-eviction-controller`. */
+  system?: ActorSystem;
 }
 
 const noExecuteTaints = (node: KObject | undefined): Taint[] => (node ? taintsOf(node).filter((t) => t.effect === 'NoExecute') : []);
@@ -73,9 +77,8 @@ export class TaintEvictionController {
   readonly #onError: (e: unknown) => void;
   readonly #onEvict: TaintEvictionInit['onEvict'];
   readonly #scheduled = new Map<string, Scheduled>();
-  #stopped = false;
-  /** Events before both caches are synced wait for the pass over every node at start. */
-  #started = false;
+  /** Events before both caches are synced wait for the sweep over every node when it runs. */
+  readonly #lifecycle: ControllerActor;
 
   constructor(init: TaintEvictionInit) {
     this.#clock = init.clock;
@@ -86,24 +89,34 @@ export class TaintEvictionController {
     this.#onError = init.onError ?? ((e) => console.error('taint-eviction-controller:', e));
     this.#onEvict = init.onEvict;
     this.#nodes.on({
-      add: (n) => this.#nodeChanged(undefined, n),
-      update: (old, n) => this.#nodeChanged(old, n),
-      delete: (n) => this.#nodeChanged(n, undefined),
+      add: (n) => this.#lifecycle.running && this.#nodeChanged(undefined, n),
+      update: (old, n) => this.#lifecycle.running && this.#nodeChanged(old, n),
+      delete: (n) => this.#lifecycle.running && this.#nodeChanged(n, undefined),
     });
-    this.#pods.on({ add: (p) => this.#podChanged(p), update: (_old, p) => this.#podChanged(p), delete: (p) => this.#cancel(cacheKey(p)) });
+    this.#pods.on({
+      add: (p) => this.#lifecycle.running && this.#podChanged(p),
+      update: (_old, p) => this.#lifecycle.running && this.#podChanged(p),
+      delete: (p) => this.#cancel(cacheKey(p)),
+    });
+    this.#lifecycle = new ControllerActor('taint-eviction-controller', {
+      syncCaches: () => this.#informers.start(),
+      run: () => {
+        for (const node of this.#nodes.cache.list()) this.#nodeChanged(undefined, node);
+        for (const pod of this.#pods.cache.list()) if (!nodeNameOf(pod)) this.#cancel(cacheKey(pod));
+      },
+      halt: () => {
+        for (const s of this.#scheduled.values()) this.#clock.clearTimeout(s.timer);
+        this.#scheduled.clear();
+      },
+    }, init.system ?? new ActorSystem(init.clock));
   }
 
-  async start(): Promise<void> {
-    await this.#informers.start();
-    this.#started = true;
-    for (const node of this.#nodes.cache.list()) this.#nodeChanged(undefined, node);
-    for (const pod of this.#pods.cache.list()) if (!nodeNameOf(pod)) this.#cancel(cacheKey(pod));
+  start(): Promise<void> {
+    return this.#lifecycle.start();
   }
 
   stop(): void {
-    this.#stopped = true;
-    for (const s of this.#scheduled.values()) this.#clock.clearTimeout(s.timer);
-    this.#scheduled.clear();
+    this.#lifecycle.stop();
   }
 
   get informers(): Informer[] {
@@ -116,7 +129,6 @@ export class TaintEvictionController {
   }
 
   #nodeChanged(old: KObject | undefined, node: KObject | undefined): void {
-    if (!this.#started || this.#stopped) return;
     const taints = noExecuteTaints(node);
     if (old && node && sameTaints(noExecuteTaints(old), taints)) return;
     const name = (node ?? old)!.metadata.name!;
@@ -124,7 +136,6 @@ export class TaintEvictionController {
   }
 
   #podChanged(pod: KObject): void {
-    if (!this.#started || this.#stopped) return;
     const nodeName = nodeNameOf(pod);
     if (!nodeName) return this.#cancel(cacheKey(pod));
     this.#process(pod, noExecuteTaints(this.#nodes.cache.get(undefined, nodeName)));
@@ -154,7 +165,7 @@ export class TaintEvictionController {
 
   #evict(key: string, entry: Scheduled): void {
     entry.timer = undefined;
-    if (this.#stopped) return;
+    if (!this.#lifecycle.running) return;
     const [namespace, name] = key.split('/') as [string, string];
     const pod = this.#pods.cache.get(namespace, name);
     if (!pod) return;

@@ -2,7 +2,9 @@
 // with nodes whose leases the test renews itself (every 10 s, 1 s after a monitor pass), so that
 // the expected timeline follows from the rules alone:
 //   a silent node is probed last at the pass after its last renewal (L + 4 s);
-//   its conditions turn Unknown at the first pass more than the grace period later (+45 s);
+//   its grace period (the health machine's delay) ends 40 s later, and the pass at that moment
+//   turns its conditions Unknown (+40 s: the real controller's passes slide later by their own
+//   duration, so its pass one grace period on finds the probe already past the grace period);
 //   it is queued for tainting on the pass after that (+5 s) and tainted at its zone's rate;
 //   its pods, which carry the default 300 s tolerations, are deleted 300 s after the taint.
 import { test } from 'uvu';
@@ -83,7 +85,7 @@ async function world(zones: Record<string, number>, podsPerNode = 0, options: Pa
 function timeline(crashAt: number) {
   const last = Math.floor((crashAt - S) / RENEW) * RENEW + S;
   const probed = last + 4 * S;
-  const unknownAt = probed + 45 * S;
+  const unknownAt = probed + 40 * S;
   return { last, probed, unknownAt, queuedAt: unknownAt + PERIOD };
 }
 

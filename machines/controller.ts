@@ -1,0 +1,64 @@
+// One controller of the controller manager, as the real one starts each: it waits for its
+// informers' caches, then runs until the controller manager stops it (its term ends).
+//
+//   WaitingForCaches  invoke syncCaches (list and watch what it reads)   → Running | Failed
+//   Running           Watching: works off informer events (its queue's workers run)
+//                     Waiting:  a periodic controller's pass on entry and again every
+//                               periodMs after it (wait.Until), e.g. the node lifecycle
+//                               controller's monitor pass, the pod garbage collector's sweep
+//   any               STOP                                                → Stopped (final)
+//
+// The host supplies the I/O: the actor `syncCaches`, the actions `run` (on entering Running:
+// start the workers, sweep what the caches hold), `pass` (one periodic pass) and `halt` (stop).
+import { assign, fromPromise, setup } from 'xstate';
+
+export interface ControllerInput {
+  /** Between periodic passes; 0: the controller has none. */
+  readonly periodMs: number;
+}
+
+export interface ControllerContext extends ControllerInput {
+  /** Why its caches could not be synced. */
+  readonly error: string | undefined;
+}
+
+export type ControllerEvent = { type: 'STOP' };
+
+export const controllerMachine = setup({
+  types: { context: {} as ControllerContext, input: {} as ControllerInput, events: {} as ControllerEvent },
+  actors: { syncCaches: fromPromise<void>(() => Promise.reject(new Error('supplied by the controller'))) },
+  guards: { periodic: ({ context }) => context.periodMs > 0 },
+  delays: { periodMs: ({ context }) => context.periodMs },
+  actions: {
+    run: () => {},
+    pass: () => {},
+    halt: () => {},
+    noteFailure: assign({ error: ({ event }) => String((event as { error?: { message?: string } }).error?.message ?? (event as { error?: unknown }).error) }),
+  },
+}).createMachine({
+  id: 'controller',
+  initial: 'WaitingForCaches',
+  context: ({ input }) => ({ periodMs: input.periodMs, error: undefined }),
+  on: { STOP: '.Stopped' },
+  states: {
+    WaitingForCaches: {
+      invoke: {
+        id: 'syncCaches', src: 'syncCaches',
+        onDone: [{ guard: 'periodic', target: 'Running.Waiting' }, { target: 'Running.Watching' }],
+        onError: { target: 'Failed', actions: 'noteFailure' },
+      },
+    },
+    Running: {
+      id: 'controller.Running',
+      entry: 'run',
+      // Entered only through WaitingForCaches' choice of Watching or Waiting.
+      initial: 'Watching',
+      states: {
+        Watching: {},
+        Waiting: { id: 'controller.Running.Waiting', entry: 'pass', after: { periodMs: { target: 'Waiting', reenter: true } } },
+      },
+    },
+    Failed: { type: 'final', entry: 'halt' },
+    Stopped: { type: 'final', entry: 'halt' },
+  },
+});
