@@ -17,6 +17,7 @@ import { serviceUnavailable, StatusError } from '../api/status.ts';
 import { apiServerMachine, apiServerPhase, type ApiServerPhase } from '../../machines/apiserver.ts';
 import { statusResponse, type ApiResponse } from './handlers/response.ts';
 import { exemptFromShutdown, type RequestInfo } from './request-info.ts';
+import { actorIds } from '../system/ids.ts';
 
 /** What the lifecycle needs of the HTTPS listener, when there is one. */
 export interface ShutdownListener {
@@ -69,7 +70,7 @@ export class ServerLifecycle {
       },
     });
     this.#actor = system.host(machine, {
-      id: 'apiserver', input: { shutdownDelayMs: options.shutdownDelayMs ?? 0, sendRetryAfter: options.shutdownSendRetryAfter },
+      id: actorIds.apiserver(), input: { shutdownDelayMs: options.shutdownDelayMs ?? 0, sendRetryAfter: options.shutdownSendRetryAfter },
     });
     this.#actor.subscribe((s) => (this.#phase = apiServerPhase(s.value as string | Record<string, unknown>)));
     this.#actor.start();

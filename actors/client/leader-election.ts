@@ -18,6 +18,7 @@ import { leaderMachine, leaderState, RETRY_JITTER, type LeaderState, type LeaseR
 import type { ApiClient } from './client.ts';
 import { perRegistry } from './per-registry.ts';
 import { ActorSystem } from '../system/actor-system.ts';
+import { actorIds } from '../system/ids.ts';
 
 /** The jitter the machine draws, which the `--leader-elect*` options are checked against (leader-elect-flags.ts). */
 export { RETRY_JITTER };
@@ -140,7 +141,7 @@ export class LeaderElector {
     const { resourceNamespace, resourceName, identity, leaseDurationMs, renewDeadlineMs, retryPeriodMs } = init.config;
     this.#system = init.system ?? new ActorSystem(init.clock);
     this.#actor = this.#system.host(machine, {
-      id: `leader/${resourceNamespace}/${resourceName}/${identity}`,
+      id: actorIds.leader(resourceNamespace, resourceName, identity),
       input: { identity, leaseDurationMs, renewDeadlineMs, retryPeriodMs, random: init.random },
     });
   }

@@ -5,6 +5,7 @@ import { fromPromise, type Actor } from 'xstate';
 import { controllerMachine } from '../../machines/controller.ts';
 import type { ActorSystem } from '../system/actor-system.ts';
 import { stateName } from '../system/records.ts';
+import { actorIds } from '../system/ids.ts';
 
 /** What a controller does at each point of its lifecycle. */
 export interface ControllerWork {
@@ -28,7 +29,7 @@ export class ControllerActor {
       actors: { syncCaches: fromPromise(() => work.syncCaches()) },
       actions: { run: () => work.run?.(), pass: () => work.pass?.(), halt: () => work.halt() },
     });
-    this.#actor = system.host(machine, { id: `controller/${name}`, input: { periodMs: work.periodMs ?? 0 } });
+    this.#actor = system.host(machine, { id: actorIds.controller(name), input: { periodMs: work.periodMs ?? 0 } });
   }
 
   /** Starts the lifecycle; resolves once the controller runs (or was stopped first), rejects if its caches could not be synced. */

@@ -42,6 +42,7 @@ import { ReplicaSetController } from './controllers/replicaset.ts';
 import { StatefulSetController } from './controllers/statefulset.ts';
 import { TaintEvictionController } from './controllers/taint-eviction.ts';
 import { controllerEnabled, controllerManagerOptions, type ControllerManagerOptions, type ControllerName } from './options.ts';
+import { actorIds } from '../system/ids.ts';
 
 export interface ControllerManagerInit {
   bus: Bus;
@@ -142,7 +143,7 @@ export class ControllerManager {
       actors: { start: fromPromise(() => this.replica.start()), stop: fromPromise(() => this.replica.stop()) },
       actions: { halt: () => this.replica.crash() },
     });
-    this.#lifecycle = system.host(machine, { id: `controller-manager/${identity}` });
+    this.#lifecycle = system.host(machine, { id: actorIds.controllerManager(identity) });
   }
 
   get identity(): string {

@@ -30,6 +30,9 @@ export interface QueuedControllerInit {
 /** The real controllers' work queue names where they are not the controller's name less `-controller`. */
 const QUEUE_NAMES: Record<string, string> = { 'generic-garbage-collector': 'garbage_collector_attempt_to_delete' };
 
+/** The controllers' --controllers names where they are not the name their clients and queues go by. */
+const CONTROLLER_NAMES: Record<string, string> = { 'generic-garbage-collector': 'garbage-collector' };
+
 /** The `name` label of a controller's work queue metrics: `replicaset-controller` → `replicaset`. */
 export const workQueueName = (controller: string) => QUEUE_NAMES[controller] ?? controller.replace(/-controller$/, '').replaceAll('-', '_');
 
@@ -48,7 +51,7 @@ export abstract class QueuedController {
     this.#onError = init.onError;
     this.queue = new WorkQueue(init.clock, init.workers, (key) => this.sync(key), (_key, e) => this.report(e),
       init.registry ? { registry: init.registry, name: workQueueName(name) } : undefined);
-    this.#lifecycle = new ControllerActor(name, { syncCaches: () => this.informers.start(), run: () => this.queue.run(), halt: () => this.queue.stop() },
+    this.#lifecycle = new ControllerActor(CONTROLLER_NAMES[name] ?? name, { syncCaches: () => this.informers.start(), run: () => this.queue.run(), halt: () => this.queue.stop() },
       init.system ?? new ActorSystem(init.clock));
   }
 

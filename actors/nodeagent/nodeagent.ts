@@ -35,6 +35,7 @@ import { fromPromise, type Actor } from 'xstate';
 import { nodeMachine, type Written } from '../../machines/node.ts';
 import { ActorSystem } from '../system/actor-system.ts';
 import { stateName } from '../system/records.ts';
+import { actorIds } from '../system/ids.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
@@ -163,7 +164,7 @@ export class NodeAgent {
       },
       guards: { unanswered: ({ event }) => { const e = (event as { error?: unknown }).error; return e instanceof BusTimeoutError || e instanceof NoRespondersError; } },
     });
-    this.#actor = this.#system.host(machine, { id: `node/${init.nodeName}`, input: {
+    this.#actor = this.#system.host(machine, { id: actorIds.node(init.nodeName), input: {
       leaseRenewMs: (o.nodeLeaseDurationSeconds * 1000) / 4, leaseJitterFactor: o.leaseRenewJitterFactor,
       statusUpdateMs: o.nodeStatusUpdateFrequencyMs, statusReportMs: o.nodeStatusReportFrequencyMs,
       pressureTransitionMs: o.evictionPressureTransitionPeriodMs, random: init.random.fork('lease-jitter'),

@@ -25,6 +25,7 @@ import type { KObject } from '../api/types.ts';
 import { podInput, podMachine, podPhase, type PodContext, type PodInput, type PodPhase, type ReportedPodState } from '../../machines/pod.ts';
 import type { PodPlan } from '../../machines/stages.ts';
 import type { ActorSystem } from '../system/actor-system.ts';
+import { actorIds } from '../system/ids.ts';
 import { BusTimeoutError, NoRespondersError } from '../../transport/bus.ts';
 
 /** How long a write the API server never answered waits before it is sent again. */
@@ -135,7 +136,8 @@ export class PodRuntime {
     const stopMs = STOP_MS.min + Math.floor(random.next() * (STOP_MS.max - STOP_MS.min));
     const grace = spec.terminationGracePeriodSeconds ?? 30;
     this.#input = podInput(plan, grace < 0 ? 1 : grace, stopMs);
-    this.#actor = deps.system.host(deps.machine, { id: `pod/${pod.metadata.namespace}/${pod.metadata.name}`, input: this.#input });
+    // A pod the scheduler queued is its actor already, Pending: this machine takes its record over.
+    this.#actor = deps.system.host(deps.machine, { id: actorIds.pod(pod.metadata.namespace!, pod.metadata.name!), input: this.#input, adopt: true });
     this.actorId = this.#actor.id;
   }
 

@@ -19,6 +19,7 @@ import { RateLimiter } from '../client/rate-limiter.ts';
 import { meteredBus } from '../client/request-metrics.ts';
 import type { Bus } from '../../transport/bus.ts';
 import { fromPromise, type Actor } from 'xstate';
+import { podMachine } from '../../machines/pod.ts';
 import { schedulerMachine } from '../../machines/scheduler.ts';
 import { ActorSystem } from '../system/actor-system.ts';
 import { stateName } from '../system/records.ts';
@@ -31,6 +32,7 @@ import { defaultFilterPlugins, defaultScorePlugins } from './plugins/index.ts';
 import { SchedulerMetrics } from './metrics.ts';
 import { findPreemption } from './preemption.ts';
 import { SchedulingQueue, type QueuedPod } from './queue.ts';
+import { actorIds } from '../system/ids.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
@@ -100,6 +102,7 @@ export class Scheduler {
   #nextDecision = 0;
   readonly #init: SchedulerInit;
   readonly #lifecycle: Actor<typeof schedulerMachine>;
+  readonly #system: ActorSystem;
   #nextStart = 0;
 
   constructor(init: SchedulerInit) {
@@ -145,7 +148,8 @@ export class Scheduler {
         },
       },
     });
-    this.#lifecycle = (init.system ?? new ActorSystem(init.clock)).host(machine, { id: `scheduler/${o.schedulerName}`, input: { flushPeriodMs: FLUSH_PERIOD_MS } });
+    this.#system = init.system ?? new ActorSystem(init.clock);
+    this.#lifecycle = this.#system.host(machine, { id: actorIds.scheduler(o.schedulerName), input: { flushPeriodMs: FLUSH_PERIOD_MS } });
   }
 
   /** Lists and watches nodes and pods, then runs its loop; rejects if it could not start. */
@@ -208,6 +212,8 @@ export class Scheduler {
     const nodeName = spec.nodeName as string | undefined;
     if (nodeName) {
       this.queue.delete(key);
+      // Bound: its record is its node agent's from here (taken over, or ended if none is in this process).
+      this.#system.handOver(actorIds.pod(pod.metadata.namespace!, pod.metadata.name!));
       const phase = (pod.status as Rec | undefined)?.phase;
       if (phase === 'Succeeded' || phase === 'Failed') {
         if (this.cache.unplace(key)) this.#podFreedResources();
@@ -228,6 +234,9 @@ export class Scheduler {
     // Status-only updates (our own condition writes among them) do not requeue a parked pod.
     if (old && this.queue.has(key) && !specOrLabelsChanged(old, pod)) return;
     if (this.cache.placement(key)?.assumed) return; // assumed and binding: the informer has not caught up
+    // A pod waiting for this scheduler is a pod actor in Pending (machines/pod.ts); its node agent's machine takes the record over.
+    const id = actorIds.pod(pod.metadata.namespace!, pod.metadata.name!);
+    if (!this.#system.get(id)) this.#system.track(id, podMachine.id, 'Pending');
     this.queue.add(key, (spec.priority as number | undefined) ?? 0, this.#clock.now());
     this.#kick();
   }
@@ -235,6 +244,7 @@ export class Scheduler {
   #podDeleted(pod: KObject): void {
     const key = cacheKey(pod);
     this.queue.delete(key);
+    this.#system.release(actorIds.pod(pod.metadata.namespace!, pod.metadata.name!));
     if (this.cache.unplace(key)) this.#podFreedResources();
   }
 

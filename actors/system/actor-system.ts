@@ -12,7 +12,12 @@
 //   deletion keeps its state and context, not a live actor): nothing is recorded, and
 //   `wake(machine, id, snapshot)` brings it back; `end(id)` records its stop;
 // - `track`, `move`, `untrack` record an object driven through a machine's pure transition
-//   functions (the registry's objects while they terminate), with no live actor at all.
+//   functions (the registry's objects while they terminate), with no live actor at all;
+// - `host(machine, { id, adopt: true })` lets a live actor take over the record of a tracked one
+//   of the same machine (a pod the scheduler queued, Pending, then run by its node agent);
+//   `handOver(id)` ends a tracked record unless a live actor adopts it within the clock's current
+//   instant (the hosts that would adopt it hear of the change in the same instant, in no set order);
+//   `release(id)` ends it now unless adopted.
 // Ids are unique while their actor lives: a second actor asking for a live id gets `id#2`.
 import { createActor, type Actor, type ActorOptions, type AnyActorRef, type AnyStateMachine, type InspectionEvent } from 'xstate';
 import type { Clock } from '../api/env.ts';
@@ -40,9 +45,15 @@ interface Entry {
   started: boolean;
   /** Stopped to save memory, not ended: its stop is not a record. */
   hibernating: boolean;
+  /** A hand-over is under way (see handOver). */
+  handingOver: boolean;
 }
 
-export type HostOptions<T extends AnyStateMachine> = Omit<ActorOptions<T>, 'clock' | 'inspect' | 'id' | 'systemId' | 'parent'> & { id: string };
+export type HostOptions<T extends AnyStateMachine> = Omit<ActorOptions<T>, 'clock' | 'inspect' | 'id' | 'systemId' | 'parent'> & {
+  id: string;
+  /** Take over the record of a tracked actor of this id and machine, if there is one. */
+  adopt?: boolean;
+};
 
 const defaults: Required<ActorSystemOptions> = { recentRecords: 4_096 };
 
@@ -67,8 +78,11 @@ export class ActorSystem {
 
   /** Creates (not starts) an actor of `machine` under `options.id`, on this system's clock. */
   host<T extends AnyStateMachine>(machine: T, options: HostOptions<T>): Actor<T> {
-    const entry = this.#add(this.#unique(options.id), machine.id);
-    const actor = createActor(machine, { ...options, id: entry.id, clock: this.clock, inspect: this.#inspect } as ActorOptions<T>);
+    const { adopt, ...actorOptions } = options;
+    const tracked = adopt ? this.#entries.get(options.id) : undefined;
+    const entry = tracked && tracked.started && !tracked.actor && !tracked.hibernating && tracked.machine === machine.id
+      ? tracked : this.#add(this.#unique(options.id), machine.id);
+    const actor = createActor(machine, { ...actorOptions, id: entry.id, clock: this.clock, inspect: this.#inspect } as ActorOptions<T>);
     entry.actor = actor;
     return actor;
   }
@@ -114,6 +128,24 @@ export class ActorSystem {
   untrack(id: string): void {
     const entry = this.#entries.get(id);
     if (entry) this.#stop(entry);
+  }
+
+  /** Ends the tracked record `id` unless a live actor took it over (or it hibernates). */
+  release(id: string): void {
+    const entry = this.#entries.get(id);
+    if (entry && !entry.actor && !entry.hibernating) this.#stop(entry);
+  }
+
+  /** The tracked record `id` is another host's now: it ends unless a live actor adopts it before this instant is over. */
+  handOver(id: string): void {
+    const entry = this.#entries.get(id);
+    if (entry && !entry.actor && !entry.hibernating && !entry.handingOver) {
+      entry.handingOver = true;
+      this.clock.setTimeout(() => {
+        entry.handingOver = false;
+        if (this.#entries.get(id) === entry) this.release(id);
+      }, 0);
+    }
   }
 
   /** The actor `id`: its machine and current state; undefined once stopped. */
@@ -172,8 +204,10 @@ export class ActorSystem {
     const snapshot = e.snapshot as unknown as { status: string; value: unknown };
     const status = snapshot.status;
     if (e.event.type === 'xstate.init' && status === 'active') {
+      const state = stateName(snapshot.value);
       if (entry.hibernating) entry.hibernating = false; // woken: it never stopped
-      else if (!entry.started) this.#start(entry, stateName(snapshot.value));
+      else if (!entry.started) this.#start(entry, state);
+      else if (entry.state !== state) this.#transition(entry, 'xstate.init', state); // adopted where the record was not
       return;
     }
     if (status !== 'active') {
@@ -189,7 +223,7 @@ export class ActorSystem {
   }
 
   #add(id: string, machine: string): Entry {
-    const entry: Entry = { id, machine, state: '', actor: undefined, started: false, hibernating: false };
+    const entry: Entry = { id, machine, state: '', actor: undefined, started: false, hibernating: false, handingOver: false };
     this.#entries.set(id, entry);
     return entry;
   }

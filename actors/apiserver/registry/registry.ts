@@ -10,6 +10,7 @@ import { apiVersionOf, type ResourceType } from '../../api/resources.ts';
 import { alreadyExists, badRequest, conflict, invalid, notFound, StatusError, tooLargeResourceVersion, type StatusCause, type Target } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { ActorSystem } from '../../system/actor-system.ts';
+import { actorIds } from '../../system/ids.ts';
 import type { AdmissionChain, AdmissionLookup, Operation } from '../admission/chain.ts';
 import { recordUpdate } from '../patch/apply.ts';
 import { StorageError } from '../storage/errors.ts';
@@ -301,7 +302,7 @@ export class Registry {
     if (id === undefined || from === 'Live') {
       // An actor still here for a Live object belonged to an earlier one of that name, which left the store unseen.
       if (id !== undefined) system.untrack(id);
-      id = system.track(actorId(type, obj), objectMachine.id, from);
+      id = system.track(actorIds.object(type, type.scope === 'Cluster' ? undefined : obj.metadata.namespace, obj.metadata.name!), objectMachine.id, from);
     }
     system.move(id, step.event.type, to);
     if (to !== 'Removed') return void this.#terminating.set(key, id);
@@ -425,13 +426,6 @@ function terminatingObject(current: KObject, before: ObjectContext, after: Objec
 function withFinalizers(meta: KObject['metadata'], finalizers: readonly string[]): KObject['metadata'] {
   const { finalizers: _old, ...rest } = meta;
   return finalizers.length > 0 ? withFields(rest, { finalizers: finalizers as string[] }) : rest;
-}
-
-/** The actor system id of a terminating object: `object/<resource>[.<group>]/[<namespace>/]<name>`. */
-function actorId(type: ResourceType, obj: KObject): string {
-  const resource = type.group ? `${type.resource}.${type.group}` : type.resource;
-  const { namespace, name } = obj.metadata;
-  return type.scope === 'Cluster' ? `object/${resource}/${name}` : `object/${resource}/${namespace}/${name}`;
 }
 
 /** What create keeps of a submitted status: pods start Pending, namespaces Active, workloads empty. */

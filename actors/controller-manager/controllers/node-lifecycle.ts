@@ -44,6 +44,7 @@ import type { ControllerManagerOptions } from '../options.ts';
 import type { Queued } from '../tainting-queue.ts';
 import { NodeConditionTaints } from './node-condition-taints.ts';
 import { Zones, type ZoneCounts } from './zones.ts';
+import { actorIds } from '../../system/ids.ts';
 
 const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
@@ -273,7 +274,7 @@ export class NodeLifecycleController {
     let probed = false;
     if (!health) {
       const created = Date.parse(node.metadata.creationTimestamp ?? '') || now;
-      const actor = this.#system.host(this.#healthMachine, { id: `node-health/${name}`, input: {
+      const actor = this.#system.host(this.#healthMachine, { id: actorIds.nodeHealth(name), input: {
         monitorGraceMs: this.#o.nodeMonitorGracePeriodMs, startupGraceMs: this.#o.nodeStartupGracePeriodMs, sinceProbeMs: ready ? 0 : now - created,
       } }).start();
       this.#health.set(name, (health = { actor, ready: undefined, leaseRenewTime: undefined }));

@@ -8,6 +8,7 @@ import type { Clock } from '../../api/env.ts';
 import { zoneMachine, type ZoneInput, type ZoneState } from '../../../machines/zone.ts';
 import type { ActorSystem } from '../../system/actor-system.ts';
 import { TaintingQueue, type TaintAction } from '../tainting-queue.ts';
+import { actorIds } from '../../system/ids.ts';
 
 interface Zone {
   actor: Actor<typeof zoneMachine>;
@@ -35,7 +36,7 @@ export class Zones {
     if (zone) return zone;
     const queue = new TaintingQueue(this.input.evictionRate, this.clock.now());
     const machine = zoneMachine.provide({ actions: { setRate: (_, { qps }) => queue.swapLimiter(qps, this.clock.now()) } });
-    const actor = this.system.host(machine, { id: `zone/${key || 'none'}`, input: this.input }).start();
+    const actor = this.system.host(machine, { id: actorIds.zone(key), input: this.input }).start();
     this.#zones.set(key, (zone = { actor, queue }));
     return zone;
   }
