@@ -14,6 +14,7 @@ import { Scheduler, type Decision } from '../actors/scheduler/scheduler.ts';
 import { schedulerFromScenario } from '../actors/scheduler/options.ts';
 import { schedulerReplica } from '../actors/scheduler/replica.ts';
 import type { Replica } from '../actors/client/replica.ts';
+import { ActorSystem } from '../actors/system/actor-system.ts';
 import { Link, LostRequestError } from './link.ts';
 import { NoRespondersError } from '../transport/bus.ts';
 import { MemoryBus } from '../transport/memory-bus.ts';
@@ -36,6 +37,8 @@ export interface SimNode {
 }
 
 export interface ClusterHooks {
+  /** Told of the process's actor system as soon as it exists, before any actor starts (an inspection log opens here). */
+  onSystem?: (system: ActorSystem) => void;
   onDecision?: (d: Decision) => void;
   /** A NoExecute taint the node lifecycle controller puts on a node. */
   onTaint?: (node: string, key: string, atMs: number) => void;
@@ -52,6 +55,8 @@ export class SimCluster {
   readonly kernel: Kernel;
   readonly bus: MemoryBus;
   readonly random: Random;
+  /** The process's actor system: every machine of every component, recorded on the virtual clock. */
+  readonly system: ActorSystem;
   /** The API server; a restart replaces it with a new one on the same store. */
   server: ApiServer;
   /** Whether the API server is down (between a restart fault's stop and start). */
@@ -74,8 +79,10 @@ export class SimCluster {
     this.kernel = new Kernel({ clock: this.clock, maxSteps: Number.MAX_SAFE_INTEGER });
     this.bus = new MemoryBus({ clock: this.clock, onError: (e) => this.#error('bus', e) });
     this.random = seededRandom(seed);
+    this.system = new ActorSystem(this.clock);
+    hooks.onSystem?.(this.system);
     this.server = new ApiServer(apiServerFromScenario(scenario.options.apiserver),
-      { clock: this.clock, random: this.random.fork('apiserver'), bus: this.bus });
+      { clock: this.clock, random: this.random.fork('apiserver'), bus: this.bus, system: this.system });
     this.controllerManagers = Array.from({ length: scenario.replicas.controllerManager }, (_, i) => this.#controllerManager(i));
     this.schedulers = Array.from({ length: scenario.replicas.scheduler }, (_, i) => this.#scheduler(i));
     this.nodes = planNodes(scenario);
@@ -105,7 +112,7 @@ export class SimCluster {
     this.apiServerDown = true;
     this.clock.setTimeout(() => {
       this.#requestsBefore += old.requests;
-      this.server = new ApiServer(old.options, { clock: this.clock, random: this.random.fork(`apiserver/restart-${++this.#restarts}`), bus: this.bus, store: old.store });
+      this.server = new ApiServer(old.options, { clock: this.clock, random: this.random.fork(`apiserver/restart-${++this.#restarts}`), bus: this.bus, store: old.store, system: this.system });
       this.apiServerDown = false;
       void this.server.start().catch((e) => this.#error('apiserver', e));
     }, downMs);
@@ -149,7 +156,7 @@ export class SimCluster {
     const hooks = this.#hooks;
     return new ControllerManager({
       bus: this.#link(identity), clock: this.clock, random: this.random.fork(identity),
-      options: controllerManagerFromScenario(this.scenario.options.controllerManager), identity,
+      options: controllerManagerFromScenario(this.scenario.options.controllerManager), identity, system: this.system,
       onError: (controller, e) => this.#error(controller, e),
       ...(hooks.onTaint ? { onTaint: hooks.onTaint } : {}), ...(hooks.onEvict ? { onEvict: hooks.onEvict } : {}),
       ...(hooks.onLeading ? { onLeading: (id, leading, at) => hooks.onLeading!('orch-controller-manager', id, leading, at) } : {}),
@@ -161,7 +168,7 @@ export class SimCluster {
     const hooks = this.#hooks;
     return schedulerReplica({
       bus: this.#link(identity), clock: this.clock, random: this.random.fork(i === 0 ? 'scheduler' : identity),
-      options: schedulerFromScenario(this.scenario.options.scheduler), identity,
+      options: schedulerFromScenario(this.scenario.options.scheduler), identity, system: this.system,
       ...(hooks.onDecision ? { onDecision: hooks.onDecision } : {}),
       ...(hooks.onLeading ? { onLeading: hooks.onLeading } : {}),
       onError: (e) => this.#error('scheduler', e),
@@ -178,7 +185,7 @@ export class SimCluster {
     if (!node) throw new Error(`no node ${name} in this cluster`);
     if (this.agents.has(name)) return;
     const agent = new NodeAgent({ bus: this.#link(name), clock: this.clock, random: this.random.fork(`nodeagent/${name}`), nodeName: name,
-      options: node.options, onError: (e) => this.#error(`nodeagent/${name}`, e) });
+      options: node.options, system: this.system, onError: (e) => this.#error(`nodeagent/${name}`, e) });
     this.agents.set(name, agent);
     await agent.start();
   }
@@ -187,7 +194,7 @@ export class SimCluster {
   crashNode(name: string): void {
     const agent = this.agents.get(name);
     if (!agent) return;
-    agent.stop();
+    agent.crash();
     this.agents.delete(name);
   }
 

@@ -11,6 +11,7 @@ import type { PendingPod, Report } from './report/types.ts';
 import type { Decision } from '../actors/scheduler/scheduler.ts';
 import type { Scenario } from './scenario/types.ts';
 import { startWorkloads } from './workload.ts';
+import { openInspectLog, type InspectLog } from './inspect-log.ts';
 
 export interface LiveRun {
   /** Virtual ms since the run's start. */
@@ -25,6 +26,8 @@ export interface RunOptions {
   onStarted?: (live: LiveRun) => void;
   /** Pods (`namespace/name`) whose last scheduling decision the outcome should carry. */
   explain?: string[];
+  /** Write the actor system's records to `file` as JSON lines (only `machines`' when not empty). */
+  inspectLog?: { file: string; machines?: readonly string[] };
 }
 
 export interface RunOutcome {
@@ -49,7 +52,9 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   };
   let metrics: RunMetrics | undefined;
   let checkers: Checkers | undefined;
+  let log: InspectLog | undefined;
   const cluster = new SimCluster(scenario, seed, {
+    ...(options.inspectLog ? { onSystem: (system) => (log = openInspectLog(system, options.inspectLog!.file, options.inspectLog!.machines)) } : {}),
     onDecision: (d) => metrics?.decision(d), onError: noteError,
     onTaint: () => metrics?.taint(), onEvict: () => metrics?.taintEviction(),
     onLeading: (lock, holder, leading, atMs) => {
@@ -90,6 +95,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   } finally {
     unobserve();
     cluster.stop();
+    log?.close();
   }
 }
 

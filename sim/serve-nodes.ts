@@ -7,6 +7,7 @@ import { NodeAgent } from '../actors/nodeagent/nodeagent.ts';
 import type { NodeAgentOptions } from '../actors/nodeagent/options.ts';
 import { schedulerOptions } from '../actors/scheduler/options.ts';
 import { schedulerReplica } from '../actors/scheduler/replica.ts';
+import type { ActorSystem } from '../actors/system/actor-system.ts';
 import type { Bus } from '../transport/bus.ts';
 import { nodeAddresses } from './cluster.ts';
 
@@ -25,21 +26,23 @@ export interface ServedNodes {
 }
 
 /** Names `node-0`, `node-1`, ... as kind-like tools name theirs. */
-export async function startServedNodes(bus: Bus, clock: Clock, random: Random, o: ServeNodesOptions, onError: (where: string, e: unknown) => void): Promise<ServedNodes> {
+export async function startServedNodes(bus: Bus, clock: Clock, random: Random, system: ActorSystem, o: ServeNodesOptions,
+  onError: (where: string, e: unknown) => void): Promise<ServedNodes> {
   if (!(Number.isInteger(o.nodes) && o.nodes >= 0 && o.nodes <= 5000)) throw new RangeError(`--nodes must be an integer from 0 to 5000, got ${o.nodes}`);
-  const controllers = new ControllerManager({ bus, clock, random: random.fork('controller-manager'), onError });
+  const controllers = new ControllerManager({ bus, clock, random: random.fork('controller-manager'), system, onError });
   await controllers.start();
   const agents: NodeAgent[] = [];
   for (let i = 0; i < o.nodes; i++) {
     const name = `node-${i}`;
     const zone = o.zones.length ? o.zones[i % o.zones.length]! : '';
     const agent = new NodeAgent({ bus, clock, random: random.fork(`nodeagent/${name}`), nodeName: name,
-      options: { region: zone ? 'region-1' : '', zone, ...nodeAddresses(i), ...o.nodeagent },
+      options: { region: zone ? 'region-1' : '', zone, ...nodeAddresses(i), ...o.nodeagent }, system,
       onError: (e) => onError(`nodeagent/${name}`, e) });
     await agent.start();
     agents.push(agent);
   }
-  const scheduler = schedulerReplica({ bus, clock, random: random.fork('scheduler'), options: schedulerOptions(), identity: 'scheduler', onError: (e) => onError('scheduler', e) });
+  const scheduler = schedulerReplica({ bus, clock, random: random.fork('scheduler'), options: schedulerOptions(), identity: 'scheduler', system,
+    onError: (e) => onError('scheduler', e) });
   await scheduler.start();
   return {
     names: agents.map((a) => a.nodeName),

@@ -10,6 +10,7 @@ import { OptionTable, type OptionSpec } from '../api/options/table.ts';
 import { LEADER_ELECT_RULE, leaderElectSpecs } from '../client/leader-elect-flags.ts';
 import type { LeaderElectOptions } from '../client/leader-election.ts';
 import { CONTROLLER_ALIASES, NOT_SIMULATED_CONTROLLERS } from './controller-names.ts';
+import { inspectOptions } from '../system/options.ts';
 
 /** The controllers `--controllers '*'` runs, by the names the flag takes. */
 export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller', 'replicaset-controller', 'pod-garbage-collector', 'garbage-collector', 'namespace-controller', 'deployment-controller', 'daemonset-controller', 'statefulset-controller'] as const;
@@ -101,6 +102,7 @@ export const CONTROLLER_MANAGER_TABLE = new OptionTable<ControllerManagerOptions
   { name: 'secure-port', kind: int, default: 10257, group: GROUP, rule: (v: number) => (v >= 0 && v <= 65535 ? undefined : 'must be a port from 0 to 65535 (0 serves no HTTPS)'), help: 'the HTTPS port of /healthz and /metrics; 0 serves no HTTPS' },
   { name: 'orchconfig', kind: string, group: GROUP, help: 'credentials and the API server\'s location' },
   { name: 'master', kind: string, group: GROUP, help: 'the API server\'s address; overrides the one in --orchconfig (in orchsim, nats://HOST:PORT, the bus the API server serves on)' },
+  ...inspectOptions<ControllerManagerOptions>(GROUP),
   { name: 'controllers', kind: strings, key: 'controllers', default: ['*'], group: GROUP, rule: controllersRule,
     help: `controllers to run: * (every default one), name (enable), -name (disable); simulated: ${KNOWN_CONTROLLERS.join(', ')}; the real ones' other names are accepted and run nothing` },
   { name: 'controller-start-interval', kind: duration, group: GROUP, rule: notNegative, help: 'the interval between starting controllers', inert: 'controllers start together' },

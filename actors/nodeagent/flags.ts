@@ -8,6 +8,7 @@ import { bool, duration, int, int32, oneOf, string, stringMap, versionFlag } fro
 import { OptionTable, type OptionSpec } from '../api/options/table.ts';
 import { validateLabels } from '../apiserver/validation/names.ts';
 import { CONFIG_FILE_NOTE, FIELDS, LEGACY_LOG_NOTE, type FieldSpec } from './config-fields.ts';
+import { inspectOptions } from '../system/options.ts';
 
 /** Every value lands in `extra`, by flag name: loadNodeAgentConfig (config.ts) maps them. */
 export type NoFields = Record<string, never>;
@@ -64,6 +65,7 @@ const log = (s: Omit<OptionSpec<NoFields>, 'group'>): OptionSpec<NoFields> => ({
 
 const OWN: OptionSpec<NoFields>[] = [
   { name: 'orchconfig', kind: string, group: GROUP, help: 'the connection file; given, the agent works with an API server; omitted, it runs standalone' },
+  ...inspectOptions<NoFields>(GROUP),
   { name: 'bootstrap-orchconfig', kind: string, group: GROUP, help: 'a connection file used to request a client certificate when the --orchconfig file is missing' },
   { name: 'config', kind: string, group: GROUP, help: 'the configuration file (NodeAgentConfiguration), relative or absolute; flags given explicitly override it; omitted, the built-in defaults apply' },
   { name: 'hostname-override', kind: string, group: GROUP, rule: hostnameRule, help: 'the node\'s name instead of the hostname' },

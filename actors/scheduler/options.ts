@@ -10,6 +10,7 @@ import { OptionError, OptionTable, type OptionSpec, type Resolved } from '../api
 import { LEADER_ELECT_RULE, leaderElectRule, leaderElectSpecs } from '../client/leader-elect-flags.ts';
 import type { LeaderElectOptions } from '../client/leader-election.ts';
 import { formatDuration } from '../api/duration.ts';
+import { inspectOptions } from '../system/options.ts';
 
 /** With the `--leader-elect` options it shares with the controller manager (only the replica holding the lock works). */
 export interface SchedulerOptions extends LeaderElectOptions {
@@ -43,6 +44,7 @@ export const SCHEDULER_FLAGS = new OptionTable<SchedulerOptions>('scheduler', [
   { name: 'secure-port', kind: int, default: 10259, group: GROUP, rule: port, help: 'the HTTPS port of /healthz and /metrics; 0 serves no HTTPS' },
   { name: 'orchconfig', kind: string, group: GROUP, help: 'credentials and the API server\'s location', deprecated: 'use clientConnection.kubeconfig in the --config file' },
   { name: 'master', kind: string, group: GROUP, help: 'the API server\'s address; overrides the one in --orchconfig' },
+  ...inspectOptions<SchedulerOptions>(GROUP),
   ...leaderElectSpecs<SchedulerOptions>(GROUP, 'orch-scheduler'),
   { name: 'lock-object-name', kind: string, default: 'orch-scheduler', group: GROUP, help: 'the name of the lock object', deprecated: 'use --leader-elect-resource-name' },
   { name: 'lock-object-namespace', kind: string, default: 'orch-system', group: GROUP, help: 'the namespace of the lock object', deprecated: 'use --leader-elect-resource-namespace' },

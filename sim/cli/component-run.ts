@@ -12,6 +12,9 @@ import { OptionError, type OptionTable } from '../../actors/api/options/table.ts
 import { isNatsUrl, NatsBus } from '../../transport/nats-bus.ts';
 import type { Registry } from '../../actors/api/metrics.ts';
 import { startComponentServer, type ComponentServer, type HealthChecks } from '../component-server.ts';
+import type { Clock } from '../../actors/api/env.ts';
+import { ActorSystem } from '../../actors/system/actor-system.ts';
+import { openInspectLog } from '../inspect-log.ts';
 
 /** A file's mapping, YAML or JSON; errors name the file. */
 export function readMappingFile(path: string): Record<string, unknown> {
@@ -97,4 +100,20 @@ export function helpOrVersion<T>(table: OptionTable<T>, argv: readonly string[],
   if (version !== undefined) return version;
   if (positional.length > 0) throw new OptionError(`unexpected argument ${JSON.stringify(positional[0])}: orchsim ${command} takes only flags`);
   return undefined;
+}
+
+/**
+ * The process's actor system on `clock`, writing its inspection log when the command line
+ * (`--inspect-log`, `--inspect-machines`, read into `flags`) asks for one; `close` ends the log.
+ */
+export function processSystem(clock: Clock, flags: Record<string, unknown>): { system: ActorSystem; close(): void } {
+  const system = new ActorSystem(clock);
+  const file = flags['inspect-log'] as string | undefined;
+  const machines = (flags['inspect-machines'] as string[] | undefined) ?? [];
+  if (file === undefined) {
+    if (machines.length > 0) throw new OptionError('--inspect-machines chooses what --inspect-log writes: give --inspect-log FILE too');
+    return { system, close: () => {} };
+  }
+  const log = openInspectLog(system, file, machines);
+  return { system, close: () => log.close() };
 }

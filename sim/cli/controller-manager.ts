@@ -5,7 +5,7 @@ import { ControllerManager } from '../../actors/controller-manager/controller-ma
 import { CONTROLLER_MANAGER_TABLE } from '../../actors/controller-manager/options.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
-import { connectMaster, masterUrl, replicaIdentity, serveSecurePort, helpOrVersion, untilSignal } from './component-run.ts';
+import { connectMaster, masterUrl, processSystem, replicaIdentity, serveSecurePort, helpOrVersion, untilSignal } from './component-run.ts';
 
 const SUMMARY = 'The controller manager runs the control loops: each watches shared state through the API server and moves the current state towards the desired one (node lifecycle and taint eviction, ReplicaSets, Deployments, DaemonSets, StatefulSets, garbage collection, namespaces, pod GC).';
 
@@ -19,10 +19,12 @@ export async function controllerManagerCommand(argv: string[], log: (line: strin
   }
   const cmd = CONTROLLER_MANAGER_TABLE.parse(argv);
   for (const w of cmd.warnings) console.error(`warning: ${w}`);
+  const clock = wallClock();
+  const inspection = processSystem(clock, cmd.extra);
   const bus = await connectMaster(masterUrl(cmd.extra.master as string | undefined, cmd.extra.orchconfig as string | undefined), 'orchsim-controller-manager');
   const identity = replicaIdentity();
   const manager = new ControllerManager({
-    bus, clock: wallClock(), random: seededRandom(identity), options: cmd.options, identity,
+    bus, clock, random: seededRandom(identity), options: cmd.options, identity, system: inspection.system,
     onLeading: (id, leading) => log(leading ? `${id} leads ${cmd.options.leaderElectResourceName}: running its controllers` : `${id} no longer leads`),
     onError: (controller, e) => console.error(`${controller}: ${(e as Error).message ?? e}`),
   });
@@ -39,5 +41,6 @@ export async function controllerManagerCommand(argv: string[], log: (line: strin
   await manager.stop();
   await server?.close();
   await bus.close();
+  inspection.close();
   return 0;
 }

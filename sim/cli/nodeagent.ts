@@ -12,7 +12,7 @@ import type { NodeAgentOptions } from '../../actors/nodeagent/options.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
 import { startComponentServer } from '../component-server.ts';
-import { connectMaster, masterUrl, helpOrVersion, untilSignal } from './component-run.ts';
+import { connectMaster, masterUrl, helpOrVersion, processSystem, untilSignal } from './component-run.ts';
 
 const SUMMARY = 'The node agent registers its node, renews its Lease, reports node status and runs the pods bound to its node (here, through the pod machine: simulated containers). '
   + `The --config file is YAML or JSON, apiVersion ${CONFIG_API_VERSION}, kind ${CONFIG_KIND}: its fields are the camelCase names of the configuration-file options below.`;
@@ -53,8 +53,10 @@ export async function nodeAgentCommand(argv: string[], log: (line: string) => vo
   if (loaded.flags.orchconfig === undefined)
     throw new OptionError('--orchconfig is required: standalone mode (static pods only) is not simulated; give a kubeconfig whose server is the API server\'s bus (nats://HOST:PORT)');
   const { nodeName, options } = commandLineAgent(loaded);
+  const clock = wallClock();
+  const inspection = processSystem(clock, loaded.flags);
   const bus = await connectMaster(masterUrl(undefined, loaded.flags.orchconfig as string), `orchsim-nodeagent-${nodeName}`);
-  const agent = new NodeAgent({ bus, clock: wallClock(), random: seededRandom(nodeName), nodeName, options,
+  const agent = new NodeAgent({ bus, clock, random: seededRandom(nodeName), nodeName, options, system: inspection.system,
     onError: (e) => console.error(`nodeagent ${nodeName}: ${(e as Error).message ?? e}`) });
   const c = loaded.config;
   const syncloop = { syncloop: () => agent.state.startsWith('Running') };
@@ -72,5 +74,6 @@ export async function nodeAgentCommand(argv: string[], log: (line: string) => vo
   agent.stop();
   for (const s of servers) await s.close();
   await bus.close();
+  inspection.close();
   return 0;
 }

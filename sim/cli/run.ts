@@ -14,6 +14,8 @@ import { helpText } from '../../actors/api/options/help.ts';
 import { bool, int, string, strings } from '../../actors/api/options/kinds.ts';
 import { OptionError, OptionTable, type OptionSpec } from '../../actors/api/options/table.ts';
 import { formatDuration } from '../../actors/api/duration.ts';
+import { inspectOptions } from '../../actors/system/options.ts';
+import { checkWritable } from '../inspect-log.ts';
 
 interface RunOptions {
   seed?: number;
@@ -32,6 +34,7 @@ const RUN_TABLE = new OptionTable<RunOptions>('orchsim run', [
   { name: 'progress', kind: bool, key: 'progress', defaultText: 'true on a terminal', group: GROUP, help: 'show progress while running' },
   { name: 'heap-growth', kind: int, key: 'heapGrowth', default: HEAP_GROWING_PERCENT, group: GROUP, rule: heapGrowthRule,
     help: "PERCENT: how far the heap may grow past what the last full collection kept; more takes more memory and usually runs faster, 0 leaves it to V8 (node's own --heap-growing-percent wins)" },
+  ...inspectOptions<RunOptions>(GROUP),
   { name: 'help', short: 'h', kind: bool, default: false, group: GROUP, help: 'this help' },
 ] as OptionSpec<RunOptions>[]);
 
@@ -79,7 +82,11 @@ export async function loadScenarioArg(file: string): Promise<Scenario> {
 
 /** Runs `orchsim run`; returns the exit code. */
 export async function runCommand(argv: string[], log: (line: string) => void = console.log): Promise<number> {
-  const { options, positional: [file, ...extra] } = RUN_TABLE.parse(argv);
+  const { options, extra: flags, positional: [file, ...extra] } = RUN_TABLE.parse(argv);
+  const inspectFile = flags['inspect-log'] as string | undefined;
+  const inspectMachines = flags['inspect-machines'] as string[];
+  if (inspectMachines.length > 0 && inspectFile === undefined) throw new OptionError('--inspect-machines chooses what --inspect-log writes: give --inspect-log FILE too');
+  if (inspectFile !== undefined) checkWritable(inspectFile);
   const draft = { ...options, progress: options.progress ?? process.stderr.isTTY === true };
   if (file === undefined) throw new OptionError(`which scenario? give a scenario file, e.g. sim/scenarios/quickstart.yaml\n\n${runHelp()}`);
   if (extra.length > 0) throw new OptionError(`unexpected argument ${JSON.stringify(extra[0])}: one scenario per run`);
@@ -93,6 +100,7 @@ export async function runCommand(argv: string[], log: (line: string) => void = c
   const outcome = await runScenario(scenario, {
     seed,
     explain: draft.explain,
+    ...(inspectFile !== undefined ? { inspectLog: { file: inspectFile, machines: inspectMachines } } : {}),
     onStarted: (live) => {
       const last = { n: 0, t: wallStart };
       const show = () => process.stderr.write(draft.progress ? `\r\x1b[K${progressLine(live, scenario.durationMs, wallStart, last)}` : `${progressLine(live, scenario.durationMs, wallStart, last)}\n`);
@@ -110,5 +118,6 @@ export async function runCommand(argv: string[], log: (line: string) => void = c
   for (const e of outcome.errors) log(`error: ${e}`);
   for (const { pod, decision } of outcome.explanations) log(formatDecision(pod, decision));
   log(`report: ${paths.html}\n        ${paths.json}`);
+  if (inspectFile !== undefined) log(`inspection log: ${resolve(inspectFile)}`);
   return failed.length > 0 ? 1 : 0;
 }

@@ -7,7 +7,7 @@ import { CONFIG_API_VERSION, CONFIG_KIND, SCHEDULER_CONFIG, SCHEDULER_FLAGS, con
 import { schedulerReplica } from '../../actors/scheduler/replica.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
-import { connectMaster, masterUrl, readMappingFile, replicaIdentity, serveSecurePort, helpOrVersion, untilSignal } from './component-run.ts';
+import { connectMaster, masterUrl, processSystem, readMappingFile, replicaIdentity, serveSecurePort, helpOrVersion, untilSignal } from './component-run.ts';
 
 const SUMMARY = 'The scheduler assigns pods to nodes: it finds the nodes a pod fits under its constraints and resources, ranks them, and binds the pod to the best. Several schedulers may run in one cluster, each serving its spec.schedulerName.';
 
@@ -29,10 +29,12 @@ export async function schedulerCommand(argv: string[], log: (line: string) => vo
     log(`wrote the configuration to ${writeTo}`);
     return 0;
   }
+  const clock = wallClock();
+  const inspection = processSystem(clock, cmd.extra);
   const bus = await connectMaster(masterUrl(cmd.extra.master as string | undefined, cmd.extra.orchconfig as string | undefined), 'orchsim-scheduler');
   const identity = replicaIdentity();
   const replica = schedulerReplica({
-    bus, clock: wallClock(), random: seededRandom(identity), options: cmd.options, identity,
+    bus, clock, random: seededRandom(identity), options: cmd.options, identity, system: inspection.system,
     onLeading: (lock, id, leading) => log(leading ? `${id} leads ${lock}: scheduling pods of ${cmd.options.schedulerName}` : `${id} no longer leads ${lock}`),
     onError: (e) => console.error(`scheduler: ${(e as Error).message ?? e}`),
   });
@@ -49,5 +51,6 @@ export async function schedulerCommand(argv: string[], log: (line: string) => vo
   await replica.stop();
   await server?.close();
   await bus.close();
+  inspection.close();
   return 0;
 }

@@ -11,17 +11,20 @@ import { API_SERVER_TABLE, inertAdmissionPlugins, withCodeOnlyFields, type ApiSe
 import { servingCert } from '../../actors/apiserver/certs.ts';
 import { serveHttps, type Listening } from '../../actors/apiserver/https.ts';
 import { ApiServer } from '../../actors/apiserver/server.ts';
+import { inspectOptions } from '../../actors/system/options.ts';
 import { isNatsUrl, NatsBus } from '../../transport/nats-bus.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
 import { startServedNodes } from '../serve-nodes.ts';
-import { helpOrVersion } from './component-run.ts';
+import { helpOrVersion, processSystem } from './component-run.ts';
 import { ADMIN_TOKEN, ADMIN_USER, writeKubeconfig } from './kubeconfig.ts';
 
 type Mode = 'serve' | 'apiserver';
 
 interface ServeOptions extends ApiServerOptions {
   seed?: number;
+  inspectLog?: string;
+  inspectMachines?: string[];
   bus?: string;
   kubeconfigOut?: string;
   nodes: number;
@@ -49,9 +52,12 @@ const SERVE_ONLY: OptionSpec<ServeOptions>[] = [
 /** serve's certificates default to ./.orchsim/certs, which needs no root. */
 const serveSpec = (s: OptionSpec<ApiServerOptions>) => (s.name === 'cert-dir' ? { ...s, default: '.orchsim/certs' } : s) as OptionSpec<ServeOptions>;
 
+/** The inspection options, read into the typed options here (the table keeps no extra values). */
+const INSPECT = inspectOptions<ServeOptions>(SIMULATOR).map((s) => ({ ...s, key: s.name === 'inspect-log' ? 'inspectLog' : 'inspectMachines' }) as OptionSpec<ServeOptions>);
+
 const TABLES: Record<Mode, OptionTable<ServeOptions>> = {
-  apiserver: new OptionTable<ServeOptions>('API server', [...API_SERVER_TABLE.specs.map((s) => s as OptionSpec<ServeOptions>), SEED, BUS], API_SERVER_TABLE.crossRules),
-  serve: new OptionTable<ServeOptions>('orchsim serve', [...API_SERVER_TABLE.specs.map(serveSpec), SEED, BUS, ...SERVE_ONLY], API_SERVER_TABLE.crossRules),
+  apiserver: new OptionTable<ServeOptions>('API server', [...API_SERVER_TABLE.specs.map((s) => s as OptionSpec<ServeOptions>), SEED, BUS, ...INSPECT], API_SERVER_TABLE.crossRules),
+  serve: new OptionTable<ServeOptions>('orchsim serve', [...API_SERVER_TABLE.specs.map(serveSpec), SEED, BUS, ...INSPECT, ...SERVE_ONLY], API_SERVER_TABLE.crossRules),
 };
 
 const SUMMARY: Record<Mode, string> = {
@@ -90,7 +96,7 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   warn: (line: string) => void = console.error): Promise<Running> {
   const line = Array.isArray(args) ? parseServeArgs(args as readonly string[], mode) : (args as ServeCommandLine);
   if (line.print !== undefined) throw new OptionError(`orchsim ${mode}: --help and --version print and exit; nothing to start`);
-  const { seed: givenSeed, bus: busUrl, kubeconfigOut: out, nodes = 0, zones = [], speed = 1, ...flags } = line.options;
+  const { seed: givenSeed, bus: busUrl, kubeconfigOut: out, nodes = 0, zones = [], speed = 1, inspectLog, inspectMachines, ...flags } = line.options;
   // The kubeconfig serve writes carries the admin token: the server must know it.
   const options = withCodeOnlyFields(flags, mode === 'serve' ? { tokens: new Map([[ADMIN_TOKEN, ADMIN_USER]]) } : {});
   for (const w of line.warnings) warn(`warning: ${w}`);
@@ -101,10 +107,12 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   const clock = wallClock(speed);
   const root = seededRandom(seed);
   const bus = busUrl === undefined ? undefined : await NatsBus.connect({ servers: busUrl, name: 'orchsim-apiserver' });
-  const server = new ApiServer(options, { clock, random: root, ...(bus ? { bus } : {}) });
+  const inspection = processSystem(clock, { 'inspect-log': inspectLog, 'inspect-machines': inspectMachines });
+  const { system } = inspection;
+  const server = new ApiServer(options, { clock, random: root, system, ...(bus ? { bus } : {}) });
   await server.start();
   const cluster = nodes > 0
-    ? await startServedNodes(server.bus, clock, root.fork('cluster'), { nodes, zones }, (where, e) => console.error(`${where}: ${(e as Error).message ?? e}`))
+    ? await startServedNodes(server.bus, clock, root.fork('cluster'), system, { nodes, zones }, (where, e) => console.error(`${where}: ${(e as Error).message ?? e}`))
     : undefined;
   const cert = await servingCert(options, clock);
   const listening = await serveHttps((req) => server.handle(req), {
@@ -121,6 +129,7 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
       await cluster?.stop();
       await server.shutdown(listening);
       await bus?.close();
+      inspection.close();
     },
   };
 }

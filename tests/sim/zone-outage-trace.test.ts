@@ -1,0 +1,90 @@
+// The machines decide a zone outage: in zone-outage.yaml zone-b's node agents are cut off from the
+// control plane at 5m. The actor system's records show each of its nodes' health machine going
+// Ready → Unknown 40-50 s after the node machine's last lease renewal (the monitor grace period,
+// the health machine's delay, counted from the pass that saw the renewal); zone-b's zone machine
+// going Normal → FullDisruption on the pass that took its last Ready node away, while the other
+// zones stay Normal; the nodes tainted no faster than the zone's rate (0.1 per second, set by the
+// zone machine's state); and every pod deleted gracefully recorded as an object actor, Live →
+// Terminating → Removed.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { KObject } from '../../actors/api/types.ts';
+import { topState, type InspectionRecord, type TransitionRecord } from '../../actors/system/index.ts';
+import { controllerManagerFromScenario } from '../../actors/controller-manager/options.ts';
+import { runScenario } from '../../sim/run.ts';
+import { loadScenario } from '../../sim/scenario/load.ts';
+
+const UNREACHABLE = 'node.kubernetes.io/unreachable';
+const noExecute = (node: KObject | undefined) => ((node?.spec as { taints?: { key: string; effect: string }[] } | undefined)?.taints ?? [])
+  .some((t) => t.key === UNREACHABLE && t.effect === 'NoExecute');
+
+test('zone-outage: health machines go Unknown after the grace period, the zone machine fully disrupted on that pass, taints at the zone rate', async () => {
+  const scenario = await loadScenario(new URL('../../sim/scenarios/zone-outage.yaml', import.meta.url).pathname);
+  const o = controllerManagerFromScenario(scenario.options.controllerManager);
+  const partition = scenario.faults.find((f) => f.kind === 'zonePartition')!;
+  const dir = mkdtempSync(join(tmpdir(), 'orchsim-zone-outage-'));
+  const file = join(dir, 'inspect.jsonl');
+  const taints = new Map<string, number>();
+  let zoneOf = new Map<string, string>();
+  let t0 = 0;
+  const { errors, checks } = await runScenario(scenario, {
+    inspectLog: { file },
+    onStarted: (live) => {
+      t0 = live.cluster.clock.now();
+      zoneOf = new Map(live.cluster.nodes.map((n) => [n.name, n.zone]));
+      live.cluster.server.store.onChange((c) => {
+        if (c.object.kind === 'Node' && noExecute(c.object) && !noExecute(c.prev) && !taints.has(c.object.metadata.name!))
+          taints.set(c.object.metadata.name!, live.cluster.clock.now() - t0);
+      });
+    },
+  });
+  const records = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as InspectionRecord);
+  rmSync(dir, { recursive: true });
+  assert.equal(errors, []);
+  assert.ok(checks.every((c) => c.violations === 0));
+  const transitions = records.filter((r): r is TransitionRecord => r.kind === 'transition');
+  const partitioned = [...zoneOf].filter(([, z]) => z === partition.zone).map(([n]) => n);
+  assert.is(partitioned.length, 20);
+
+  // Each partitioned node: Unknown 40-50 s after its last renewal before the partition.
+  const unknownAt: number[] = [];
+  for (const name of partitioned) {
+    const lost = transitions.find((r) => r.id === `node-health/${name}` && topState(r.from) === 'Ready' && topState(r.to) === 'Unknown');
+    assert.ok(lost, `node-health/${name} went Unknown`);
+    assert.ok(lost.t > partition.atMs, `${name} went Unknown after the partition`);
+    const renewed = transitions.filter((r) => r.id === `node/${name}` && r.event === 'xstate.done.actor.renewLease' && r.t <= lost.t).at(-1)!;
+    const after = lost.t - renewed.t;
+    assert.ok(after >= o.nodeMonitorGracePeriodMs && after <= o.nodeMonitorGracePeriodMs + 10_000, `${name}: Unknown ${after} ms after its last renewal`);
+    unknownAt.push(lost.t);
+  }
+
+  // The zone: fully disrupted on the pass that took its last Ready node away; the others stay Normal.
+  const zones = transitions.filter((r) => r.machine === 'zone' && r.from !== 'Initial');
+  const down = zones.find((r) => r.id.endsWith(`:${partition.zone}`) && r.to === 'FullDisruption');
+  assert.ok(down, 'zone-b went FullDisruption');
+  assert.is(down.from, 'Normal');
+  assert.is(down.t, Math.max(...unknownAt), 'on the pass that took its last Ready node away');
+  assert.ok(zones.every((r) => r.id.endsWith(`:${partition.zone}`)), zones.map((r) => `${r.id} ${r.to}`).join(', '));
+
+  // Taints: every partitioned node once, no other; the k-th no sooner than k zone periods after the first can be decided.
+  assert.equal([...taints.keys()].sort(), [...partitioned].sort());
+  const times = [...taints.values()].sort((a, b) => a - b);
+  const periodMs = 1000 / o.nodeEvictionRate;
+  times.forEach((t, k) => assert.ok(t >= down.t + k * periodMs, `taint ${k} at ${t} ms, before ${down.t + k * periodMs}`));
+  assert.ok(times.at(-1)! <= down.t + partitioned.length * periodMs + 60_000, `the last taint at ${times.at(-1)} ms`);
+
+  // Every pod deleted gracefully (by the taint eviction controller) is an object actor from Live to Removed.
+  const objects = records.filter((r) => r.machine === 'object');
+  const started = new Set(objects.filter((r) => r.kind === 'actor').map((r) => r.id));
+  const stopped = new Set(objects.filter((r) => r.kind === 'stop').map((r) => r.id));
+  assert.ok(started.size >= 400, `${started.size} objects terminated`);
+  assert.equal([...started].filter((id) => !stopped.has(id)), [], 'each one removed');
+  const one = [...started][0]!;
+  assert.equal(objects.filter((r) => r.id === one && r.kind === 'transition').map((r) => `${(r as TransitionRecord).from}→${(r as TransitionRecord).to}`),
+    ['Live→Terminating', 'Terminating→Removed']);
+});
+
+test.run();
