@@ -6,8 +6,11 @@
 //
 // Three ways in:
 // - `host(machine, { id })` creates an XState actor on the system's clock whose transitions are
-//   recorded (through XState's inspection events: a transition is a microstep that took a
-//   transition with a target, so a reentry counts and an action-only transition does not);
+//   recorded: the actor runs the machine through a thin wrapper of its `start` and `transition`,
+//   and each event that leaves the actor in another state is a transition record (one record per
+//   event, however many microsteps it took; an event that only runs actions, or leaves and enters
+//   the same states, is none). XState's inspection events are not used: they cost an object per
+//   event, action and microstep of every actor;
 // - `hibernate(actor)` stops a live actor that keeps its place (a pod waiting only for its
 //   deletion keeps its state and context, not a live actor): nothing is recorded, and
 //   `wake(machine, id, snapshot)` brings it back; `end(id)` records its stop;
@@ -19,7 +22,7 @@
 //   instant (the hosts that would adopt it hear of the change in the same instant, in no set order);
 //   `release(id)` ends it now unless adopted.
 // Ids are unique while their actor lives: a second actor asking for a live id gets `id#2`.
-import { createActor, type Actor, type ActorOptions, type AnyActorRef, type AnyStateMachine, type InspectionEvent } from 'xstate';
+import { createActor, type Actor, type ActorOptions, type AnyActorRef, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine, type EventObject } from 'xstate';
 import type { Clock } from '../api/env.ts';
 import { stateName, type InspectionRecord } from './records.ts';
 
@@ -57,6 +60,12 @@ export type HostOptions<T extends AnyStateMachine> = Omit<ActorOptions<T>, 'cloc
 
 const defaults: Required<ActorSystemOptions> = { recentRecords: 4_096 };
 
+/** What an actor calls on its machine, as XState calls it. */
+interface Lifecycle {
+  start(snapshot: AnyMachineSnapshot, scope: AnyActorScope): void;
+  transition(snapshot: AnyMachineSnapshot, event: EventObject, scope: AnyActorScope): AnyMachineSnapshot;
+}
+
 export class ActorSystem {
   readonly clock: Clock;
   /** The clock's time when the system began: records count from it. */
@@ -67,6 +76,8 @@ export class ActorSystem {
   readonly #entries = new Map<string, Entry>();
   readonly #counts = new Map<string, Map<string, number>>();
   readonly #listeners = new Set<(record: InspectionRecord) => void>();
+  /** Each hosted machine's recording wrapper. */
+  readonly #logic = new WeakMap<AnyStateMachine, AnyStateMachine>();
 
   constructor(clock: Clock, options: ActorSystemOptions = {}) {
     const o = { ...defaults, ...options };
@@ -82,7 +93,7 @@ export class ActorSystem {
     const tracked = adopt ? this.#entries.get(options.id) : undefined;
     const entry = tracked && tracked.started && !tracked.actor && !tracked.hibernating && tracked.machine === machine.id
       ? tracked : this.#add(this.#unique(options.id), machine.id);
-    const actor = createActor(machine, { ...actorOptions, id: entry.id, clock: this.clock, inspect: this.#inspect } as ActorOptions<T>);
+    const actor = createActor(this.#recording(machine), { ...actorOptions, id: entry.id, clock: this.clock } as ActorOptions<T>) as Actor<T>;
     entry.actor = actor;
     return actor;
   }
@@ -100,7 +111,7 @@ export class ActorSystem {
   wake<T extends AnyStateMachine>(machine: T, id: string, options: Omit<HostOptions<T>, 'id'>): Actor<T> {
     const entry = this.#entries.get(id);
     if (!entry || !entry.hibernating) throw new Error(`no hibernating actor ${id} to wake`);
-    const actor = createActor(machine, { ...options, id, clock: this.clock, inspect: this.#inspect } as ActorOptions<T>);
+    const actor = createActor(this.#recording(machine), { ...options, id, clock: this.clock } as ActorOptions<T>) as Actor<T>;
     entry.actor = actor;
     return actor;
   }
@@ -188,34 +199,49 @@ export class ActorSystem {
 
   // ---- Recording ----------------------------------------------------------------------------------
 
-  /** One function for every hosted actor: XState calls it with each inspection event of the actor's system. */
-  readonly #inspect = (e: InspectionEvent): void => {
-    if (e.type !== '@xstate.microstep' && e.type !== '@xstate.snapshot') return;
-    const entry = this.#entries.get((e.actorRef as AnyActorRef).id);
-    if (!entry || entry.actor !== e.actorRef) return;
-    if (e.type === '@xstate.microstep') {
-      // Microsteps before the start (initial entry actions) are part of the state it starts in.
-      if (!entry.started || e.event.type === 'xstate.init') return;
-      for (const t of e._transitions) {
-        if (t.target?.length) return this.#transition(entry, e.event.type, stateName((e.snapshot as unknown as { value: unknown }).value));
-      }
-      return;
+  /**
+   * `machine` as its actors run it here: the same machine (an object whose prototype it is), with
+   * `start` and `transition` telling the system what each did. Snapshots stay the machine's own.
+   */
+  #recording<T extends AnyStateMachine>(machine: T): T {
+    let logic = this.#logic.get(machine);
+    if (!logic) {
+      // XState calls `start(snapshot, actorScope)`; its declaration names only the snapshot.
+      const inner = machine as unknown as Lifecycle;
+      const wrapper = Object.create(machine) as Lifecycle;
+      wrapper.start = (snapshot, scope) => {
+        inner.start(snapshot, scope);
+        this.#started(scope.self, snapshot);
+      };
+      wrapper.transition = (snapshot, event, scope) => {
+        const next = inner.transition(snapshot, event, scope);
+        this.#transitioned(scope.self, snapshot, next, event);
+        return next;
+      };
+      this.#logic.set(machine, (logic = wrapper as unknown as AnyStateMachine));
     }
-    const snapshot = e.snapshot as unknown as { status: string; value: unknown };
-    const status = snapshot.status;
-    if (e.event.type === 'xstate.init' && status === 'active') {
-      const state = stateName(snapshot.value);
-      if (entry.hibernating) entry.hibernating = false; // woken: it never stopped
-      else if (!entry.started) this.#start(entry, state);
-      else if (entry.state !== state) this.#transition(entry, 'xstate.init', state); // adopted where the record was not
-      return;
+    return logic as T;
+  }
+
+  #started(actor: AnyActorRef, snapshot: AnyMachineSnapshot): void {
+    const entry = this.#entries.get(actor.id);
+    if (!entry || entry.actor !== actor) return;
+    const state = stateName(snapshot.value);
+    if (entry.hibernating) entry.hibernating = false; // woken: it never stopped
+    else if (!entry.started) this.#start(entry, state);
+    else if (entry.state !== state) this.#transition(entry, 'xstate.init', state); // adopted where the record was not
+  }
+
+  #transitioned(actor: AnyActorRef, before: AnyMachineSnapshot, after: AnyMachineSnapshot, event: EventObject): void {
+    const entry = this.#entries.get(actor.id);
+    if (!entry || entry.actor !== actor || !entry.started) return;
+    // The same state nodes (an action-only event, most often): nothing to compare.
+    if (after._nodes !== before._nodes && after.status !== 'stopped') {
+      const to = stateName(after.value);
+      if (to !== entry.state) this.#transition(entry, event.type, to);
     }
-    if (status !== 'active') {
-      if (entry.hibernating) return; // its stop is `end`'s to record
-      if (!entry.started) this.#start(entry, stateName(snapshot.value));
-      this.#stop(entry);
-    }
-  };
+    if (after.status !== 'active' && !entry.hibernating) this.#stop(entry);
+  }
 
   #unique(id: string): string {
     if (!this.#entries.has(id)) return id;

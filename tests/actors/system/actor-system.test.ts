@@ -46,6 +46,20 @@ test('a hosted actor leaves a start, a record per transition with a target, and 
   assert.is(system.get('lamp/1'), undefined);
 });
 
+test('an event that leaves the actor in the state it found it is no record, though it re-entered it', () => {
+  const clock = machineClock();
+  const system = new ActorSystem(clock);
+  const lines = recorded(system);
+  const lamp1 = system.host(lamp, { id: 'lamp/1' }).start();
+  lamp1.send({ type: 'ON' });
+  lamp1.send({ type: 'ON' }); // On.Warm → On.Warm: the timer starts over, nothing to record
+  clock.advance(999);
+  assert.is(system.get('lamp/1')!.state, 'On.Warm');
+  clock.advance(1);
+  assert.equal(lines.map((l) => JSON.parse(l).to ?? JSON.parse(l).kind), ['Off', 'On.Warm', 'On.Bright']);
+  assert.is(JSON.parse(lines[2]!).t, 1_000, 'the reentry restarted the delay');
+});
+
 test('counts per machine and state follow the actors; stopping one records its stop', () => {
   const system = new ActorSystem(machineClock());
   const a = system.host(lamp, { id: 'lamp/a' }).start();
