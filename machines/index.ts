@@ -5,9 +5,9 @@ export type { PropagationRequest } from './propagation.ts';
 export { podMachine, podInput, podPhase } from './pod.ts';
 export type { PodContext, PodEvent, PodInput, PodPhase, ReportedPodState } from './pod.ts';
 export { nodeMachine } from './node.ts';
-export type { NodeContext, NodeEvent, NodeInput, Written } from './node.ts';
+export type { Measurement, NodeContext, NodeEvent, NodeInput, Written } from './node.ts';
 export { nodeHealthMachine } from './node-health.ts';
-export type { NodeHealthContext, NodeHealthEvent, NodeHealthInput, ReadyStatus } from './node-health.ts';
+export type { NodeHealthContext, NodeHealthEvent, NodeHealthInput, Probe, ReadyStatus } from './node-health.ts';
 export {
   batchPodStages,
   defaultPodStages,

@@ -3,77 +3,90 @@
 // within its grace period:
 //
 //   Ready | NotReady | Unknown
-//     Heard    after the grace period with no probe                           → Silent
-//     Silent   (the grace period is over: the next monitor pass decides)
-//   any        PROBED (a Lease renewal or a new heartbeat seen on a pass),
-//              by the Ready condition's status it carries                    → Ready | NotReady | Unknown, Heard
-//   any        RESET (the controller is back from every zone being down)      → the same state, Heard
-//   Silent     PASS, the node's Ready condition not Unknown: the controller
-//              sets its conditions Unknown (`markUnknown`); when it was
-//              Ready, its pods are marked not Ready too (`markPodsNotReady`)  → Unknown.Silent
+//     Heard    after what is left of the grace period since the last probe        → Looking
+//     Looking  the host tells when it last heard from the node (`look`):
+//              the grace period is over                                          → Silent
+//              a probe came meanwhile                                            → Heard (the rest of the new grace period)
+//     Silent   PASS (the next monitor pass), a probe came meanwhile              → Heard
+//              PASS, the node's Ready condition not Unknown: its conditions are
+//              set Unknown (`markUnknown`), and when it was Ready, its pods'
+//              Ready condition False (`markPodsNotReady`)                        → Unknown.Silent
+//   any        OBSERVED (the Ready condition's status changed, heard on a pass)  → Ready | NotReady | Unknown, Heard
+//   any        RESET (the controller is back from every zone being down)         → the same state, Heard, a fresh grace period
 //
-// A node starts Unknown, its startup grace period counted from its creation (`sinceProbeMs`);
-// the controller sends PROBED at once when the node has posted a Ready condition, as the real
-// controller takes first sight of it for a probe. The grace period is --node-monitor-grace-period
-// once the node has posted a Ready condition, --node-startup-grace-period until then. The machine
-// has no clock: a probe is what the controller saw on a pass, and its grace counts from that pass,
-// as the real controller's probe timestamp does. The host supplies the I/O (`markUnknown`,
-// `markPodsNotReady`) and learns that a verdict is due from `silent` and `heard`.
+// A probe is a renewal of the node's Lease or a new heartbeat in its Ready condition, seen on a
+// monitor pass; the host keeps when it last saw one (the real controller's probe timestamp) and
+// the machine reads it only when its grace period would end, so a probe costs the machine
+// nothing. The grace period is --node-monitor-grace-period once the node has posted a Ready
+// condition, --node-startup-grace-period until then; a node starts Unknown, its last probe its
+// creation. The machine has no clock: events and `look` carry the host's times. The host supplies
+// `look` (an assign), `markUnknown`, `markPodsNotReady`, and learns from `silent` and `heard`
+// which nodes await a verdict.
 import { assign, setup } from 'xstate';
 
 export type ReadyStatus = 'True' | 'False' | 'Unknown';
 
-export interface NodeHealthInput {
-  readonly monitorGraceMs: number;
-  readonly startupGraceMs: number;
-  /** How long before now the (startup) grace period began: since the node's creation. */
-  readonly sinceProbeMs: number;
+/** When the node was last heard from, and when the host looked: milliseconds on the host's clock. */
+export interface Probe {
+  readonly probeMs: number;
+  readonly nowMs: number;
 }
 
-export interface NodeHealthContext {
+export interface NodeHealthInput extends Probe {
   readonly monitorGraceMs: number;
   readonly startupGraceMs: number;
+}
+
+export interface NodeHealthContext extends NodeHealthInput {
   /** The node has posted a Ready condition: the monitor grace period applies. */
   readonly posted: boolean;
-  readonly sinceProbeMs: number;
 }
 
 export type NodeHealthEvent =
-  | { type: 'PROBED'; ready: ReadyStatus | undefined }
-  | { type: 'PASS'; ready: ReadyStatus | undefined }
-  | { type: 'RESET' };
+  | ({ type: 'OBSERVED'; ready: ReadyStatus | undefined } & Probe)
+  | ({ type: 'PASS'; ready: ReadyStatus | undefined } & Probe)
+  | { type: 'RESET'; nowMs: number };
 
-/** The top-level state a Ready condition's status reads as. */
+const grace = (c: NodeHealthContext) => (c.posted ? c.monitorGraceMs : c.startupGraceMs);
+/** The grace period is over: nothing heard for a whole grace period (the real now.After(probe + grace), on passes that slide later). */
+const overdue = (c: NodeHealthContext, p: Probe) => p.nowMs - p.probeMs >= grace(c);
 const stateOf = (ready: ReadyStatus | undefined) => (ready === 'True' ? 'Ready' : ready === 'False' ? 'NotReady' : 'Unknown');
+const probeOf = ({ event }: { event: NodeHealthEvent }): Probe => event as Probe;
 
-const probed = assign<NodeHealthContext, NodeHealthEvent, undefined, NodeHealthEvent, never>({
-  posted: ({ context, event }) => context.posted || (event.type === 'PROBED' && event.ready !== undefined),
-  sinceProbeMs: 0,
-});
+type Top = 'Ready' | 'NotReady' | 'Unknown';
 
-const notUnknown = ({ event }: { event: NodeHealthEvent }) => event.type === 'PASS' && event.ready !== 'Unknown';
-const reads = (state: string) => ({ event }: { event: NodeHealthEvent }) => event.type === 'PROBED' && stateOf(event.ready) === state;
-
-/** One top-level state: heard or silent, its verdict on a pass once silent, and a fresh grace period on RESET. */
-function healthState(name: 'Ready' | 'NotReady' | 'Unknown', verdict: object) {
+/** One top-level state: heard, looking or silent, its verdict on a pass once silent, and a fresh grace period on RESET. */
+function healthState(name: Top, verdict: object) {
   return {
     id: `node-health.${name}`,
     initial: 'Heard',
     on: { RESET: { target: `#node-health.${name}`, reenter: true, actions: 'restartGrace' } },
     states: {
-      Heard: { id: `node-health.${name}.Heard`, entry: 'heard', after: { graceMs: 'Silent' } },
-      Silent: { entry: 'silent', on: { PASS: verdict } },
+      Heard: { id: `node-health.${name}.Heard`, entry: 'heard', after: { graceLeftMs: 'Looking' } },
+      Looking: { entry: 'look', always: [{ guard: 'overdue', target: 'Silent' }, { target: 'Heard' }] },
+      Silent: {
+        entry: 'silent',
+        on: { PASS: [{ guard: 'heardSince', target: 'Heard', actions: 'noteProbe' }, verdict] },
+      },
     },
   } as const;
 }
 
 export const nodeHealthMachine = setup({
   types: { context: {} as NodeHealthContext, input: {} as NodeHealthInput, events: {} as NodeHealthEvent },
-  guards: { notUnknown },
+  guards: {
+    overdue: ({ context }) => overdue(context, context),
+    heardSince: ({ context, event }) => !overdue(context, probeOf({ event })),
+    /** The node's Ready condition, as it stands, is not Unknown (or is missing): it must be set so. */
+    notUnknown: ({ event }) => event.type === 'PASS' && event.ready !== 'Unknown',
+    reads: ({ event }, params: { state: Top }) => event.type === 'OBSERVED' && stateOf(event.ready) === params.state,
+  },
   delays: {
-    graceMs: ({ context }) => Math.max(0, (context.posted ? context.monitorGraceMs : context.startupGraceMs) - context.sinceProbeMs),
+    graceLeftMs: ({ context }) => Math.max(0, context.probeMs + grace(context) - context.nowMs),
   },
   actions: {
+    /** Host: an assign of when it last heard from the node, and now. */
+    look: assign(({ context }) => ({ probeMs: context.probeMs, nowMs: context.nowMs })),
     /** Host: set the node's Ready, MemoryPressure, DiskPressure and PIDPressure conditions Unknown. */
     markUnknown: () => {},
     /** Host: set the Ready condition of the node's pods False. */
@@ -82,17 +95,25 @@ export const nodeHealthMachine = setup({
     silent: () => {},
     /** Host: heard from within the grace period. */
     heard: () => {},
-    restartGrace: assign({ sinceProbeMs: 0 }),
+    noteProbe: assign(({ event }) => ({ probeMs: probeOf({ event }).probeMs, nowMs: probeOf({ event }).nowMs })),
+    noteObserved: assign(({ context, event }) => ({
+      probeMs: probeOf({ event }).probeMs, nowMs: probeOf({ event }).nowMs,
+      posted: context.posted || (event.type === 'OBSERVED' && event.ready !== undefined),
+    })),
+    restartGrace: assign(({ event }) => {
+      const nowMs = (event as { nowMs: number }).nowMs;
+      return { probeMs: nowMs, nowMs };
+    }),
   },
 }).createMachine({
   id: 'node-health',
   initial: 'Unknown',
-  context: ({ input }) => ({ monitorGraceMs: input.monitorGraceMs, startupGraceMs: input.startupGraceMs, posted: false, sinceProbeMs: input.sinceProbeMs }),
+  context: ({ input }) => ({ ...input, posted: false }),
   on: {
-    PROBED: [
-      { guard: reads('Ready'), target: '#node-health.Ready', reenter: true, actions: probed },
-      { guard: reads('NotReady'), target: '#node-health.NotReady', reenter: true, actions: probed },
-      { target: '#node-health.Unknown', reenter: true, actions: probed },
+    OBSERVED: [
+      { guard: { type: 'reads', params: { state: 'Ready' } }, target: '#node-health.Ready', reenter: true, actions: 'noteObserved' },
+      { guard: { type: 'reads', params: { state: 'NotReady' } }, target: '#node-health.NotReady', reenter: true, actions: 'noteObserved' },
+      { target: '#node-health.Unknown', reenter: true, actions: 'noteObserved' },
     ],
   },
   states: {

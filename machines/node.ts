@@ -6,29 +6,30 @@
 //              Leasing      invoke renewLease (the first renewal)                → Syncing
 //              Syncing      invoke syncPods (list and watch this node's pods)    → Running
 //              any error                                                         → Failed (final)
-//   Running    lease    Waiting   after leaseRenewMs × (1 + leaseJitterFactor × a draw)   → Renewing
-//                       Renewing  invoke renewLease                                        → Waiting
-//              memory   Normal    MEASURED under pressure                                  → Pressure
-//                       Pressure  MEASURED, pressureTransitionMs after the last low one    → Normal
-//              status   Waiting   after statusUpdateMs                                     → Checking
-//                       Checking  the host measures the node (entry `measure`) and sends
-//                                 MEASURED; pods are resynced, then: the status changed
-//                                 or statusReportMs passed                                 → Reporting
-//                                 otherwise                                                → Waiting
-//                       Reporting invoke writeStatus                                        → Waiting
+//   Running    Normal | Pressure, as the last status check found memory:
+//              a low check starts pressure, and it lasts pressureTransitionMs after the
+//              last low check (evictionPressureTransitionPeriod)                → Pressure | Normal
 //   any        CRASH → Crashed (final)   STOP → Stopped (final)
 //
-// Memory is low when the host measures less available than the eviction threshold; the node is
-// under pressure from then until pressureTransitionMs have passed without a low measurement
-// (evictionPressureTransitionPeriod), and every low measurement evicts one pod (the host picks
-// it). A request the server never answered leaves the agent not knowing what the server holds,
-// so the next check reports the whole status. A measurement's eviction comes before the pods'
-// resync (the memory region precedes the status region). The host supplies the I/O through
-// `provide`: the actors `register`, `renewLease`, `syncPods`, `writeStatus` (the writes resolving
-// to the time they wrote), the actions `measure`, `evictOne`, `resyncPods`, `reportError`, `halt`,
-// and the guard `unanswered`.
-// The jitter is drawn from the injected stream, one draw per wait, in the order of the waits.
-import { assign, fromPromise, setup } from 'xstate';
+// While running, two loops are the machine's own delayed events, taken without leaving the state
+// (so they leave no record; what they decide does):
+//   RENEW   after leaseRenewMs × (1 + leaseJitterFactor × a draw), counted from the end of the
+//           last renewal, as the lease controller's loop does: the host writes the Lease
+//           (`renewLease`), and the next wait is drawn and begins. A renewal that ends later
+//           than it began is answered RENEWED, and the same wait begins again from its end; one
+//           that fails is answered RENEW_FAILED, likewise (a renewal that ends in the instant it
+//           began, as in-process writes do, needs no answer: its wait is already right).
+//   CHECK   after statusUpdateMs: the host measures the node (`measure`, an assign); a low
+//           measurement evicts a pod; pods the server holds not Ready are written again; then,
+//           if the status changed, the server may not have it, or statusReportMs passed, the
+//           host writes the status (`writeStatus`, answered by REPORTED or REPORT_FAILED) and
+//           the next wait begins after it, else at once.
+// A request the server never answered leaves the agent not knowing what the server holds, so
+// the next check reports the whole status. The host supplies the I/O through `provide`: the actors
+// `register`, `renewLease`, `syncPods` (the start), the actions `renewLease`, `writeStatus`,
+// `measure`, `evictOne`, `resyncPods`, `reportError`, `halt`, and the guard `unanswered`. The
+// jitter is drawn from the injected stream, one draw per wait, in the order of the waits.
+import { assign, cancel, fromPromise, raise, setup } from 'xstate';
 import type { Random } from '../actors/api/env.ts';
 
 export interface NodeInput {
@@ -46,42 +47,68 @@ export interface NodeInput {
   readonly random: Random;
 }
 
+/** What the host measured at a status check. */
+export interface Measurement {
+  readonly atMs: number;
+  /** Less memory available than the eviction threshold. */
+  readonly memoryLow: boolean;
+  readonly availableBytes: number;
+}
+
 export interface NodeContext extends NodeInput {
   /** When the status was last written, and with what memory pressure; undefined: unknown to the server. */
   readonly reportedAtMs: number | undefined;
   readonly reportedPressure: boolean | undefined;
-  /** The last low measurement. */
+  /** The last measurement, and the last low one. */
+  readonly measurement: Measurement | undefined;
   readonly lastLowMs: number | undefined;
   /** Under memory pressure as of the last measurement. */
   readonly pressure: boolean;
+  /** The wait before the next renewal, drawn when the last one began. */
+  readonly leaseWaitMs: number;
   /** Why the agent failed to start. */
   readonly error: string | undefined;
 }
 
 export type NodeEvent =
-  | { type: 'MEASURED'; atMs: number; memoryLow: boolean; availableBytes: number }
+  | { type: 'RENEW' }
+  | { type: 'CHECK' }
+  | { type: 'MEASURED' }
+  | { type: 'DECIDE' }
+  | { type: 'RENEWED' }
+  | { type: 'RENEW_FAILED'; error: unknown }
+  | { type: 'REPORTED'; atMs: number }
+  | { type: 'REPORT_FAILED'; error: unknown }
   | { type: 'STOP' }
   | { type: 'CRASH' };
 
-type Measured = Extract<NodeEvent, { type: 'MEASURED' }>;
-
-/** What a write resolves to: when it was written, on the host's clock. */
+/** What a write at start resolves to: when it was written, on the host's clock. */
 export interface Written {
   readonly atMs: number;
 }
 
 /** The pressure a measurement leaves: a low one starts it, and it lasts pressureTransitionMs after the last low one. */
-function pressureAfter(context: NodeContext, e: Measured): boolean {
-  const lastLowMs = e.memoryLow ? e.atMs : context.lastLowMs;
-  return lastLowMs !== undefined && e.atMs - lastLowMs < context.pressureTransitionMs;
+function pressureAfter(context: NodeContext, m: Measurement): boolean {
+  const lastLowMs = m.memoryLow ? m.atMs : context.lastLowMs;
+  return lastLowMs !== undefined && m.atMs - lastLowMs < context.pressureTransitionMs;
 }
 
-const measured = (event: NodeEvent | { type: string }): Measured => event as Measured;
-
-const never = () => false;
-const evictOne = { type: 'evictOne', params: ({ event }: { event: NodeEvent }) => ({ availableBytes: measured(event).availableBytes }) } as const;
-const reportError = { type: 'reportError', params: ({ event }: { event: unknown }) => ({ error: (event as { error: unknown }).error }) } as const;
-const placeholder = <T>() => fromPromise<T, { pressure: boolean }>(() => Promise.reject(new Error('supplied by the node agent')));
+const measured = (context: NodeContext): Measurement => context.measurement!;
+const unprovided = <T>() => fromPromise<T>(() => Promise.reject(new Error('supplied by the node agent')));
+const failed = (event: NodeEvent) => (event as { error?: unknown }).error;
+const reportError = { type: 'reportError', params: ({ event }: { event: NodeEvent }) => ({ error: failed(event) }) } as const;
+const evictOne = { type: 'evictOne', params: ({ context }: { context: NodeContext }) => ({ availableBytes: measured(context).availableBytes }) } as const;
+/** What a failed write leaves: the error reported; the server's copy unknown when nobody answered; then the loop's next wait. */
+const afterFailure = (next: 'nextRenewal' | 'nextCheck') => {
+  const again = next === 'nextRenewal' ? (['retimeRenewal', 'nextRenewal'] as const) : (['nextCheck'] as const);
+  return [
+    { guard: 'unanswered', actions: ['forgetReported', reportError, ...again] },
+    { actions: [reportError, ...again] },
+  ] as const;
+};
+/** A measurement's consequences: the pressure noted, a pod evicted if memory is low, pods resynced, then the report decided. */
+const measuredLow = ['notePressure', evictOne, 'resyncPods', 'decide'] as const;
+const measuredOk = ['notePressure', 'resyncPods', 'decide'] as const;
 
 export const nodeMachine = setup({
   types: {
@@ -90,29 +117,30 @@ export const nodeMachine = setup({
     events: {} as NodeEvent,
   },
   actors: {
-    register: placeholder<Written>(),
-    renewLease: placeholder<void>(),
-    syncPods: placeholder<void>(),
-    writeStatus: placeholder<Written>(),
+    register: unprovided<Written>(),
+    renewLease: unprovided<void>(),
+    syncPods: unprovided<void>(),
   },
   guards: {
-    /** The status changed since it was written, the server may not have it, or it is due. */
-    reportNeeded: ({ context, event }) => {
-      const e = measured(event);
-      return context.reportedAtMs === undefined || pressureAfter(context, e) !== context.reportedPressure || e.atMs - context.reportedAtMs >= context.statusReportMs;
-    },
-    underPressure: ({ context, event }) => pressureAfter(context, measured(event)),
-    memoryLow: ({ event }) => measured(event).memoryLow,
+    /** The status changed since it was written, the server may not have it, or it is due (after notePressure). */
+    reportNeeded: ({ context }) => context.reportedAtMs === undefined || context.pressure !== context.reportedPressure ||
+      measured(context).atMs - context.reportedAtMs >= context.statusReportMs,
+    underPressure: ({ context }) => pressureAfter(context, measured(context)),
+    memoryLow: ({ context }) => measured(context).memoryLow,
     /** The error is a request nobody answered (the host knows what that looks like). */
-    unanswered: never,
+    unanswered: () => false,
   },
   delays: {
-    leaseRenewMs: ({ context }) => Math.round(context.leaseRenewMs * (1 + context.leaseJitterFactor * context.random.next())),
+    leaseWaitMs: ({ context }) => context.leaseWaitMs,
     statusUpdateMs: ({ context }) => context.statusUpdateMs,
   },
   actions: {
-    /** Host: measure memory, resync pods the server holds not Ready, and send MEASURED. */
-    measure: () => {},
+    /** Host: write the Lease; answer RENEW_FAILED, or RENEWED if it ended later than it began. */
+    renewLease: () => {},
+    /** Host: write the status with `pressure`; answer REPORTED (with the time) or REPORT_FAILED. */
+    writeStatus: (_, _params: { pressure: boolean }) => {},
+    /** Host: an assign of the node's measurement (memory against evictionHard, and the time). */
+    measure: assign({ measurement: ({ context }) => context.measurement }),
     /** Host: evict one pod, the worst by the eviction ranking. */
     evictOne: (_, _params: { availableBytes: number }) => {},
     /** Host: write again the running status of pods the server holds not Ready (the real status manager's sync). */
@@ -120,94 +148,78 @@ export const nodeMachine = setup({
     reportError: (_, _params: { error: unknown }) => {},
     /** Host: stop watching and running pods; the agent is gone. */
     halt: () => {},
-    noteMeasured: assign({
-      lastLowMs: ({ context, event }) => (measured(event).memoryLow ? measured(event).atMs : context.lastLowMs),
-      pressure: ({ context, event }) => pressureAfter(context, measured(event)),
+    notePressure: assign({
+      lastLowMs: ({ context }) => (measured(context).memoryLow ? measured(context).atMs : context.lastLowMs),
+      pressure: ({ context }) => pressureAfter(context, measured(context)),
     }),
-    noteReported: assign({
-      reportedAtMs: ({ event }) => (event as unknown as { output: Written }).output.atMs,
-      reportedPressure: ({ context }) => context.pressure,
-    }),
+    noteRegistered: assign({ reportedAtMs: ({ event }) => (event as unknown as { output: Written }).output.atMs, reportedPressure: false }),
+    noteReported: assign({ reportedAtMs: ({ event }) => (event as { atMs: number }).atMs, reportedPressure: ({ context }) => context.pressure }),
     forgetReported: assign({ reportedAtMs: undefined, reportedPressure: undefined }),
-    noteFailure: assign({ error: ({ event }) => String((event as { error?: { message?: string } }).error?.message ?? (event as { error?: unknown }).error) }),
+    /** The loops' next waits: delayed events of the machine's own, by id, so leaving Running cancels them. */
+    drawLeaseWait: assign({ leaseWaitMs: ({ context }) => Math.round(context.leaseRenewMs * (1 + context.leaseJitterFactor * context.random.next())) }),
+    nextRenewal: raise({ type: 'RENEW' }, { id: 'lease', delay: 'leaseWaitMs' }),
+    /** The renewal ended later than it began: its wait begins again from the end. */
+    retimeRenewal: cancel('lease'),
+    nextCheck: raise({ type: 'CHECK' }, { id: 'status', delay: 'statusUpdateMs' }),
+    measured: raise({ type: 'MEASURED' }),
+    decide: raise({ type: 'DECIDE' }),
+    noteFailure: assign({ error: ({ event }) => String((event as { error?: { message?: string } }).error?.message ?? failed(event as NodeEvent)) }),
   },
 }).createMachine({
   id: 'node',
   initial: 'Starting',
-  context: ({ input }) => ({ ...input, reportedAtMs: undefined, reportedPressure: undefined, lastLowMs: undefined, pressure: false, error: undefined }),
+  context: ({ input }) => ({ ...input, reportedAtMs: undefined, reportedPressure: undefined, measurement: undefined, lastLowMs: undefined, pressure: false,
+    leaseWaitMs: 0, error: undefined }),
   on: { STOP: '.Stopped', CRASH: '.Crashed' },
   states: {
     Starting: {
       initial: 'Registering',
       states: {
         Registering: {
-          invoke: { id: 'register', src: 'register', input: () => ({ pressure: false }),
-            onDone: { target: 'Leasing', actions: 'noteReported' }, onError: { target: '#node.Failed', actions: 'noteFailure' } },
+          invoke: { id: 'register', src: 'register', onDone: { target: 'Leasing', actions: 'noteRegistered' }, onError: { target: '#node.Failed', actions: 'noteFailure' } },
         },
         Leasing: {
-          invoke: { id: 'renewLease', src: 'renewLease', input: () => ({ pressure: false }),
-            onDone: 'Syncing', onError: { target: '#node.Failed', actions: 'noteFailure' } },
+          invoke: { id: 'renewLease', src: 'renewLease', onDone: 'Syncing', onError: { target: '#node.Failed', actions: 'noteFailure' } },
         },
         Syncing: {
-          invoke: { id: 'syncPods', src: 'syncPods', input: () => ({ pressure: false }),
-            onDone: '#node.Running', onError: { target: '#node.Failed', actions: 'noteFailure' } },
+          invoke: { id: 'syncPods', src: 'syncPods', onDone: '#node.Running', onError: { target: '#node.Failed', actions: 'noteFailure' } },
         },
       },
     },
     Running: {
       id: 'node.Running',
-      type: 'parallel',
+      initial: 'Normal',
+      entry: ['drawLeaseWait', 'nextRenewal', 'nextCheck'],
+      on: {
+        RENEW: { actions: ['renewLease', 'drawLeaseWait', 'nextRenewal'] },
+        RENEWED: { actions: ['retimeRenewal', 'nextRenewal'] },
+        RENEW_FAILED: afterFailure('nextRenewal'),
+        CHECK: { actions: ['measure', 'measured'] },
+        // The eviction comes before the pods' resync, as the eviction manager's pass precedes the status sync.
+        DECIDE: [
+          { guard: 'reportNeeded', actions: { type: 'writeStatus', params: ({ context }) => ({ pressure: context.pressure }) } },
+          { actions: 'nextCheck' },
+        ],
+        REPORTED: { actions: ['noteReported', 'nextCheck'] },
+        REPORT_FAILED: afterFailure('nextCheck'),
+      },
       states: {
-        lease: {
-          initial: 'Waiting',
-          states: {
-            Waiting: { id: 'node.Running.lease.Waiting', after: { leaseRenewMs: 'Renewing' } },
-            Renewing: {
-              invoke: {
-                id: 'renewLease', src: 'renewLease', input: ({ context }) => ({ pressure: context.pressure }),
-                onDone: 'Waiting',
-                onError: [
-                  { guard: 'unanswered', target: 'Waiting', actions: ['forgetReported', reportError] },
-                  { target: 'Waiting', actions: reportError },
-                ],
-              },
-            },
+        Normal: {
+          on: {
+            MEASURED: [
+              { guard: 'underPressure', target: 'Pressure', actions: measuredLow },
+              { guard: 'memoryLow', actions: measuredLow },
+              { actions: measuredOk },
+            ],
           },
         },
-        memory: {
-          initial: 'Normal',
-          states: {
-            // A low measurement starts pressure (unless pressureTransitionMs is 0) and evicts a pod.
-            Normal: { on: { MEASURED: [
-              { guard: 'underPressure', target: 'Pressure', actions: ['noteMeasured', evictOne] },
-              { guard: 'memoryLow', actions: ['noteMeasured', evictOne] },
-              { actions: 'noteMeasured' },
-            ] } },
-            Pressure: { on: { MEASURED: [
-              { guard: 'memoryLow', actions: ['noteMeasured', evictOne] },
-              { guard: 'underPressure', actions: 'noteMeasured' },
-              { target: 'Normal', actions: 'noteMeasured' },
-            ] } },
-          },
-        },
-        status: {
-          initial: 'Waiting',
-          states: {
-            Waiting: { id: 'node.Running.status.Waiting', after: { statusUpdateMs: 'Checking' } },
-            Checking: {
-              entry: 'measure',
-              on: { MEASURED: [{ guard: 'reportNeeded', target: 'Reporting', actions: 'resyncPods' }, { target: 'Waiting', actions: 'resyncPods' }] },
-            },
-            Reporting: {
-              invoke: {
-                id: 'writeStatus', src: 'writeStatus', input: ({ context }) => ({ pressure: context.pressure }),
-                onDone: { target: 'Waiting', actions: 'noteReported' },
-                onError: [
-                  { guard: 'unanswered', target: 'Waiting', actions: ['forgetReported', reportError] },
-                  { target: 'Waiting', actions: reportError },
-                ],
-              },
-            },
+        Pressure: {
+          on: {
+            MEASURED: [
+              { guard: 'memoryLow', actions: measuredLow },
+              { guard: 'underPressure', actions: measuredOk },
+              { target: 'Normal', actions: measuredOk },
+            ],
           },
         },
       },

@@ -6,6 +6,7 @@ import { controllerMachine } from '../../machines/controller.ts';
 import type { ActorSystem } from '../system/actor-system.ts';
 import { stateName } from '../system/records.ts';
 import { actorIds } from '../system/ids.ts';
+import { whenState } from '../system/when-state.ts';
 
 /** What a controller does at each point of its lifecycle. */
 export interface ControllerWork {
@@ -34,15 +35,9 @@ export class ControllerActor {
 
   /** Starts the lifecycle; resolves once the controller runs (or was stopped first), rejects if its caches could not be synced. */
   start(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const sub = this.#actor.subscribe((s) => {
-        if (s.matches('Running') || s.matches('Stopped')) resolve();
-        else if (s.matches('Failed')) reject(new Error(s.context.error));
-        else return;
-        queueMicrotask(() => sub.unsubscribe());
-      });
-      this.#actor.start();
-    });
+    const started = whenState(this.#actor, (s) => (s.matches('Running') || s.matches('Stopped') ? 'settled' : s.matches('Failed') ? new Error(s.context.error) : undefined));
+    this.#actor.start();
+    return started;
   }
 
   stop(): void {

@@ -32,6 +32,7 @@ import type { ZoneState } from '../../machines/zone.ts';
 import type { Bus } from '../../transport/bus.ts';
 import { ActorSystem } from '../system/actor-system.ts';
 import { stateName } from '../system/records.ts';
+import { whenState } from '../system/when-state.ts';
 import { NodeLifecycleController } from './controllers/node-lifecycle.ts';
 import { DaemonSetController } from './controllers/daemonset.ts';
 import { DeploymentController } from './controllers/deployment.ts';
@@ -171,18 +172,7 @@ export class ControllerManager {
 
   /** Resolves once the lifecycle is in `state` (or has ended otherwise); rejects if it failed to start. */
   #reaching(state: 'Running' | 'Stopped'): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const check = (s: ReturnType<Actor<typeof componentMachine>['getSnapshot']>) => {
-        if (s.matches('Failed')) reject(new Error(s.context.error));
-        else if (s.matches(state) || s.status !== 'active') resolve();
-        else return false;
-        return true;
-      };
-      if (this.#lifecycle.getSnapshot().status !== 'active' && check(this.#lifecycle.getSnapshot())) return;
-      const sub = this.#lifecycle.subscribe((s) => {
-        if (check(s)) queueMicrotask(() => sub.unsubscribe());
-      });
-    });
+    return whenState(this.#lifecycle, (s) => (s.matches('Failed') ? new Error(s.context.error) : s.matches(state) || s.status !== 'active' ? 'settled' : undefined));
   }
 
   /** Whether this replica runs its loops now. */

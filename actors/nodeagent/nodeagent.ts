@@ -31,15 +31,18 @@ import { evictionMessage, evictionVictim, memoryThreshold, type MemoryThreshold,
 import { parseQuantity, wholeUnits } from '../api/quantity.ts';
 import { isReady } from '../api/fields.ts';
 import { podMachineFor, PodRuntime, type HostedPodMachine } from './pod-runtime.ts';
-import { fromPromise, type Actor } from 'xstate';
-import { nodeMachine, type Written } from '../../machines/node.ts';
+import { assign, fromPromise, type Actor } from 'xstate';
+import { nodeMachine, type Measurement, type Written } from '../../machines/node.ts';
 import { ActorSystem } from '../system/actor-system.ts';
 import { stateName } from '../system/records.ts';
 import { actorIds } from '../system/ids.ts';
+import { whenState } from '../system/when-state.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
 const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
+
+const RENEWED = { type: 'RENEWED' } as const;
 
 /** Where node leases live (the spec's neutral name for kube-node-lease). */
 export const NODE_LEASE_NAMESPACE = 'orch-node-lease';
@@ -150,13 +153,18 @@ export class NodeAgent {
     this.#informer.on({ add: reconcile, update: (_old, o) => reconcile(o), delete: reconcile });
     const machine = nodeMachine.provide({
       actors: {
-        register: fromPromise<Written, { pressure: boolean }>(() => this.#register()),
-        renewLease: fromPromise<void, { pressure: boolean }>(() => this.#renewLease()),
-        syncPods: fromPromise<void, { pressure: boolean }>(() => this.#informer.start()),
-        writeStatus: fromPromise<Written, { pressure: boolean }>(({ input }) => this.#writeStatus(input.pressure)),
+        register: fromPromise<Written>(() => this.#register()),
+        renewLease: fromPromise<void>(() => this.#renewLease()),
+        syncPods: fromPromise<void>(() => this.#informer.start()),
       },
       actions: {
-        measure: ({ self }) => self.send(this.#measure()),
+        renewLease: ({ self }) => {
+          const startMs = this.#clock.now();
+          void this.#renewLease().then(() => this.#clock.now() > startMs && self.send(RENEWED), (error: unknown) => self.send({ type: 'RENEW_FAILED', error }));
+        },
+        writeStatus: ({ self }, { pressure }) => void this.#writeStatus(pressure).then(({ atMs }) => self.send({ type: 'REPORTED', atMs }),
+          (error: unknown) => self.send({ type: 'REPORT_FAILED', error })),
+        measure: assign({ measurement: () => this.#measure() }),
         evictOne: (_, { availableBytes }) => this.#evictOne(availableBytes),
         resyncPods: () => this.#resyncPods(),
         reportError: (_, { error }) => this.#report(error),
@@ -176,15 +184,10 @@ export class NodeAgent {
    * the lease and status loops. Resolves once they run; rejects if the agent could not start.
    */
   start(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const sub = this.#actor.subscribe((s) => {
-        if (s.matches('Running')) resolve();
-        else if (s.matches('Failed')) reject(new Error(`node agent ${this.nodeName} failed to start: ${s.context.error}`));
-        else return;
-        queueMicrotask(() => sub.unsubscribe());
-      });
-      this.#actor.start();
-    });
+    const started = whenState(this.#actor, (s) => (s.matches('Running') ? 'settled'
+      : s.matches('Failed') ? new Error(`node agent ${this.nodeName} failed to start: ${s.context.error}`) : undefined));
+    this.#actor.start();
+    return started;
   }
 
   /** Memory used on top of the pods' own (a scenario's memory-pressure fault); 0 removes it. */
@@ -200,7 +203,7 @@ export class NodeAgent {
   }
 
   /** The status beat's measurement of memory available against evictionHard's memory.available (the node machine decides what follows). */
-  #measure() {
+  #measure(): Measurement {
     const atMs = this.#clock.now();
     const threshold = this.#threshold;
     let availableBytes = Infinity;
@@ -214,7 +217,7 @@ export class NodeAgent {
       availableBytes = surely >= needed ? surely : capacity - this.memoryUsage;
       memoryLow = availableBytes < needed;
     }
-    return { type: 'MEASURED' as const, atMs, memoryLow, availableBytes };
+    return { atMs, memoryLow, availableBytes };
   }
 
   /** Evicts the pod the real agent would evict first under memory pressure, if any runs. */

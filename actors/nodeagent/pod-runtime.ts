@@ -164,9 +164,9 @@ export class PodRuntime {
    * stop being Ready). True if it wrote.
    */
   resync(server: KObject): boolean {
-    if (this.phase !== 'Running' || this.#inFlight > 0) return false;
-    if (server.metadata.deletionTimestamp) return false;
-    if (isReady(server)) return false;
+    // The server's copy first: most pods the agent looks at here are finished, and say so.
+    if (this.#inFlight > 0 || server.metadata.deletionTimestamp || isReady(server)) return false;
+    if (this.phase !== 'Running') return false;
     this.#enqueue(() => this.#deps.write(this.#runningStatus(this.#runningMs)));
     return true;
   }

@@ -33,6 +33,7 @@ import { SchedulerMetrics } from './metrics.ts';
 import { findPreemption } from './preemption.ts';
 import { SchedulingQueue, type QueuedPod } from './queue.ts';
 import { actorIds } from '../system/ids.ts';
+import { whenState } from '../system/when-state.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
@@ -154,15 +155,9 @@ export class Scheduler {
 
   /** Lists and watches nodes and pods, then runs its loop; rejects if it could not start. */
   start(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const sub = this.#lifecycle.subscribe((s) => {
-        if (s.matches('Running')) resolve();
-        else if (s.matches('Failed')) reject(new Error(s.context.error));
-        else return;
-        queueMicrotask(() => sub.unsubscribe());
-      });
-      this.#lifecycle.start();
-    });
+    const started = whenState(this.#lifecycle, (s) => (s.matches('Running') ? 'settled' : s.matches('Failed') ? new Error(s.context.error) : undefined));
+    this.#lifecycle.start();
+    return started;
   }
 
   stop(): void {
@@ -174,7 +169,7 @@ export class Scheduler {
     return this.#lifecycle;
   }
 
-  /** The machine's state: `Starting`, `Running.{loop.Idle,flush.Waiting}` or `Running.{loop.Busy,...}` (a batch due), `Stopped`. */
+  /** The machine's state: `Starting`, `Running.Idle`, `Running.Busy` (a batch due), `Stopped`. */
   get state(): string {
     return stateName(this.#lifecycle.getSnapshot().value);
   }
@@ -256,9 +251,10 @@ export class Scheduler {
 
   // ---- The loop ----------------------------------------------------------------------------------
 
-  /** Something to schedule may be queued: the machine runs a batch soon, unless one is due already. */
+  /** Something to schedule may be queued: the machine runs a batch soon. (A batch due already takes it: no event needed.) */
   #kick(): void {
-    if (this.#running) this.#lifecycle.send({ type: 'WORK' });
+    const s = this.#lifecycle.getSnapshot();
+    if (s.status === 'active' && s.matches({ Running: 'Idle' })) this.#lifecycle.send({ type: 'WORK' });
   }
 
   /** Schedules up to BATCH pods; true when it stopped at BATCH (more may be queued), false when the queue ran dry. */

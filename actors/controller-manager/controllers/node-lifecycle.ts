@@ -23,7 +23,7 @@
 // its monitor pass the lifecycle machine's periodic pass; with it runs the tainting of nodes by
 // condition (node-condition-taints.ts). Pods are evicted by the taint eviction controller once a
 // taint lands (taint-eviction.ts).
-import type { Actor } from 'xstate';
+import { assign, type Actor } from 'xstate';
 import type { Clock } from '../../api/env.ts';
 import { timestamp } from '../../api/env.ts';
 import { lookupResource } from '../../api/resources.ts';
@@ -66,11 +66,15 @@ interface Condition {
   message?: string;
 }
 
-/** A node's health machine, and what the controller last saw of the node: the probes it compares. */
+/** A node's health machine, and what the controller last saw of the node: the probes it compares, and when it last heard from it. */
 interface NodeHealth {
   actor: Actor<HealthMachine>;
   ready: Condition | undefined;
   leaseRenewTime: string | undefined;
+  /** The real controller's probe timestamp, on this controller's clock. */
+  probeMs: number;
+  /** The Ready condition's status the machine was last told (OBSERVED), or took itself (Unknown); undefined: none yet. */
+  told: ReadyStatus | undefined;
 }
 
 type HealthMachine = ReturnType<NodeLifecycleController['healthMachine']>;
@@ -113,6 +117,8 @@ export class NodeLifecycleController {
   readonly #lifecycle: ControllerActor;
   readonly #healthMachine: HealthMachine;
   readonly #health = new Map<string, NodeHealth>();
+  /** The same records by their health machine's id: where the machine's `look` reads. */
+  readonly #byActor = new Map<string, NodeHealth>();
   readonly #known = new Map<string, string>();
   readonly #zones: Zones;
   /** Nodes whose health machine's grace period is over: the next pass gives its verdict. */
@@ -169,6 +175,7 @@ export class NodeLifecycleController {
   healthMachine() {
     return nodeHealthMachine.provide({
       actions: {
+        look: assign(({ self }) => ({ probeMs: this.#byActor.get(self.id)?.probeMs ?? 0, nowMs: this.#clock.now() })),
         markUnknown: () => this.#markUnknown(),
         markPodsNotReady: () => {
           if (this.#passing) this.#passing.tookReady = true;
@@ -193,6 +200,7 @@ export class NodeLifecycleController {
     this.#conditionTaints.stop();
     for (const h of this.#health.values()) h.actor.stop();
     this.#health.clear();
+    this.#byActor.clear();
     this.#silent.clear();
     this.#zones.stop();
   }
@@ -228,6 +236,7 @@ export class NodeLifecycleController {
       const h = this.#health.get(name);
       if (h) {
         this.#silent.delete(h.actor.id);
+        this.#byActor.delete(h.actor.id);
         h.actor.stop();
       }
       this.#health.delete(name);
@@ -255,15 +264,19 @@ export class NodeLifecycleController {
     // Every zone down at once: more likely the controller's own view is cut off. No evictions.
     if (disruption === 'allDown') for (const node of nodes) this.#markReachable(node);
     // Back from a total outage: every node gets a fresh grace period.
-    if (disruption === 'back') for (const h of this.#health.values()) h.actor.send({ type: 'RESET' });
+    if (disruption === 'back') for (const h of this.#health.values()) {
+      h.probeMs = this.#clock.now();
+      h.actor.send({ type: 'RESET', nowMs: h.probeMs });
+    }
     this.#armTainting();
   }
 
   /**
    * The real tryUpdateNodeHealth: the Ready condition as observed, and the node's health after
    * this pass (the machine's state). A probe (a new heartbeat, a renewed Lease, or first sight of
-   * a node that posted a Ready condition) is sent as PROBED; a node whose grace period is over
-   * gets the machine's verdict (PASS).
+   * a node that posted a Ready condition) moves the probe time the machine reads; a change of the
+   * Ready condition's status is told to it (OBSERVED); a node whose grace period is over gets the
+   * machine's verdict (PASS).
    */
   #updateHealth(node: KObject, now: number): { observed: Condition; current: ReadyStatus; posted: boolean; tookReady: boolean } {
     const name = node.metadata.name!;
@@ -271,36 +284,46 @@ export class NodeLifecycleController {
     const at = node.metadata.creationTimestamp ?? undefined;
     const observed: Condition = ready ?? { type: 'Ready', status: 'Unknown', lastHeartbeatTime: at, lastTransitionTime: at };
     let health = this.#health.get(name);
-    let probed = false;
     if (!health) {
-      const created = Date.parse(node.metadata.creationTimestamp ?? '') || now;
+      // First sight: a node that posted its Ready condition is heard now; one that never did, at its creation.
+      const probeMs = ready ? now : Date.parse(node.metadata.creationTimestamp ?? '') || now;
       const actor = this.#system.host(this.#healthMachine, { id: actorIds.nodeHealth(name), input: {
-        monitorGraceMs: this.#o.nodeMonitorGracePeriodMs, startupGraceMs: this.#o.nodeStartupGracePeriodMs, sinceProbeMs: ready ? 0 : now - created,
-      } }).start();
-      this.#health.set(name, (health = { actor, ready: undefined, leaseRenewTime: undefined }));
+        monitorGraceMs: this.#o.nodeMonitorGracePeriodMs, startupGraceMs: this.#o.nodeStartupGracePeriodMs, probeMs, nowMs: now,
+      } });
+      health = { actor, ready: undefined, leaseRenewTime: undefined, probeMs, told: undefined };
+      this.#health.set(name, health);
+      this.#byActor.set(actor.id, health);
+      actor.start();
     }
-    if (ready && (!health.ready || health.ready.lastHeartbeatTime !== ready.lastHeartbeatTime)) probed = true;
+    // A new heartbeat is the node's own word: a probe, and its status the one to tell the machine.
+    // (The same heartbeat with another status is this controller's own write, or a stale copy.)
+    const posted = ready !== undefined && (!health.ready || health.ready.lastHeartbeatTime !== ready.lastHeartbeatTime);
+    if (posted) health.probeMs = now;
     health.ready = ready;
     const renewTime = (this.#leases.cache.get(NODE_LEASE_NAMESPACE, name)?.spec as { renewTime?: string } | undefined)?.renewTime;
     // The same time as last pass (a lease renews every 10 s, the pass runs every 5 s) is no renewal: compared before parsing.
     if (renewTime && renewTime !== health.leaseRenewTime && (!health.leaseRenewTime || Date.parse(health.leaseRenewTime) < Date.parse(renewTime))) {
       health.leaseRenewTime = renewTime;
-      probed = true;
+      health.probeMs = now;
     }
     const status = ready?.status as ReadyStatus | undefined;
-    if (probed) health.actor.send({ type: 'PROBED', ready: status });
+    if (posted && status !== health.told) {
+      health.told = status;
+      health.actor.send({ type: 'OBSERVED', ready: status, probeMs: health.probeMs, nowMs: now });
+    }
     let tookReady = false;
-    let posted = ready !== undefined;
+    let hasCondition = ready !== undefined;
     if (this.#silent.has(health.actor.id)) {
       this.#passing = { node, now, tookReady: false, marked: false };
-      health.actor.send({ type: 'PASS', ready: status });
+      health.actor.send({ type: 'PASS', ready: status, probeMs: health.probeMs, nowMs: now });
       ({ tookReady } = this.#passing);
-      posted ||= this.#passing.marked;
+      hasCondition ||= this.#passing.marked;
       this.#passing = undefined;
     }
-    const state = health.actor.getSnapshot();
-    const current: ReadyStatus = state.matches('Ready') ? 'True' : state.matches('NotReady') ? 'False' : 'Unknown';
-    return { observed, current, posted, tookReady };
+    // The machine's top-level state is the Ready condition's status as the controller holds it.
+    const top = health.actor.getSnapshot().value as Partial<Record<'Ready' | 'NotReady' | 'Unknown', unknown>>;
+    const current: ReadyStatus = 'Ready' in top ? 'True' : 'NotReady' in top ? 'False' : 'Unknown';
+    return { observed, current, posted: hasCondition, tookReady };
   }
 
   /** The health machine's verdict on the node of this pass: its probed conditions set Unknown. */
@@ -309,7 +332,10 @@ export class NodeLifecycleController {
     if (!passing) return;
     const { node, now } = passing;
     const conditions = this.#unknownConditions(node, now);
-    this.#health.get(node.metadata.name!)!.ready = conditions.find((c) => c.type === 'Ready');
+    const health = this.#health.get(node.metadata.name!)!;
+    health.ready = conditions.find((c) => c.type === 'Ready');
+    // The machine is Unknown now: the written condition, when it comes back on a pass, is no change to tell it.
+    health.told = 'Unknown';
     passing.marked = true;
     this.#writeConditions(node, conditions);
   }
