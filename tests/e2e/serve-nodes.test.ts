@@ -1,7 +1,7 @@
 // `orchsim serve --nodes N` stands in for a cluster: kubectl sees Ready nodes spread over zones,
 // a pod it creates is scheduled and runs, and a Deployment rolls out, rolls over and rolls back,
-// is paused and resumed, with no other tool involved.
-import { mkdtempSync, rmSync } from 'node:fs';
+// is paused and resumed, with no other tool involved; its inspection log records the machines.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -13,8 +13,10 @@ test('kubectl sees Ready simulated nodes, a pod it runs starts, a Deployment rol
   const dir = mkdtempSync(join(tmpdir(), 'orchsim-serve-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const port = await freePort();
+  const inspectLog = join(dir, 'inspect.jsonl');
   const running = await startServer(['--secure-port', String(port), '--bind-address', '127.0.0.1', '--cert-dir', join(dir, 'certs'),
-    '--kubeconfig-out', kubeconfig, '--seed', '7', '--nodes', '2', '--zones', 'east,west'], 'serve', () => {});
+    '--kubeconfig-out', kubeconfig, '--seed', '7', '--nodes', '2', '--zones', 'east,west', '--inspect-log', inspectLog], 'serve', () => {});
+  let records: { kind: string; id: string; from?: string; to?: string }[] = [];
   try {
     const nodes = await eventually('both nodes Ready and untainted', async () => {
       const r = await kubectl(kubeconfig, ['get', 'nodes', '-o', 'json']);
@@ -78,8 +80,18 @@ test('kubectl sees Ready simulated nodes, a pod it runs starts, a Deployment rol
     assert.equal([progressing(resumed)?.status, progressing(resumed)?.reason], ['True', 'NewReplicaSetAvailable']);
   } finally {
     await running.stop();
+    records = readFileSync(inspectLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     rmSync(dir, { recursive: true, force: true });
   }
+  // The machines on the wall clock: the nodes, the pod kubectl ran and deleted (its object machine
+  // Terminating until its node agent removed it), the controllers; every actor stopped with the server.
+  const started = new Set(records.filter((r) => r.kind === 'actor').map((r) => r.id));
+  for (const id of ['apiserver', 'node/node-0', 'node/node-1', 'node-health/node-0', 'scheduler/default-scheduler', 'controller/deployment-controller', 'pod/default/web'])
+    assert.ok(started.has(id), id);
+  assert.equal(records.filter((r) => r.id === 'object/pods/default/web' && r.kind === 'transition').map((r) => `${r.from}→${r.to}`),
+    ['Live→Terminating', 'Terminating→Removed']);
+  const stopped = new Set(records.filter((r) => r.kind === 'stop').map((r) => r.id));
+  assert.equal([...started].filter((id) => id.startsWith('node/') && !stopped.has(id)), [], 'the nodes stopped with the server');
 });
 
 test.run();

@@ -38,6 +38,8 @@ const ROWS: OptionCase[] = [
   { name: 'secure-port', default: '10257', valid: '0', invalid: [['70000', 'must be a port from 0 to 65535']] },
   { name: 'orchconfig', default: undefined, valid: '/etc/orch/cm.conf' },
   { name: 'master', default: undefined, valid: 'nats://127.0.0.1:4222' },
+  { name: 'inspect-log', default: undefined, valid: '/var/log/orchsim/inspect.jsonl' },
+  { name: 'inspect-machines', default: '[]', valid: 'controller,zone', invalid: [['zone,zones', 'names "zones", which is not a machine']] },
   { name: 'controllers', default: '[*]', valid: '*,-taint-eviction-controller,bootstrapsigner,tokencleaner,nodelifecycle', invalid: [['*,-nope', 'names "nope", which is not a controller']] },
   { name: 'controller-start-interval', default: undefined, valid: '1s', invalid: [['-1s', 'must not be negative']] },
   { name: 'allocate-node-cidrs', default: 'false', valid: 'true' },

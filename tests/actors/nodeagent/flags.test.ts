@@ -12,6 +12,8 @@ const negative: [string, string][] = [['-1', 'must not be negative']];
 /** Options without a file field. */
 const OWN: OptionCase[] = [
   row('orchconfig', undefined, '/etc/orch/nodeagent.conf'),
+  row('inspect-log', undefined, '/var/log/orchsim/inspect.jsonl'),
+  row('inspect-machines', '[]', 'node,pod', [['node,nodes', 'names "nodes", which is not a machine']]),
   row('bootstrap-orchconfig', undefined, '/etc/orch/bootstrap.conf'),
   row('config', undefined, 'nodeagent.yaml'),
   row('hostname-override', undefined, 'Node-1.example.com', [['node_1', 'must be a DNS subdomain']]),

@@ -14,6 +14,8 @@ const FLAG_ROWS: OptionCase[] = [
   { name: 'secure-port', default: '10259', valid: '0', invalid: [['65536', 'must be a port from 0 to 65535'], ['-1', 'must be a port']] },
   { name: 'orchconfig', default: undefined, valid: '/etc/orch/scheduler.conf' },
   { name: 'master', default: undefined, valid: 'nats://127.0.0.1:4222' },
+  { name: 'inspect-log', default: undefined, valid: '/var/log/orchsim/inspect.jsonl' },
+  { name: 'inspect-machines', default: '[]', valid: 'controller,zone', invalid: [['zone,zones', 'names "zones", which is not a machine']] },
   ...leaderElectRows('orch-scheduler'),
   { name: 'lock-object-name', default: 'orch-scheduler', valid: 'old-lock' },
   { name: 'lock-object-namespace', default: 'orch-system', valid: 'kube-system' },
