@@ -8,6 +8,7 @@
 // What it does while running is its leader machine's and its controllers' to show. The host
 // supplies the actors `start` and `stop` and the action `halt` (on a crash: stop at once).
 import { assign, fromPromise, setup } from 'xstate';
+import { failureMessage } from './failure.ts';
 
 export interface ComponentContext {
   /** Why it failed to start. */
@@ -24,7 +25,7 @@ export const componentMachine = setup({
   },
   actions: {
     halt: () => {},
-    noteFailure: assign({ error: ({ event }) => String((event as { error?: { message?: string } }).error?.message ?? (event as { error?: unknown }).error) }),
+    noteFailure: assign({ error: ({ event }) => failureMessage(event) }),
   },
 }).createMachine({
   id: 'component',

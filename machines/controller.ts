@@ -11,6 +11,7 @@
 // The host supplies the I/O: the actor `syncCaches`, the actions `run` (on entering Running:
 // start the workers, sweep what the caches hold), `pass` (one periodic pass) and `halt` (stop).
 import { assign, fromPromise, setup } from 'xstate';
+import { failureMessage } from './failure.ts';
 
 export interface ControllerInput {
   /** Between periodic passes; 0: the controller has none. */
@@ -33,7 +34,7 @@ export const controllerMachine = setup({
     run: () => {},
     pass: () => {},
     halt: () => {},
-    noteFailure: assign({ error: ({ event }) => String((event as { error?: { message?: string } }).error?.message ?? (event as { error?: unknown }).error) }),
+    noteFailure: assign({ error: ({ event }) => failureMessage(event) }),
   },
 }).createMachine({
   id: 'controller',

@@ -31,6 +31,7 @@
 // jitter is drawn from the injected stream, one draw per wait, in the order of the waits.
 import { assign, cancel, fromPromise, raise, setup } from 'xstate';
 import type { Random } from '../actors/api/env.ts';
+import { failureMessage } from './failure.ts';
 
 export interface NodeInput {
   /** A quarter of nodeLeaseDurationSeconds, in ms, before jitter. */
@@ -106,7 +107,11 @@ const afterFailure = (next: 'nextRenewal' | 'nextCheck') => {
     { actions: [reportError, ...again] },
   ] as const;
 };
-/** A measurement's consequences: the pressure noted, a pod evicted if memory is low, pods resynced, then the report decided. */
+/**
+ * A measurement's consequences: the pressure noted, a pod evicted if memory is low, pods resynced,
+ * then the report decided. The eviction comes before the resync, as the eviction manager's pass
+ * precedes the status sync.
+ */
 const measuredLow = ['notePressure', evictOne, 'resyncPods', 'decide'] as const;
 const measuredOk = ['notePressure', 'resyncPods', 'decide'] as const;
 
@@ -163,7 +168,7 @@ export const nodeMachine = setup({
     nextCheck: raise({ type: 'CHECK' }, { id: 'status', delay: 'statusUpdateMs' }),
     measured: raise({ type: 'MEASURED' }),
     decide: raise({ type: 'DECIDE' }),
-    noteFailure: assign({ error: ({ event }) => String((event as { error?: { message?: string } }).error?.message ?? failed(event as NodeEvent)) }),
+    noteFailure: assign({ error: ({ event }) => failureMessage(event) }),
   },
 }).createMachine({
   id: 'node',
@@ -195,7 +200,6 @@ export const nodeMachine = setup({
         RENEWED: { actions: ['retimeRenewal', 'nextRenewal'] },
         RENEW_FAILED: afterFailure('nextRenewal'),
         CHECK: { actions: ['measure', 'measured'] },
-        // The eviction comes before the pods' resync, as the eviction manager's pass precedes the status sync.
         DECIDE: [
           { guard: 'reportNeeded', actions: { type: 'writeStatus', params: ({ context }) => ({ pressure: context.pressure }) } },
           { actions: 'nextCheck' },

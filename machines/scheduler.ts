@@ -14,6 +14,7 @@
 // batch is due already. The host supplies the actor `syncCaches` and the actions `schedule` (pop
 // and schedule up to a batch of pods, then send BATCHED), `flush` and `halt`.
 import { assign, fromPromise, raise, setup } from 'xstate';
+import { failureMessage } from './failure.ts';
 
 export interface SchedulerInput {
   /** How often pods whose backoff ended are moved back to the active queue. */
@@ -36,7 +37,7 @@ export const schedulerMachine = setup({
     flush: () => {},
     halt: () => {},
     nextFlush: raise({ type: 'FLUSH' }, { id: 'flush', delay: 'flushPeriodMs' }),
-    noteFailure: assign({ error: ({ event }) => String((event as { error?: { message?: string } }).error?.message ?? (event as { error?: unknown }).error) }),
+    noteFailure: assign({ error: ({ event }) => failureMessage(event) }),
   },
 }).createMachine({
   id: 'scheduler',

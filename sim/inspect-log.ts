@@ -11,15 +11,30 @@ import { OptionError } from '../actors/api/options/table.ts';
 const BLOCK_BYTES = 1 << 20;
 
 export interface InspectLog {
-  /** Records written so far. */
-  readonly written: number;
   /** Writes what is gathered and closes the file. */
   close(): void;
 }
 
-/** Creates (or truncates) `file`, or throws an OptionError saying why it cannot: a command checks before it runs anything. */
-export function checkWritable(file: string): void {
+/** What `--inspect-log` and `--inspect-machines` ask for. */
+export interface InspectRequest {
+  readonly file: string;
+  readonly machines: readonly string[];
+}
+
+/**
+ * The inspection log a command line asks for (the two options, read into `flags`), or undefined.
+ * Checked before the command runs anything: machines without a file, or a file that cannot be
+ * written (it is created, or truncated, now), are an OptionError saying so.
+ */
+export function inspectRequest(flags: Record<string, unknown>): InspectRequest | undefined {
+  const file = flags['inspect-log'] as string | undefined;
+  const machines = (flags['inspect-machines'] as string[] | undefined) ?? [];
+  if (file === undefined) {
+    if (machines.length > 0) throw new OptionError('--inspect-machines chooses what --inspect-log writes: give --inspect-log FILE too');
+    return undefined;
+  }
   closeSync(openLog(file));
+  return { file, machines };
 }
 
 function openLog(file: string): number {
@@ -36,7 +51,6 @@ export function openInspectLog(system: ActorSystem, file: string, machines: read
   const keep = machines.length > 0 ? new Set(machines) : undefined;
   let lines: string[] = [];
   let bytes = 0;
-  let written = 0;
   const flush = () => {
     if (lines.length === 0) return;
     writeSync(fd, lines.join(''));
@@ -48,14 +62,10 @@ export function openInspectLog(system: ActorSystem, file: string, machines: read
     const line = `${JSON.stringify(r)}\n`;
     lines.push(line);
     bytes += line.length;
-    written++;
     if (bytes >= BLOCK_BYTES) flush();
   });
   let closed = false;
   return {
-    get written() {
-      return written;
-    },
     close() {
       if (closed) return;
       closed = true;

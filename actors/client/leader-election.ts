@@ -19,6 +19,7 @@ import type { ApiClient } from './client.ts';
 import { perRegistry } from './per-registry.ts';
 import { ActorSystem } from '../system/actor-system.ts';
 import { actorIds } from '../system/ids.ts';
+import { whenState } from '../system/when-state.ts';
 
 /** The jitter the machine draws, which the `--leader-elect*` options are checked against (leader-elect-flags.ts). */
 export { RETRY_JITTER };
@@ -176,10 +177,9 @@ export class LeaderElector {
     const actor = this.#actor;
     // Never started, already stopped, or halted: nothing to wait for.
     if (!this.#system.get(actor.id)) return Promise.resolve();
-    return new Promise((resolve) => {
-      actor.subscribe({ complete: resolve, error: () => resolve() });
-      actor.send({ type: 'STOP' });
-    });
+    const stopped = whenState(actor, (s) => (s.status === 'active' ? undefined : 'settled'));
+    actor.send({ type: 'STOP' });
+    return stopped;
   }
 
   /** The replica dies at once: no more attempts, no release (its Lease runs out). */

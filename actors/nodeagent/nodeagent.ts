@@ -269,7 +269,7 @@ export class NodeAgent {
     for (const p of this.#pods.values()) yield { phase: p.phase, containers: p.containerCount };
   }
 
-  /** The node machine's state, as a dotted path (`Starting.Registering`, `Running.{lease.Waiting,...}`, `Stopped`). */
+  /** The node machine's state, as a dotted path (`Starting.Registering`, `Running.Normal`, `Running.Pressure`, `Stopped`). */
   get state(): string {
     return stateName(this.#actor.getSnapshot().value);
   }

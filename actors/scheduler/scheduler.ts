@@ -207,8 +207,8 @@ export class Scheduler {
     const nodeName = spec.nodeName as string | undefined;
     if (nodeName) {
       this.queue.delete(key);
-      // Bound: its record is its node agent's from here (taken over, or ended if none is in this process).
-      this.#system.handOver(actorIds.pod(pod.metadata.namespace!, pod.metadata.name!));
+      // Just bound: its record is its node agent's from here (taken over, or ended if none is in this process).
+      if (!old || !(old.spec as Rec).nodeName) this.#system.handOver(actorIds.pod(pod.metadata.namespace!, pod.metadata.name!));
       const phase = (pod.status as Rec | undefined)?.phase;
       if (phase === 'Succeeded' || phase === 'Failed') {
         if (this.cache.unplace(key)) this.#podFreedResources();

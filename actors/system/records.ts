@@ -9,7 +9,7 @@
 //
 // An actor record carries the state the actor starts in (`to`); a transition record the event
 // that caused it and the states before and after. States are dotted paths (`Running.Idle`);
-// parallel regions are listed in braces, in the machine's order (`Running.{lease.Waiting,status.Waiting}`).
+// parallel regions, in a machine that has them, are listed in braces in its order (`Running.{a.X,b.Y}`).
 
 export type InspectionRecord = ActorRecord | TransitionRecord | StopRecord;
 

@@ -14,7 +14,7 @@ import type { Registry } from '../../actors/api/metrics.ts';
 import { startComponentServer, type ComponentServer, type HealthChecks } from '../component-server.ts';
 import type { Clock } from '../../actors/api/env.ts';
 import { ActorSystem } from '../../actors/system/actor-system.ts';
-import { openInspectLog } from '../inspect-log.ts';
+import { inspectRequest, openInspectLog } from '../inspect-log.ts';
 
 /** A file's mapping, YAML or JSON; errors name the file. */
 export function readMappingFile(path: string): Record<string, unknown> {
@@ -108,12 +108,7 @@ export function helpOrVersion<T>(table: OptionTable<T>, argv: readonly string[],
  */
 export function processSystem(clock: Clock, flags: Record<string, unknown>): { system: ActorSystem; close(): void } {
   const system = new ActorSystem(clock);
-  const file = flags['inspect-log'] as string | undefined;
-  const machines = (flags['inspect-machines'] as string[] | undefined) ?? [];
-  if (file === undefined) {
-    if (machines.length > 0) throw new OptionError('--inspect-machines chooses what --inspect-log writes: give --inspect-log FILE too');
-    return { system, close: () => {} };
-  }
-  const log = openInspectLog(system, file, machines);
-  return { system, close: () => log.close() };
+  const request = inspectRequest(flags);
+  const log = request && openInspectLog(system, request.file, request.machines);
+  return { system, close: () => log?.close() };
 }

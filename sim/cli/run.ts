@@ -15,7 +15,7 @@ import { bool, int, string, strings } from '../../actors/api/options/kinds.ts';
 import { OptionError, OptionTable, type OptionSpec } from '../../actors/api/options/table.ts';
 import { formatDuration } from '../../actors/api/duration.ts';
 import { inspectOptions } from '../../actors/system/options.ts';
-import { checkWritable } from '../inspect-log.ts';
+import { inspectRequest } from '../inspect-log.ts';
 
 interface RunOptions {
   seed?: number;
@@ -83,10 +83,7 @@ export async function loadScenarioArg(file: string): Promise<Scenario> {
 /** Runs `orchsim run`; returns the exit code. */
 export async function runCommand(argv: string[], log: (line: string) => void = console.log): Promise<number> {
   const { options, extra: flags, positional: [file, ...extra] } = RUN_TABLE.parse(argv);
-  const inspectFile = flags['inspect-log'] as string | undefined;
-  const inspectMachines = flags['inspect-machines'] as string[];
-  if (inspectMachines.length > 0 && inspectFile === undefined) throw new OptionError('--inspect-machines chooses what --inspect-log writes: give --inspect-log FILE too');
-  if (inspectFile !== undefined) checkWritable(inspectFile);
+  const inspectLog = inspectRequest(flags);
   const draft = { ...options, progress: options.progress ?? process.stderr.isTTY === true };
   if (file === undefined) throw new OptionError(`which scenario? give a scenario file, e.g. sim/scenarios/quickstart.yaml\n\n${runHelp()}`);
   if (extra.length > 0) throw new OptionError(`unexpected argument ${JSON.stringify(extra[0])}: one scenario per run`);
@@ -100,7 +97,7 @@ export async function runCommand(argv: string[], log: (line: string) => void = c
   const outcome = await runScenario(scenario, {
     seed,
     explain: draft.explain,
-    ...(inspectFile !== undefined ? { inspectLog: { file: inspectFile, machines: inspectMachines } } : {}),
+    ...(inspectLog ? { inspectLog } : {}),
     onStarted: (live) => {
       const last = { n: 0, t: wallStart };
       const show = () => process.stderr.write(draft.progress ? `\r\x1b[K${progressLine(live, scenario.durationMs, wallStart, last)}` : `${progressLine(live, scenario.durationMs, wallStart, last)}\n`);
@@ -118,6 +115,6 @@ export async function runCommand(argv: string[], log: (line: string) => void = c
   for (const e of outcome.errors) log(`error: ${e}`);
   for (const { pod, decision } of outcome.explanations) log(formatDecision(pod, decision));
   log(`report: ${paths.html}\n        ${paths.json}`);
-  if (inspectFile !== undefined) log(`inspection log: ${resolve(inspectFile)}`);
+  if (inspectLog) log(`inspection log: ${resolve(inspectLog.file)}`);
   return failed.length > 0 ? 1 : 0;
 }

@@ -23,8 +23,6 @@ type Mode = 'serve' | 'apiserver';
 
 interface ServeOptions extends ApiServerOptions {
   seed?: number;
-  inspectLog?: string;
-  inspectMachines?: string[];
   bus?: string;
   kubeconfigOut?: string;
   nodes: number;
@@ -52,8 +50,7 @@ const SERVE_ONLY: OptionSpec<ServeOptions>[] = [
 /** serve's certificates default to ./.orchsim/certs, which needs no root. */
 const serveSpec = (s: OptionSpec<ApiServerOptions>) => (s.name === 'cert-dir' ? { ...s, default: '.orchsim/certs' } : s) as OptionSpec<ServeOptions>;
 
-/** The inspection options, read into the typed options here (the table keeps no extra values). */
-const INSPECT = inspectOptions<ServeOptions>(SIMULATOR).map((s) => ({ ...s, key: s.name === 'inspect-log' ? 'inspectLog' : 'inspectMachines' }) as OptionSpec<ServeOptions>);
+const INSPECT = inspectOptions<ServeOptions>(SIMULATOR);
 
 const TABLES: Record<Mode, OptionTable<ServeOptions>> = {
   apiserver: new OptionTable<ServeOptions>('API server', [...API_SERVER_TABLE.specs.map((s) => s as OptionSpec<ServeOptions>), SEED, BUS, ...INSPECT], API_SERVER_TABLE.crossRules),
@@ -74,14 +71,14 @@ export function serveHelp(mode: Mode): string {
 /** A command line read: help or the version to print, or options to start with. */
 export type ServeCommandLine =
   | { print: string }
-  | { print?: undefined; options: ServeOptions; warnings: string[] };
+  | { print?: undefined; options: ServeOptions; warnings: string[]; extra: Record<string, unknown> };
 
 /** Reads the command line; -h, --help and --version win over the other flags' rules. Throws an OptionError. */
 export function parseServeArgs(argv: readonly string[], mode: Mode): ServeCommandLine {
   const printed = helpOrVersion(TABLES[mode], argv, mode, () => serveHelp(mode));
   if (printed !== undefined) return { print: printed };
   const resolved: Resolved<ServeOptions> = TABLES[mode].parse(argv);
-  return { options: resolved.options, warnings: resolved.warnings };
+  return { options: resolved.options, warnings: resolved.warnings, extra: resolved.extra };
 }
 
 export interface Running {
@@ -96,7 +93,7 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   warn: (line: string) => void = console.error): Promise<Running> {
   const line = Array.isArray(args) ? parseServeArgs(args as readonly string[], mode) : (args as ServeCommandLine);
   if (line.print !== undefined) throw new OptionError(`orchsim ${mode}: --help and --version print and exit; nothing to start`);
-  const { seed: givenSeed, bus: busUrl, kubeconfigOut: out, nodes = 0, zones = [], speed = 1, inspectLog, inspectMachines, ...flags } = line.options;
+  const { seed: givenSeed, bus: busUrl, kubeconfigOut: out, nodes = 0, zones = [], speed = 1, ...flags } = line.options;
   // The kubeconfig serve writes carries the admin token: the server must know it.
   const options = withCodeOnlyFields(flags, mode === 'serve' ? { tokens: new Map([[ADMIN_TOKEN, ADMIN_USER]]) } : {});
   for (const w of line.warnings) warn(`warning: ${w}`);
@@ -107,7 +104,7 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   const clock = wallClock(speed);
   const root = seededRandom(seed);
   const bus = busUrl === undefined ? undefined : await NatsBus.connect({ servers: busUrl, name: 'orchsim-apiserver' });
-  const inspection = processSystem(clock, { 'inspect-log': inspectLog, 'inspect-machines': inspectMachines });
+  const inspection = processSystem(clock, line.extra);
   const { system } = inspection;
   const server = new ApiServer(options, { clock, random: root, system, ...(bus ? { bus } : {}) });
   await server.start();

@@ -3,9 +3,10 @@
 //
 // - One node-health machine per node (machines/node-health.ts, `node-health/<name>`): every
 //   nodeMonitorPeriod a pass probes each node (a renewal of its Lease or a new heartbeat in its
-//   Ready condition, seen on this controller's own clock, is a probe, sent as PROBED). The grace
-//   period (nodeMonitorGracePeriod, nodeStartupGracePeriod while it never reported Ready) is the
-//   machine's delay; once it is over, the pass sends PASS and the machine sets the node's Ready,
+//   Ready condition, seen on this controller's own clock, is a probe; the machine reads the last
+//   one's time when its grace period would end). The grace period (nodeMonitorGracePeriod,
+//   nodeStartupGracePeriod while it never reported Ready) is the machine's delay; once it is
+//   over, the pass sends PASS and the machine sets the node's Ready,
 //   MemoryPressure, DiskPressure and PIDPressure conditions Unknown, and, when it took Ready
 //   away, its pods' Ready condition False (through pods/status; ContainersReady stays, as the
 //   real MarkPodsNotReady leaves it). A node some of whose pods failed to be marked is tried
@@ -249,12 +250,12 @@ export class NodeLifecycleController {
     }
     for (const node of nodes) {
       const name = node.metadata.name!;
-      const { observed, current, posted, tookReady } = this.#updateHealth(node, now);
+      const { observed, current, hasCondition, tookReady } = this.#updateHealth(node, now);
       // As the real ComputeZoneState counts them: a node that never posted its Ready condition is not Ready.
       const c = counts.get(zoneOf(node))!;
       if (current === 'True') c.ready++;
       else c.notReady++;
-      if (!posted) continue;
+      if (!hasCondition) continue;
       this.#decideTaint(node, observed, now);
       // The real monitorNodeHealth: once when this pass took the node's Ready away, again while a retry is owed.
       if (tookReady || (this.#markRetries.has(name) && observed.status !== 'True')) this.#markPodsNotReady(name, this.#pods.cache.onNode(name), now);
@@ -278,7 +279,7 @@ export class NodeLifecycleController {
    * Ready condition's status is told to it (OBSERVED); a node whose grace period is over gets the
    * machine's verdict (PASS).
    */
-  #updateHealth(node: KObject, now: number): { observed: Condition; current: ReadyStatus; posted: boolean; tookReady: boolean } {
+  #updateHealth(node: KObject, now: number): { observed: Condition; current: ReadyStatus; hasCondition: boolean; tookReady: boolean } {
     const name = node.metadata.name!;
     const ready = readyOf(node);
     const at = node.metadata.creationTimestamp ?? undefined;
@@ -297,8 +298,8 @@ export class NodeLifecycleController {
     }
     // A new heartbeat is the node's own word: a probe, and its status the one to tell the machine.
     // (The same heartbeat with another status is this controller's own write, or a stale copy.)
-    const posted = ready !== undefined && (!health.ready || health.ready.lastHeartbeatTime !== ready.lastHeartbeatTime);
-    if (posted) health.probeMs = now;
+    const heartbeat = ready !== undefined && (!health.ready || health.ready.lastHeartbeatTime !== ready.lastHeartbeatTime);
+    if (heartbeat) health.probeMs = now;
     health.ready = ready;
     const renewTime = (this.#leases.cache.get(NODE_LEASE_NAMESPACE, name)?.spec as { renewTime?: string } | undefined)?.renewTime;
     // The same time as last pass (a lease renews every 10 s, the pass runs every 5 s) is no renewal: compared before parsing.
@@ -307,7 +308,7 @@ export class NodeLifecycleController {
       health.probeMs = now;
     }
     const status = ready?.status as ReadyStatus | undefined;
-    if (posted && status !== health.told) {
+    if (heartbeat && status !== health.told) {
       health.told = status;
       health.actor.send({ type: 'OBSERVED', ready: status, probeMs: health.probeMs, nowMs: now });
     }
@@ -323,7 +324,7 @@ export class NodeLifecycleController {
     // The machine's top-level state is the Ready condition's status as the controller holds it.
     const top = health.actor.getSnapshot().value as Partial<Record<'Ready' | 'NotReady' | 'Unknown', unknown>>;
     const current: ReadyStatus = 'Ready' in top ? 'True' : 'NotReady' in top ? 'False' : 'Unknown';
-    return { observed, current, posted: hasCondition, tookReady };
+    return { observed, current, hasCondition, tookReady };
   }
 
   /** The health machine's verdict on the node of this pass: its probed conditions set Unknown. */
