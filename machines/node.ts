@@ -19,11 +19,18 @@
 //           than it began is answered RENEWED, and the same wait begins again from its end; one
 //           that fails is answered RENEW_FAILED, likewise (a renewal that ends in the instant it
 //           began, as in-process writes do, needs no answer: its wait is already right).
-//   CHECK   after statusUpdateMs: the host measures the node (`measure`, an assign); a low
+//   CHECK   on the statusUpdateMs grid: the host measures the node (`measure`, an assign); a low
 //           measurement evicts a pod; pods the server holds not Ready are written again; then,
 //           if the status changed, the server may not have it, or statusReportMs passed, the
 //           host writes the status (`writeStatus`, answered by REPORTED or REPORT_FAILED) and
 //           the next wait begins after it, else at once.
+//           A quiet check (memory not low, no pressure, no pod awaiting a resync, the server
+//           holding the status, nothing CHANGED since it began) would find the same at each grid
+//           point until the report falls due, so the next wait runs to that point. The host
+//           sends CHANGED when what a check looks at changed (a pod admitted, a pod the server
+//           holds not Ready, memory load); a far check then comes at the next grid point, the
+//           one the real loop would have reached next (so the checks that decide anything come
+//           when they always came, and the quiet ones cost nothing).
 // A request the server never answered leaves the agent not knowing what the server holds, so
 // the next check reports the whole status. The host supplies the I/O through `provide`: the actors
 // `register`, `renewLease`, `syncPods` (the start), the actions `renewLease`, `writeStatus`,
@@ -46,6 +53,8 @@ export interface NodeInput {
   readonly pressureTransitionMs: number;
   /** The lease jitter's stream. */
   readonly random: Random;
+  /** The injected clock's time (the status grid is counted on it). */
+  readonly now: () => number;
 }
 
 /** What the host measured at a status check. */
@@ -54,6 +63,8 @@ export interface Measurement {
   /** Less memory available than the eviction threshold. */
   readonly memoryLow: boolean;
   readonly availableBytes: number;
+  /** Running pods the server holds not Ready: each is written again at this check. */
+  readonly unreadyPods: number;
 }
 
 export interface NodeContext extends NodeInput {
@@ -67,6 +78,11 @@ export interface NodeContext extends NodeInput {
   readonly pressure: boolean;
   /** The wait before the next renewal, drawn when the last one began. */
   readonly leaseWaitMs: number;
+  /** When the next status check comes, and when it was planned (its grid counts from there). */
+  readonly checkAtMs: number;
+  readonly checkFromMs: number;
+  /** What a check looks at changed since the last one measured (while its report was written). */
+  readonly changed: boolean;
   /** Why the agent failed to start. */
   readonly error: string | undefined;
 }
@@ -80,6 +96,7 @@ export type NodeEvent =
   | { type: 'RENEW_FAILED'; error: unknown }
   | { type: 'REPORTED'; atMs: number }
   | { type: 'REPORT_FAILED'; error: unknown }
+  | { type: 'CHANGED' }
   | { type: 'STOP' }
   | { type: 'CRASH' };
 
@@ -95,15 +112,49 @@ function pressureAfter(context: NodeContext, m: Measurement): boolean {
 }
 
 const measured = (context: NodeContext): Measurement => context.measurement!;
+
+/** A check now would find what the last one found, and the server has that status. */
+function quiet(context: NodeContext): boolean {
+  const m = context.measurement;
+  return !context.changed && !context.pressure && context.reportedAtMs !== undefined && m !== undefined && !m.memoryLow && m.unreadyPods === 0;
+}
+
+/**
+ * When the next check comes, counted from now: a grid step, or, when quiet, the first grid point
+ * at which the report falls due.
+ */
+function nextCheckAt(context: NodeContext): number {
+  const now = context.now(), step = context.statusUpdateMs;
+  if (!quiet(context)) return now + step;
+  const steps = Math.max(1, Math.ceil((context.reportedAtMs! + context.statusReportMs - now) / step));
+  return now + steps * step;
+}
+
+/**
+ * The grid point on the way to `checkAtMs` that comes next: now, if the grid passes now after the
+ * point it was planned from (a fault applied at a grid point is seen there), else the one after.
+ */
+function nextGridPoint(context: NodeContext): number {
+  const now = context.now();
+  const offset = (context.checkAtMs - now) % context.statusUpdateMs;
+  if (offset > 0) return now + offset;
+  return now === context.checkFromMs ? now + context.statusUpdateMs : now;
+}
+
 const unprovided = <T>() => fromPromise<T>(() => Promise.reject(new Error('supplied by the node agent')));
 const failed = (event: NodeEvent) => (event as { error?: unknown }).error;
 const reportError = { type: 'reportError', params: ({ event }: { event: NodeEvent }) => ({ error: failed(event) }) } as const;
 const evictOne = { type: 'evictOne', params: ({ context }: { context: NodeContext }) => ({ availableBytes: measured(context).availableBytes }) } as const;
-/** What a failed write leaves: the error reported; the server's copy unknown when nobody answered; then the loop's next wait. */
+/**
+ * What a failed write leaves: the error reported; the server's copy unknown when nobody answered;
+ * then the loop's next wait. A renewal nobody answered brings a far status check to the next grid
+ * point (a failed report plans its next check itself).
+ */
 const afterFailure = (next: 'nextRenewal' | 'nextCheck') => {
-  const again = next === 'nextRenewal' ? (['retimeRenewal', 'nextRenewal'] as const) : (['nextCheck'] as const);
+  const unknown = next === 'nextRenewal' ? (['forgetReported', 'statusUnknown'] as const) : (['forgetReported'] as const);
+  const again = next === 'nextRenewal' ? (['retimeRenewal', 'nextRenewal'] as const) : (['planCheck', 'nextCheck'] as const);
   return [
-    { guard: 'unanswered', actions: ['forgetReported', reportError, ...again] },
+    { guard: 'unanswered', actions: [...unknown, reportError, ...again] },
     { actions: [reportError, ...again] },
   ] as const;
 };
@@ -132,12 +183,14 @@ export const nodeMachine = setup({
       measured(context).atMs - context.reportedAtMs >= context.statusReportMs,
     underPressure: ({ context }) => pressureAfter(context, measured(context)),
     memoryLow: ({ context }) => measured(context).memoryLow,
+    /** A far check can come sooner: at the next grid point. */
+    checkSooner: ({ context }) => context.checkAtMs > context.now() && nextGridPoint(context) < context.checkAtMs,
     /** The error is a request nobody answered (the host knows what that looks like). */
     unanswered: () => false,
   },
   delays: {
     leaseWaitMs: ({ context }) => context.leaseWaitMs,
-    statusUpdateMs: ({ context }) => context.statusUpdateMs,
+    checkWaitMs: ({ context }) => context.checkAtMs - context.now(),
   },
   actions: {
     /** Host: write the Lease; answer RENEW_FAILED, or RENEWED if it ended later than it began. */
@@ -156,6 +209,7 @@ export const nodeMachine = setup({
     notePressure: assign({
       lastLowMs: ({ context }) => (measured(context).memoryLow ? measured(context).atMs : context.lastLowMs),
       pressure: ({ context }) => pressureAfter(context, measured(context)),
+      changed: false,
     }),
     noteRegistered: assign({ reportedAtMs: ({ event }) => (event as unknown as { output: Written }).output.atMs, reportedPressure: false }),
     noteReported: assign({ reportedAtMs: ({ event }) => (event as { atMs: number }).atMs, reportedPressure: ({ context }) => context.pressure }),
@@ -165,7 +219,13 @@ export const nodeMachine = setup({
     nextRenewal: raise({ type: 'RENEW' }, { id: 'lease', delay: 'leaseWaitMs' }),
     /** The renewal ended later than it began: its wait begins again from the end. */
     retimeRenewal: cancel('lease'),
-    nextCheck: raise({ type: 'CHECK' }, { id: 'status', delay: 'statusUpdateMs' }),
+    planCheck: assign({ checkAtMs: ({ context }) => nextCheckAt(context), checkFromMs: ({ context }) => context.now() }),
+    nextCheck: raise({ type: 'CHECK' }, { id: 'status', delay: 'checkWaitMs' }),
+    /** Something changed while the check is far: it comes at the next grid point instead. */
+    checkAtNextGridPoint: assign({ checkAtMs: ({ context }) => nextGridPoint(context) }),
+    cancelCheck: cancel('status'),
+    statusUnknown: raise({ type: 'CHANGED' }),
+    noteChanged: assign({ changed: true }),
     measured: raise({ type: 'MEASURED' }),
     decide: raise({ type: 'DECIDE' }),
     noteFailure: assign({ error: ({ event }) => failureMessage(event) }),
@@ -174,7 +234,7 @@ export const nodeMachine = setup({
   id: 'node',
   initial: 'Starting',
   context: ({ input }) => ({ ...input, reportedAtMs: undefined, reportedPressure: undefined, measurement: undefined, lastLowMs: undefined, pressure: false,
-    leaseWaitMs: 0, error: undefined }),
+    leaseWaitMs: 0, checkAtMs: 0, checkFromMs: 0, changed: false, error: undefined }),
   on: { STOP: '.Stopped', CRASH: '.Crashed' },
   states: {
     Starting: {
@@ -194,7 +254,7 @@ export const nodeMachine = setup({
     Running: {
       id: 'node.Running',
       initial: 'Normal',
-      entry: ['drawLeaseWait', 'nextRenewal', 'nextCheck'],
+      entry: ['drawLeaseWait', 'nextRenewal', 'planCheck', 'nextCheck'],
       on: {
         RENEW: { actions: ['renewLease', 'drawLeaseWait', 'nextRenewal'] },
         RENEWED: { actions: ['retimeRenewal', 'nextRenewal'] },
@@ -202,9 +262,13 @@ export const nodeMachine = setup({
         CHECK: { actions: ['measure', 'measured'] },
         DECIDE: [
           { guard: 'reportNeeded', actions: { type: 'writeStatus', params: ({ context }) => ({ pressure: context.pressure }) } },
-          { actions: 'nextCheck' },
+          { actions: ['planCheck', 'nextCheck'] },
         ],
-        REPORTED: { actions: ['noteReported', 'nextCheck'] },
+        REPORTED: { actions: ['noteReported', 'planCheck', 'nextCheck'] },
+        CHANGED: [
+          { guard: 'checkSooner', actions: ['checkAtNextGridPoint', 'cancelCheck', 'nextCheck'] },
+          { actions: 'noteChanged' },
+        ],
         REPORT_FAILED: afterFailure('nextCheck'),
       },
       states: {

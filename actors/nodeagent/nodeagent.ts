@@ -43,6 +43,7 @@ const PODS = lookupResource('', 'v1', 'pods')!;
 const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
 
 const RENEWED = { type: 'RENEWED' } as const;
+const CHANGED = { type: 'CHANGED' } as const;
 
 /** Where node leases live (the spec's neutral name for kube-node-lease). */
 export const NODE_LEASE_NAMESPACE = 'orch-node-lease';
@@ -175,7 +176,7 @@ export class NodeAgent {
     this.#actor = this.#system.host(machine, { id: actorIds.node(init.nodeName), input: {
       leaseRenewMs: (o.nodeLeaseDurationSeconds * 1000) / 4, leaseJitterFactor: o.leaseRenewJitterFactor,
       statusUpdateMs: o.nodeStatusUpdateFrequencyMs, statusReportMs: o.nodeStatusReportFrequencyMs,
-      pressureTransitionMs: o.evictionPressureTransitionPeriodMs, random: init.random.fork('lease-jitter'),
+      pressureTransitionMs: o.evictionPressureTransitionPeriodMs, random: init.random.fork('lease-jitter'), now: () => init.clock.now(),
     } });
   }
 
@@ -193,6 +194,12 @@ export class NodeAgent {
   /** Memory used on top of the pods' own (a scenario's memory-pressure fault); 0 removes it. */
   setExtraMemoryUsage(bytes: number): void {
     this.#extraMemory = Math.max(0, bytes);
+    this.#changed();
+  }
+
+  /** Tells the node machine that what a status check looks at changed. */
+  #changed(): void {
+    if (this.#actor.getSnapshot().status === 'active') this.#actor.send(CHANGED);
   }
 
   /** Bytes of memory in use: every active pod's use plus the extra load. */
@@ -217,7 +224,9 @@ export class NodeAgent {
       availableBytes = surely >= needed ? surely : capacity - this.memoryUsage;
       memoryLow = availableBytes < needed;
     }
-    return { atMs, memoryLow, availableBytes };
+    let unreadyPods = 0;
+    for (const key of this.#unready) if (this.#pods.get(key)?.active) unreadyPods++;
+    return { atMs, memoryLow, availableBytes, unreadyPods };
   }
 
   /** Evicts the pod the real agent would evict first under memory pressure, if any runs. */
@@ -401,15 +410,20 @@ export class NodeAgent {
   #reconcile(key: string): void {
     if (!this.#live) return;
     const pod = this.#informer.cache.byKey(key);
-    if (pod && !isReady(pod)) this.#unready.add(key);
-    else this.#unready.delete(key);
+    const phase = (pod?.status as { phase?: string } | undefined)?.phase;
+    // A finished pod is never written again: only running ones can need a resync.
+    if (pod && !isReady(pod) && phase !== 'Succeeded' && phase !== 'Failed') {
+      if (!this.#unready.has(key)) {
+        this.#unready.add(key);
+        this.#changed();
+      }
+    } else this.#unready.delete(key);
     let runtime = this.#pods.get(key);
     if (runtime && (!pod || pod.metadata.uid !== runtime.uid)) {
       this.#drop(key, runtime);
       runtime = undefined;
     }
     if (!pod) return;
-    const phase = (pod.status as { phase?: string } | undefined)?.phase;
     if (!runtime) {
       if (phase === 'Succeeded' || phase === 'Failed') return;
       if (pod.metadata.deletionTimestamp) return void this.#remove(pod.metadata.namespace!, pod.metadata.name!, pod.metadata.uid!).catch((e) => this.#report(e));
@@ -450,6 +464,7 @@ export class NodeAgent {
     this.#usageBound += Math.max(0, memory.usage);
     this.#metrics.podStarted();
     runtime.start();
+    this.#changed();
     return runtime;
   }
 

@@ -13,6 +13,10 @@ interface Options {
   failRegister?: boolean;
   /** Lease renewals that fail as unanswered, by their number (1 = the first renewal in Running). */
   unansweredRenewals?: number[];
+  /** Times at which the host tells the machine that what a check looks at changed. */
+  changes?: number[];
+  /** Pods the server holds not Ready, as each check finds them. */
+  unreadyAt?: (ms: number) => number;
 }
 
 /** A node machine whose I/O is recorded instead of done: when each write happened, what was evicted. */
@@ -24,6 +28,7 @@ async function startNode(o: Options = {}) {
   const renewals: number[] = [];
   const statuses: { atMs: number; pressure: boolean }[] = [];
   const evictions: number[] = [];
+  const checks: number[] = [];
   const unanswered = new Error('unanswered');
   let halted = 0;
   const renew = async () => {
@@ -49,7 +54,10 @@ async function startNode(o: Options = {}) {
         const atMs = clock.now();
         void Promise.resolve().then(() => self.send({ type: 'REPORTED', atMs }));
       },
-      measure: assign({ measurement: () => ({ atMs: clock.now(), memoryLow: o.memoryLowAt?.(clock.now()) ?? false, availableBytes: 1 }) }),
+      measure: assign({ measurement: () => {
+        checks.push(clock.now());
+        return { atMs: clock.now(), memoryLow: o.memoryLowAt?.(clock.now()) ?? false, availableBytes: 1, unreadyPods: o.unreadyAt?.(clock.now()) ?? 0 };
+      } }),
       evictOne: () => void evictions.push(clock.now()),
       halt: () => void halted++,
     },
@@ -57,7 +65,9 @@ async function startNode(o: Options = {}) {
   });
   const actor = system.host(machine, { id: 'node/n1', input: {
     leaseRenewMs: 10_000, leaseJitterFactor: 0.04, statusUpdateMs: 10_000, statusReportMs: 300_000, pressureTransitionMs: 30_000, random: seededRandom(7),
+    now: () => clock.now(),
   } }).start();
+  for (const atMs of o.changes ?? []) clock.setTimeout(() => actor.send({ type: 'CHANGED' }), atMs);
   /** Moves time in 1 s steps, letting the invoked writes finish at each. */
   const run = async (ms: number) => {
     for (let t = 0; t < ms; t += 1_000) {
@@ -66,7 +76,7 @@ async function startNode(o: Options = {}) {
     }
   };
   await settle(); // registered and running at 0
-  return { clock, actor, records, renewals, statuses, evictions, halted: () => halted, run };
+  return { clock, actor, records, renewals, statuses, evictions, checks, halted: () => halted, run };
 }
 
 test('a node registers, creates its lease, syncs its pods and runs; renewals come every 10 s plus up to 4% jitter', async () => {
@@ -98,8 +108,24 @@ test('an unchanged status is written only when nodeStatusReportFrequency has pas
   assert.equal(n.statuses.map((s) => s.atMs), [300_000, 600_000]);
 });
 
+test('a quiet node is checked when its report falls due; a change brings the check to the next grid point', async () => {
+  const n = await startNode({ changes: [123_400] });
+  await n.run(610_000);
+  // The first check finds the node quiet; the next one that can matter is the report at 300 s,
+  // unless something changes: 123.4 s brings one at 130 s, on the 10 s grid.
+  assert.equal(n.checks, [10_000, 130_000, 300_000, 600_000]);
+  assert.equal(n.statuses.map((s) => s.atMs), [300_000, 600_000]);
+});
+
+test('pods the server holds not Ready keep the checks every 10 s until none is left', async () => {
+  const n = await startNode({ unreadyAt: (ms) => (ms <= 40_000 ? 1 : 0) });
+  await n.run(100_000);
+  assert.equal(n.checks, [10_000, 20_000, 30_000, 40_000, 50_000]);
+});
+
 test('low memory starts pressure, evicts a pod per check, reports at once, and lasts the transition period after the last low check', async () => {
-  const n = await startNode({ memoryLowAt: (ms) => ms >= 60_000 && ms < 80_000 });
+  // Memory runs low at 55 s (the host says so): the check comes at the next grid point.
+  const n = await startNode({ memoryLowAt: (ms) => ms >= 55_000 && ms < 80_000, changes: [55_000] });
   await n.run(200_000);
   assert.equal(n.evictions, [60_000, 70_000]);
   assert.equal(n.statuses, [{ atMs: 60_000, pressure: true }, { atMs: 100_000, pressure: false }]);
