@@ -29,6 +29,8 @@ import { stateName, type InspectionRecord } from './records.ts';
 export interface ActorSystemOptions {
   /** Records kept in memory, newest last (the inspector's recent history). */
   recentRecords?: number;
+  /** Records kept for each actor while it lives (an inspector's page of one actor); 0: none. */
+  recordsPerActor?: number;
 }
 
 /** An actor as the system lists it. */
@@ -36,11 +38,14 @@ export interface ActorInfo {
   readonly id: string;
   readonly machine: string;
   readonly state: string;
+  /** Numbers the actors of one system in the order they were added (a stable place to page from). */
+  readonly serial: number;
 }
 
 interface Entry {
   readonly id: string;
   readonly machine: string;
+  readonly serial: number;
   state: string;
   /** The live XState actor; undefined while it hibernates, and for tracked objects. */
   actor: AnyActorRef | undefined;
@@ -50,6 +55,8 @@ interface Entry {
   hibernating: boolean;
   /** A hand-over is under way (see handOver). */
   handingOver: boolean;
+  /** Its newest records, when the system keeps them per actor. */
+  history: InspectionRecord[] | undefined;
 }
 
 export type HostOptions<T extends AnyStateMachine> = Omit<ActorOptions<T>, 'clock' | 'inspect' | 'id' | 'systemId' | 'parent'> & {
@@ -58,7 +65,7 @@ export type HostOptions<T extends AnyStateMachine> = Omit<ActorOptions<T>, 'cloc
   adopt?: boolean;
 };
 
-const defaults: Required<ActorSystemOptions> = { recentRecords: 4_096 };
+const defaults: Required<ActorSystemOptions> = { recentRecords: 4_096, recordsPerActor: 0 };
 
 /** What an actor calls on its machine, as XState calls it. */
 interface Lifecycle {
@@ -73,6 +80,8 @@ export class ActorSystem {
   readonly #ring: (InspectionRecord | undefined)[];
   #ringNext = 0;
   #seq = 0;
+  #serial = 0;
+  readonly #perActor: number;
   readonly #entries = new Map<string, Entry>();
   readonly #counts = new Map<string, Map<string, number>>();
   readonly #listeners = new Set<(record: InspectionRecord) => void>();
@@ -82,6 +91,8 @@ export class ActorSystem {
   constructor(clock: Clock, options: ActorSystemOptions = {}) {
     const o = { ...defaults, ...options };
     if (!(Number.isInteger(o.recentRecords) && o.recentRecords > 0)) throw new RangeError(`recentRecords must be a positive integer, got ${o.recentRecords}`);
+    if (!(Number.isInteger(o.recordsPerActor) && o.recordsPerActor >= 0)) throw new RangeError(`recordsPerActor must be a whole number, got ${o.recordsPerActor}`);
+    this.#perActor = o.recordsPerActor;
     this.clock = clock;
     this.originMs = clock.now();
     this.#ring = new Array(o.recentRecords);
@@ -162,12 +173,23 @@ export class ActorSystem {
   /** The actor `id`: its machine and current state; undefined once stopped. */
   get(id: string): ActorInfo | undefined {
     const e = this.#entries.get(id);
-    return e && e.started ? { id: e.id, machine: e.machine, state: e.state } : undefined;
+    return e && e.started ? { id: e.id, machine: e.machine, state: e.state, serial: e.serial } : undefined;
   }
 
   /** Every started actor, hibernating ones included, in the order they were added. */
   *actors(): IterableIterator<ActorInfo> {
-    for (const e of this.#entries.values()) if (e.started) yield { id: e.id, machine: e.machine, state: e.state };
+    for (const e of this.#entries.values()) if (e.started) yield { id: e.id, machine: e.machine, state: e.state, serial: e.serial };
+  }
+
+  /** The live actor `id`'s snapshot (its context); undefined while it hibernates, for tracked objects, and once stopped. */
+  snapshot(id: string): AnyMachineSnapshot | undefined {
+    return this.#entries.get(id)?.actor?.getSnapshot() as AnyMachineSnapshot | undefined;
+  }
+
+  /** The newest records of the actor `id`, oldest first (kept when `recordsPerActor` is set); undefined once stopped. */
+  history(id: string): readonly InspectionRecord[] | undefined {
+    const e = this.#entries.get(id);
+    return e?.started ? (e.history ?? []) : undefined;
   }
 
   /** Actors per machine and state. */
@@ -249,7 +271,8 @@ export class ActorSystem {
   }
 
   #add(id: string, machine: string): Entry {
-    const entry: Entry = { id, machine, state: '', actor: undefined, started: false, hibernating: false, handingOver: false };
+    const entry: Entry = { id, machine, serial: this.#serial++, state: '', actor: undefined, started: false, hibernating: false, handingOver: false,
+      history: this.#perActor > 0 ? [] : undefined };
     this.#entries.set(id, entry);
     return entry;
   }
@@ -258,7 +281,7 @@ export class ActorSystem {
     entry.started = true;
     entry.state = state;
     this.#count(entry.machine, state, 1);
-    this.#emit({ t: this.#t(), seq: this.#seq++, kind: 'actor', id: entry.id, machine: entry.machine, to: state });
+    this.#emit({ t: this.#t(), seq: this.#seq++, kind: 'actor', id: entry.id, machine: entry.machine, to: state }, entry);
   }
 
   #transition(entry: Entry, event: string, to: string): void {
@@ -268,7 +291,7 @@ export class ActorSystem {
       this.#count(entry.machine, to, 1);
       entry.state = to;
     }
-    this.#emit({ t: this.#t(), seq: this.#seq++, kind: 'transition', id: entry.id, machine: entry.machine, event, from, to });
+    this.#emit({ t: this.#t(), seq: this.#seq++, kind: 'transition', id: entry.id, machine: entry.machine, event, from, to }, entry);
   }
 
   #stop(entry: Entry): void {
@@ -291,7 +314,12 @@ export class ActorSystem {
     return this.clock.now() - this.originMs;
   }
 
-  #emit(record: InspectionRecord): void {
+  #emit(record: InspectionRecord, entry?: Entry): void {
+    const history = entry?.history;
+    if (history) {
+      if (history.length === this.#perActor) history.shift();
+      history.push(record);
+    }
     this.#ring[this.#ringNext] = record;
     this.#ringNext = (this.#ringNext + 1) % this.#ring.length;
     for (const l of this.#listeners) l(record);

@@ -1,5 +1,6 @@
 // The options every orchsim process takes for its actor system's inspection record
 // (`--inspect-log FILE`, `--inspect-machines node-health,zone`), and the machines it may name.
+import type { AnyStateMachine } from 'xstate';
 import { string, strings } from '../api/options/kinds.ts';
 import type { OptionSpec } from '../api/options/table.ts';
 import { apiServerMachine } from '../../machines/apiserver.ts';
@@ -13,9 +14,12 @@ import { podMachine } from '../../machines/pod.ts';
 import { schedulerMachine } from '../../machines/scheduler.ts';
 import { zoneMachine } from '../../machines/zone.ts';
 
-/** Every machine an orchsim process hosts, by its id: what `--inspect-machines` may name. */
-export const MACHINE_IDS: readonly string[] = [apiServerMachine, componentMachine, controllerMachine, leaderMachine, nodeHealthMachine, nodeMachine,
-  objectMachine, podMachine, schedulerMachine, zoneMachine].map((m) => m.id).sort();
+/** Every machine an orchsim process hosts, by its id (an inspector draws them from here). */
+export const MACHINES: ReadonlyMap<string, AnyStateMachine> = new Map([apiServerMachine, componentMachine, controllerMachine, leaderMachine,
+  nodeHealthMachine, nodeMachine, objectMachine, podMachine, schedulerMachine, zoneMachine].map((m) => [m.id, m as AnyStateMachine]));
+
+/** The machines' ids, sorted: what `--inspect-machines` may name. */
+export const MACHINE_IDS: readonly string[] = [...MACHINES.keys()].sort();
 
 /** A `--inspect-machines` list's problem, or undefined. */
 export function machinesRule(machines: readonly string[]): string | undefined {

@@ -13,7 +13,7 @@ import { isNatsUrl, NatsBus } from '../../transport/nats-bus.ts';
 import type { Registry } from '../../actors/api/metrics.ts';
 import { startComponentServer, type ComponentServer, type HealthChecks } from '../component-server.ts';
 import type { Clock } from '../../actors/api/env.ts';
-import { ActorSystem } from '../../actors/system/actor-system.ts';
+import { ActorSystem, type ActorSystemOptions } from '../../actors/system/actor-system.ts';
 import { inspectRequest, openInspectLog } from '../inspect-log.ts';
 
 /** A file's mapping, YAML or JSON; errors name the file. */
@@ -105,9 +105,10 @@ export function helpOrVersion<T>(table: OptionTable<T>, argv: readonly string[],
 /**
  * The process's actor system on `clock`, writing its inspection log when the command line
  * (`--inspect-log`, `--inspect-machines`, read into `flags`) asks for one; `close` ends the log.
+ * `options` are the system's own (records kept per actor, for an inspector).
  */
-export function processSystem(clock: Clock, flags: Record<string, unknown>): { system: ActorSystem; close(): void } {
-  const system = new ActorSystem(clock);
+export function processSystem(clock: Clock, flags: Record<string, unknown>, options: ActorSystemOptions = {}): { system: ActorSystem; close(): void } {
+  const system = new ActorSystem(clock, options);
   const request = inspectRequest(flags);
   const log = request && openInspectLog(system, request.file, request.machines);
   return { system, close: () => log?.close() };

@@ -5,7 +5,7 @@
 import { randomInt } from 'node:crypto';
 import { resolve } from 'node:path';
 import { helpText } from '../../actors/api/options/help.ts';
-import { float, int, string, strings } from '../../actors/api/options/kinds.ts';
+import { bool, float, int, string, strings } from '../../actors/api/options/kinds.ts';
 import { OptionError, OptionTable, type OptionSpec, type Resolved } from '../../actors/api/options/table.ts';
 import { API_SERVER_TABLE, inertAdmissionPlugins, withCodeOnlyFields, type ApiServerOptions } from '../../actors/apiserver/options.ts';
 import { servingCert } from '../../actors/apiserver/certs.ts';
@@ -15,6 +15,7 @@ import { inspectOptions } from '../../actors/system/options.ts';
 import { isNatsUrl, NatsBus } from '../../transport/nats-bus.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
+import { RECORDS_PER_ACTOR, startInspector, type InspectorServer } from '../inspector/index.ts';
 import { startServedNodes } from '../serve-nodes.ts';
 import { helpOrVersion, processSystem } from './component-run.ts';
 import { ADMIN_TOKEN, ADMIN_USER, writeKubeconfig } from './kubeconfig.ts';
@@ -28,6 +29,8 @@ interface ServeOptions extends ApiServerOptions {
   nodes: number;
   zones: string[];
   speed: number;
+  ui: boolean;
+  uiPort?: number;
 }
 
 const SIMULATOR = 'Simulator options';
@@ -45,6 +48,10 @@ const SERVE_ONLY: OptionSpec<ServeOptions>[] = [
     rule: (v: string[]) => (v.length > 0 && v.every((z) => z !== '') ? undefined : 'must name at least one zone, none empty'), help: 'the zones the nodes are spread over' },
   { name: 'speed', kind: float, key: 'speed', default: 1, group: SIMULATOR, rule: (v: number) => (v >= 1 ? undefined : 'must be at least 1'),
     help: 'run the cluster\'s clock this many times faster than real time' },
+  { name: 'ui', kind: bool, key: 'ui', default: false, group: SIMULATOR,
+    help: 'serve the inspector of this process\'s actors on 127.0.0.1 (its address, with a token, is printed at start; see sim/inspector/README.md)' },
+  { name: 'ui-port', kind: int, key: 'uiPort', defaultText: 'a free port', group: SIMULATOR, rule: (v: number) => (v >= 1 && v <= 65535 ? undefined : 'must be a port from 1 to 65535'),
+    help: 'with --ui, the inspector\'s port' },
 ] as OptionSpec<ServeOptions>[];
 
 /** serve's certificates default to ./.orchsim/certs, which needs no root. */
@@ -85,6 +92,7 @@ export interface Running {
   server: ApiServer;
   listening: Listening;
   kubeconfig?: string;
+  inspector?: InspectorServer;
   stop(): Promise<void>;
 }
 
@@ -93,7 +101,8 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   warn: (line: string) => void = console.error): Promise<Running> {
   const line = Array.isArray(args) ? parseServeArgs(args as readonly string[], mode) : (args as ServeCommandLine);
   if (line.print !== undefined) throw new OptionError(`orchsim ${mode}: --help and --version print and exit; nothing to start`);
-  const { seed: givenSeed, bus: busUrl, kubeconfigOut: out, nodes = 0, zones = [], speed = 1, ...flags } = line.options;
+  const { seed: givenSeed, bus: busUrl, kubeconfigOut: out, nodes = 0, zones = [], speed = 1, ui = false, uiPort, ...flags } = line.options;
+  if (uiPort !== undefined && !ui) throw new OptionError('--ui-port is the inspector\'s port: give --ui too');
   // The kubeconfig serve writes carries the admin token: the server must know it.
   const options = withCodeOnlyFields(flags, mode === 'serve' ? { tokens: new Map([[ADMIN_TOKEN, ADMIN_USER]]) } : {});
   for (const w of line.warnings) warn(`warning: ${w}`);
@@ -104,8 +113,10 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   const clock = wallClock(speed);
   const root = seededRandom(seed);
   const bus = busUrl === undefined ? undefined : await NatsBus.connect({ servers: busUrl, name: 'orchsim-apiserver' });
-  const inspection = processSystem(clock, line.extra);
+  const inspection = processSystem(clock, line.extra, ui ? { recordsPerActor: RECORDS_PER_ACTOR } : {});
   const { system } = inspection;
+  // First, so a port in use stops the command before anything else starts.
+  const inspector = ui ? await startInspector(system, uiPort) : undefined;
   const server = new ApiServer(options, { clock, random: root, system, ...(bus ? { bus } : {}) });
   await server.start();
   const cluster = nodes > 0
@@ -118,11 +129,13 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   if (kubeconfigOut) writeKubeconfig(kubeconfigOut, listening.url, cert.cert);
   const what = cluster ? `, ${nodes} simulated nodes, a scheduler and the controller manager${speed > 1 ? `, time ${speed}× faster` : ''}` : '';
   log(`orchsim API server ready at ${listening.url}${what}${bus ? `, serving on the bus at ${busUrl}` : ''}${kubeconfigOut ? `; kubectl --kubeconfig ${kubeconfigOut} get nodes` : ''}`);
+  if (inspector) log(`inspector at ${inspector.url}`);
   return {
-    server, listening, ...(kubeconfigOut ? { kubeconfig: kubeconfigOut } : {}),
+    server, listening, ...(kubeconfigOut ? { kubeconfig: kubeconfigOut } : {}), ...(inspector ? { inspector } : {}),
     // SIGTERM and SIGINT land here: the API server's graceful termination (/readyz fails at once,
     // requests are served through --shutdown-delay-duration, then drained), then the process exits.
     async stop() {
+      await inspector?.close();
       await cluster?.stop();
       await server.shutdown(listening);
       await bus?.close();

@@ -89,7 +89,7 @@ test('a hibernating actor keeps its state and leaves no records until woken and 
   actor.send({ type: 'ON' });
   const { value, context } = actor.getSnapshot();
   system.hibernate(actor);
-  assert.equal(system.get('lamp/h'), { id: 'lamp/h', machine: 'lamp', state: 'On.Warm' });
+  assert.equal(system.get('lamp/h'), { id: 'lamp/h', machine: 'lamp', state: 'On.Warm', serial: 0 });
   const woken = system.wake(lamp, 'lamp/h', { snapshot: lamp.resolveState({ value, context }) }).start();
   woken.send({ type: 'OFF' });
   system.hibernate(woken);
@@ -130,6 +130,26 @@ test('state values read as dotted paths, parallel regions in braces', () => {
   assert.is(stateName('Idle'), 'Idle');
   assert.is(stateName({ Running: 'Idle' }), 'Running.Idle');
   assert.is(stateName({ Running: { lease: 'Waiting', status: { Checking: {} } } }), 'Running.{lease.Waiting,status.Checking}');
+});
+
+test('with recordsPerActor, each actor keeps its newest records; the snapshot is the live actor\'s; serials follow the order of adding', () => {
+  const clock = machineClock();
+  const system = new ActorSystem(clock, { recordsPerActor: 2 });
+  const a = system.host(lamp, { id: 'lamp/a' }).start();
+  const b = system.host(lamp, { id: 'lamp/b' }).start();
+  a.send({ type: 'ON' });
+  a.send({ type: 'OFF' });
+  assert.equal(system.history('lamp/a')!.map((r) => (r.kind === 'transition' ? `${r.event} → ${r.to}` : r.kind)), ['ON → On.Warm', 'OFF → Off']);
+  assert.equal(system.history('lamp/b')!.map((r) => r.kind), ['actor']);
+  assert.is(system.snapshot('lamp/a'), a.getSnapshot());
+  assert.equal([...system.actors()].map((x) => [x.id, x.serial]), [['lamp/a', 0], ['lamp/b', 1]]);
+  b.send({ type: 'BREAK' });
+  assert.is(system.history('lamp/b'), undefined, 'a stopped actor keeps nothing');
+  assert.is(system.snapshot('lamp/b'), undefined);
+  const quiet = new ActorSystem(clock);
+  quiet.host(lamp, { id: 'lamp/c' }).start().send({ type: 'ON' });
+  assert.equal(quiet.history('lamp/c'), [], 'kept only when asked for');
+  assert.throws(() => new ActorSystem(clock, { recordsPerActor: -1 }), /recordsPerActor/);
 });
 
 test.run();

@@ -1,0 +1,170 @@
+// `orchsim serve --ui` serves the inspector's JSON API on 127.0.0.1 with a token: counts per
+// machine and state, pages of actors by filter, one actor with its context, delays and records,
+// and a machine's definition; bad requests get a JSON error naming the problem.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startServer, type Running } from '../../sim/cli/serve.ts';
+import { OptionError } from '../../actors/api/options/table.ts';
+import { eventually, freePort, kubectl } from '../helpers/real-time.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'orchsim-inspector-'));
+let running: Running;
+let api: string;
+let token: string;
+
+async function get(path: string, headers: Record<string, string> = { Authorization: `Bearer ${token}` }) {
+  const r = await fetch(`${api}${path}`, { headers });
+  return { status: r.status, type: r.headers.get('content-type'), cookie: r.headers.get('set-cookie'), body: await r.json() as any };
+}
+
+test.before(async () => {
+  running = await startServer(['--secure-port', String(await freePort()), '--bind-address', '127.0.0.1', '--cert-dir', join(dir, 'certs'),
+    '--kubeconfig-out', join(dir, 'kubeconfig'), '--seed', '7', '--nodes', '2', '--zones', 'east,west', '--ui'], 'serve', () => {});
+  const url = new URL(running.inspector!.url);
+  assert.is(url.hostname, '127.0.0.1');
+  token = url.searchParams.get('token')!;
+  api = `${url.origin}/inspect/api/`;
+});
+
+test.after(async () => {
+  await running.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('the summary counts every actor by machine and state, on the process clock', async () => {
+  const summary = await eventually('both nodes Ready to their health machines', async () => {
+    const s = (await get('summary')).body;
+    return s.machines['node-health']?.['Ready.Heard'] === 2 ? s : undefined;
+  });
+  assert.equal(summary.machines.node, { 'Running.Normal': 2 });
+  assert.equal(Object.keys(summary.machines.zone).length > 0, true);
+  const total = Object.values(summary.machines as Record<string, Record<string, number>>).flatMap((s) => Object.values(s)).reduce((a, b) => a + b, 0);
+  assert.is(summary.actors, total);
+  assert.ok(summary.timeMs > 0);
+});
+
+test('no token, a wrong one, or another host name: refused with a JSON message', async () => {
+  const none = await get('summary', {});
+  assert.is(none.status, 401);
+  assert.match(none.body.message, /token/);
+  assert.is((await get('summary', { Authorization: 'Bearer not-it' })).status, 401);
+  // A name that resolves here but is not this server's (DNS rebinding) is refused, token or not.
+  const rebound = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpGet(`${api}summary`, { headers: { Authorization: `Bearer ${token}`, Host: 'attacker.example' } }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+  });
+  assert.is(rebound.status, 403);
+  assert.match((JSON.parse(rebound.body) as { message: string }).message, /127\.0\.0\.1/);
+  const post = await fetch(`${api}summary`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+  assert.is(post.status, 405);
+});
+
+test('the printed address sets a cookie the browser then carries', async () => {
+  const first = await get(`summary?token=${token}`, {});
+  assert.is(first.status, 200);
+  assert.match(first.cookie ?? '', /HttpOnly/);
+  const cookie = first.cookie!.split(';')[0]!;
+  assert.is((await get('summary', { Cookie: cookie })).status, 200);
+});
+
+test('actors page by machine, state, search and namespace, with a continue token', async () => {
+  const health = await get('actors?machine=node-health');
+  assert.equal(health.body.items.map((a: { id: string }) => a.id), ['node-health/node-0', 'node-health/node-1']);
+  assert.is(health.body.continue, undefined);
+  const first = await get('actors?machine=node-health&limit=1');
+  assert.equal(first.body.items.map((a: { id: string }) => a.id), ['node-health/node-0']);
+  const second = await get(`actors?machine=node-health&limit=1&continue=${first.body.continue}`);
+  assert.equal(second.body.items.map((a: { id: string }) => a.id), ['node-health/node-1']);
+  assert.is(second.body.continue, undefined);
+  const found = await get('actors?q=NODE-1');
+  assert.equal(found.body.items.map((a: { id: string }) => a.id).sort(), ['node-health/node-1', 'node/node-1']);
+  const byState = await get('actors?machine=node&state=Running');
+  assert.is(byState.body.items.length, 2, 'a state matches its substates');
+  assert.is((await get('actors?machine=node&state=Starting')).body.items.length, 0);
+
+  const kubeconfig = join(dir, 'kubeconfig');
+  assert.is((await kubectl(kubeconfig, ['run', 'web', '--image=nginx:1.27', '--restart=Never'])).code, 0);
+  const pods = await eventually('the pod as an actor', async () => {
+    const items = (await get('actors?namespace=default&machine=pod')).body.items as { id: string; state: string }[];
+    return items.length > 0 ? items : undefined;
+  });
+  assert.equal(pods.map((p) => p.id), ['pod/default/web']);
+  assert.is((await get('actors?namespace=kube-nothing')).body.items.length, 0);
+});
+
+test('one actor: its state, context, delays as they resolve for it, and its records', async () => {
+  const a = await get('actors/node-health%2Fnode-1');
+  assert.is(a.status, 200);
+  assert.equal([a.body.id, a.body.machine], ['node-health/node-1', 'node-health']);
+  assert.match(a.body.state, /^(Ready|NotReady|Unknown)\./);
+  assert.is(a.body.context.monitorGraceMs, 40_000);
+  assert.is(typeof a.body.delays.graceLeftMs, 'number');
+  assert.is(a.body.records[0].kind, 'actor');
+  assert.ok(a.body.records.every((r: { id: string }) => r.id === 'node-health/node-1'));
+  const node = await get('actors/node%2Fnode-0');
+  assert.is(node.body.context.random, '[service: next, fork]');
+  assert.is(node.body.context.leaseRenewMs, 10_000);
+});
+
+test('a machine\'s definition: nested states, transitions by event, delays named', async () => {
+  const m = (await get('machines/node-health')).body;
+  assert.is(m.id, 'node-health');
+  assert.equal(m.root.states.map((s: { key: string }) => s.key), ['Ready', 'NotReady', 'Unknown']);
+  const ready = m.root.states.find((s: { key: string }) => s.key === 'Ready');
+  assert.is(ready.initial, 'Ready.Heard');
+  const heard = ready.states.find((s: { key: string }) => s.key === 'Heard');
+  assert.equal(heard.transitions.map((t: { event: string; delay?: string; targets: string[] }) => [t.event, t.delay, t.targets]),
+    [['after graceLeftMs', 'graceLeftMs', ['Ready.Looking']]]);
+});
+
+test('bad requests get a JSON error naming the problem', async () => {
+  const cases: [string, number, RegExp][] = [
+    ['actors/node%2Fnope', 404, /no actor "node\/nope"/],
+    ['machines/kettle', 404, /no machine "kettle"; the machines are apiserver, /],
+    ['actors?machine=kettle', 400, /no machine "kettle"/],
+    ['actors?limit=0', 400, /limit must be a whole number from 1 to 1000/],
+    ['actors?limit=ten', 400, /limit/],
+    ['actors?continue=garbage', 400, /continue must be the token/],
+    ['actors?colour=red', 400, /unknown parameter "colour"/],
+    ['nowhere', 404, /the API is/],
+  ];
+  for (const [path, status, message] of cases) {
+    const r = await get(path);
+    assert.is(r.status, status, path);
+    assert.is(r.type, 'application/json', path);
+    assert.match(r.body.message, message, path);
+  }
+});
+
+test('--ui-port without --ui, or a port in use, is refused before anything starts', async () => {
+  try {
+    await startServer(['--ui-port', '9999'], 'serve', () => {});
+    assert.unreachable('started');
+  } catch (e) {
+    assert.instance(e, OptionError);
+    assert.match((e as Error).message, /--ui-port is the inspector's port: give --ui too/);
+  }
+  const taken = createServer();
+  await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+  const port = (taken.address() as { port: number }).port;
+  try {
+    await startServer(['--secure-port', String(await freePort()), '--cert-dir', join(dir, 'certs2'), '--kubeconfig-out', join(dir, 'k2'), '--nodes', '0',
+      '--ui', '--ui-port', String(port)], 'serve', () => {});
+    assert.unreachable('started');
+  } catch (e) {
+    assert.match((e as Error).message, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\); choose another --ui-port`));
+  } finally {
+    taken.close();
+  }
+});
+
+test.run();
