@@ -21,6 +21,12 @@ export interface ServeNodesOptions {
 
 export interface ServedNodes {
   names: string[];
+  /** Whether `name`'s agent runs. */
+  running(name: string): boolean;
+  /** Stops `name`'s agent, as `systemctl stop` would: its Node goes silent. False if it was not running. */
+  stopNode(name: string): boolean;
+  /** Starts `name`'s agent again: it registers and renews its Lease anew. False if it was running. */
+  startNode(name: string): Promise<boolean>;
   /** Stops everything; resolves once the controller manager and the scheduler have released their Leases. */
   stop(): Promise<void>;
 }
@@ -31,23 +37,42 @@ export async function startServedNodes(bus: Bus, clock: Clock, random: Random, s
   if (!(Number.isInteger(o.nodes) && o.nodes >= 0 && o.nodes <= 5000)) throw new RangeError(`--nodes must be an integer from 0 to 5000, got ${o.nodes}`);
   const controllers = new ControllerManager({ bus, clock, random: random.fork('controller-manager'), system, onError });
   await controllers.start();
-  const agents: NodeAgent[] = [];
-  for (let i = 0; i < o.nodes; i++) {
-    const name = `node-${i}`;
+  const names = Array.from({ length: o.nodes }, (_, i) => `node-${i}`);
+  const agents = new Map<string, NodeAgent>();
+  /** Agents started again after a stop: each draws from its own stream. */
+  let restarts = 0;
+  const startAgent = async (name: string) => {
+    const i = names.indexOf(name);
     const zone = o.zones.length ? o.zones[i % o.zones.length]! : '';
-    const agent = new NodeAgent({ bus, clock, random: random.fork(`nodeagent/${name}`), nodeName: name,
+    const stream = restarts === 0 ? `nodeagent/${name}` : `nodeagent/${name}/restart-${restarts}`;
+    const agent = new NodeAgent({ bus, clock, random: random.fork(stream), nodeName: name,
       options: { region: zone ? 'region-1' : '', zone, ...nodeAddresses(i), ...o.nodeagent }, system,
       onError: (e) => onError(`nodeagent/${name}`, e) });
+    agents.set(name, agent);
     await agent.start();
-    agents.push(agent);
-  }
+  };
+  for (const name of names) await startAgent(name);
   const scheduler = schedulerReplica({ bus, clock, random: random.fork('scheduler'), options: schedulerOptions(), identity: 'scheduler', system,
     onError: (e) => onError('scheduler', e) });
   await scheduler.start();
   return {
-    names: agents.map((a) => a.nodeName),
+    names,
+    running: (name) => agents.has(name),
+    stopNode(name) {
+      const agent = agents.get(name);
+      if (!agent) return false;
+      agent.stop();
+      agents.delete(name);
+      return true;
+    },
+    async startNode(name) {
+      if (!names.includes(name) || agents.has(name)) return false;
+      restarts++;
+      await startAgent(name);
+      return true;
+    },
     async stop() {
-      for (const a of agents) a.stop();
+      for (const a of agents.values()) a.stop();
       await Promise.all([scheduler.stop(), controllers.stop()]);
     },
   };

@@ -16,7 +16,7 @@ import { isNatsUrl, NatsBus } from '../../transport/nats-bus.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
 import { RECORDS_PER_ACTOR, startInspector, type InspectorServer } from '../inspector/index.ts';
-import { startServedNodes } from '../serve-nodes.ts';
+import { startServedNodes, type ServedNodes } from '../serve-nodes.ts';
 import { helpOrVersion, processSystem } from './component-run.ts';
 import { ADMIN_TOKEN, ADMIN_USER, writeKubeconfig } from './kubeconfig.ts';
 
@@ -116,10 +116,11 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   const inspection = processSystem(clock, line.extra, ui ? { recordsPerActor: RECORDS_PER_ACTOR } : {});
   const { system } = inspection;
   // First, so a port in use stops the command before anything else starts.
-  const inspector = ui ? await startInspector(system, uiPort) : undefined;
+  let cluster: ServedNodes | undefined;
+  const inspector = ui ? await startInspector(system, uiPort, () => cluster) : undefined;
   const server = new ApiServer(options, { clock, random: root, system, ...(bus ? { bus } : {}) });
   await server.start();
-  const cluster = nodes > 0
+  cluster = nodes > 0
     ? await startServedNodes(server.bus, clock, root.fork('cluster'), system, { nodes, zones }, (where, e) => console.error(`${where}: ${(e as Error).message ?? e}`))
     : undefined;
   const cert = await servingCert(options, clock);

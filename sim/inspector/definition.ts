@@ -20,7 +20,7 @@ export interface StateDefinition {
 }
 
 export interface TransitionDefinition {
-  /** The event's type, or `after <delay>` for a delayed transition. */
+  /** The event's type, `after <delay>` for a delayed transition, `always` for an eventless one. */
   readonly event: string;
   /** A delayed transition's delay: a name the machine resolves from its context, or milliseconds. */
   readonly delay?: string | number;
@@ -88,15 +88,21 @@ function transition(machineId: string, t: XTransition): TransitionDefinition {
   };
 }
 
-function state(machineId: string, node: XStateNode): StateDefinition {
+/** A state node as XState runs it: its eventless transitions are kept here, not in the definition. */
+interface XLiveNode {
+  states: Record<string, XLiveNode>;
+  always?: XTransition[];
+}
+
+function state(machineId: string, node: XStateNode, live: XLiveNode | undefined): StateDefinition {
   const initial = node.type === 'compound' && node.initial?.target[0] !== undefined ? pathOf(machineId, node.initial.target[0]) : undefined;
   return {
     path: pathOf(machineId, node.id),
     key: node.key,
     type: node.type,
     ...(initial !== undefined ? { initial } : {}),
-    states: Object.values(node.states).map((child) => state(machineId, child)),
-    transitions: node.transitions.map((t) => transition(machineId, t)),
+    states: Object.entries(node.states).map(([key, child]) => state(machineId, child, live?.states[key])),
+    transitions: [...node.transitions.map((t) => transition(machineId, t)), ...(live?.always ?? []).map((t) => ({ ...transition(machineId, t), event: 'always' }))],
     invoke: node.invoke.map((i) => (typeof i.src === 'string' ? i.src : i.id)),
     entry: node.entry.map(actionName).filter((name) => !name.startsWith('xstate.')),
     exit: node.exit.map(actionName).filter((name) => !name.startsWith('xstate.')),
@@ -105,5 +111,5 @@ function state(machineId: string, node: XStateNode): StateDefinition {
 
 /** `machine`'s states and transitions, as the inspector draws them. */
 export function machineDefinition(machine: AnyStateMachine): MachineDefinition {
-  return { id: machine.id, root: state(machine.id, machine.definition as unknown as XStateNode) };
+  return { id: machine.id, root: state(machine.id, machine.definition as unknown as XStateNode, machine.root as unknown as XLiveNode) };
 }

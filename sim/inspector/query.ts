@@ -9,7 +9,7 @@ import { contextJson, type Json } from './context-json.ts';
 import { machineDefinition, type MachineDefinition } from './definition.ts';
 
 export class InspectError extends Error {
-  constructor(readonly status: 400 | 404, message: string) {
+  constructor(readonly status: 400 | 404 | 409 | 413 | 415, message: string) {
     super(message);
   }
 }
@@ -29,6 +29,8 @@ export interface ActorPage {
 }
 
 export interface ActorDetail {
+  /** As in the summary: the process clock since the system began. */
+  readonly timeMs: number;
   readonly id: string;
   readonly machine: string;
   readonly state: string;
@@ -110,7 +112,7 @@ export class Inspector {
         }
       }
     }
-    return { id: info.id, machine: info.machine, state: info.state, context: snapshot ? contextJson(snapshot.context) : null, delays,
+    return { timeMs: this.#system.clock.now() - this.#system.originMs, id: info.id, machine: info.machine, state: info.state, context: snapshot ? contextJson(snapshot.context) : null, delays,
       records: this.#system.history(id) ?? [] };
   }
 

@@ -1,16 +1,33 @@
-// The inspector's HTTP server: its JSON API on 127.0.0.1 (a port of the user's or one the system
-// picks), reachable only with the token printed at start. A request carries the token as
-// `Authorization: Bearer <token>`, as `?token=<token>` (the printed address), or in the cookie that
-// address sets, so a browser keeps it. Requests naming another host are refused, so a web page
+// The inspector's HTTP server: its page and JSON API on 127.0.0.1 (a port of the user's or one
+// the system picks), reachable only with the token printed at start. A request carries the token
+// as `Authorization: Bearer <token>`, as `?token=<token>` (the printed address, which sets a cookie
+// and sends the browser on to the page without it), or in that cookie. The page is the bundle in
+// page/dist (built at install, or here when missing or older than its sources); its Content
+// Security Policy lets it reach nothing but this server. Requests naming another host are refused, so a web page
 // elsewhere cannot reach the inspector through a name that resolves to 127.0.0.1. Errors are JSON
 // carrying a message; nothing a request does can stop the run.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { buildPage, DIST_DIR, pageIsBuilt } from './page/build.ts';
+import { controlNode, listNodes, type NodeControls } from './controls.ts';
 import { InspectError, type Inspector } from './query.ts';
 
 const COOKIE = 'orchsim-inspect';
 const API = '/inspect/api/';
+const MAX_BODY_BYTES = 4_096;
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** The page's files, by path, read once. */
+function pageFiles(): Map<string, { type: string; body: Buffer }> {
+  return new Map([
+    ['/', { type: 'text/html; charset=utf-8', body: readFileSync(join(DIST_DIR, 'index.html')) }],
+    ['/inspect/app.js', { type: 'text/javascript; charset=utf-8', body: readFileSync(join(DIST_DIR, 'app.js')) }],
+    ['/inspect/app.css', { type: 'text/css; charset=utf-8', body: readFileSync(join(DIST_DIR, 'app.css')) }],
+  ]);
+}
 
 export interface InspectorServer {
   /** The address to open, token included. */
@@ -20,22 +37,27 @@ export interface InspectorServer {
   close(): Promise<void>;
 }
 
-/** Serves `inspector` on 127.0.0.1:`port` (0: any free port). */
-export async function serveInspector(inspector: Inspector, port = 0): Promise<InspectorServer> {
+/** Serves `inspector` on 127.0.0.1:`port` (0: any free port), with `controls()` over the simulated nodes, if any. */
+export async function serveInspector(inspector: Inspector, port = 0, controls: () => NodeControls | undefined = () => undefined): Promise<InspectorServer> {
   const token = randomBytes(24).toString('base64url');
+  if (!pageIsBuilt()) await buildPage();
+  const page = pageFiles();
   let bound = port;
   const server = createServer((req, res) => {
-    try {
-      handle(inspector, token, bound, req, res);
-    } catch (e) {
+    const fail = (e: unknown) => {
       const status = e instanceof InspectError ? e.status : 500;
-      send(res, status, { message: e instanceof Error ? e.message : String(e) });
+      if (!res.headersSent) send(res, status, { message: e instanceof Error ? e.message : String(e) });
+    };
+    try {
+      void handle(inspector, controls(), page, token, bound, req, res)?.catch(fail);
+    } catch (e) {
+      fail(e);
     }
   });
   await listen(server, port);
   bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${bound}${API}summary?token=${token}`,
+    url: `http://127.0.0.1:${bound}/?token=${token}`,
     port: bound,
     token,
     close: () => new Promise((resolve) => {
@@ -53,7 +75,8 @@ function listen(server: Server, port: number): Promise<void> {
   });
 }
 
-function handle(inspector: Inspector, token: string, port: number, req: IncomingMessage, res: ServerResponse): void {
+function handle(inspector: Inspector, controls: NodeControls | undefined, page: ReturnType<typeof pageFiles>, token: string, port: number,
+  req: IncomingMessage, res: ServerResponse): Promise<void> | void {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const host = req.headers.host ?? '';
   if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return send(res, 403, { message: `the inspector answers requests for 127.0.0.1:${port} only, not ${JSON.stringify(host)}` });
@@ -62,15 +85,43 @@ function handle(inspector: Inspector, token: string, port: number, req: Incoming
   if (url.searchParams.has('token')) {
     url.searchParams.delete('token');
     res.setHeader('Set-Cookie', `${COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict`);
+    // The page's address without the token, so it stays out of the browser's history.
+    if (url.pathname === '/' && req.method === 'GET') return void res.writeHead(303, { Location: `/${url.search}` }).end();
+  }
+  const path = url.pathname.startsWith(API) ? url.pathname.slice(API.length) : undefined;
+  if (path?.startsWith('nodes/')) {
+    if (req.method !== 'POST') return send(res, 405, { message: `a node's agent is stopped or started with POST {"action": "stop" | "start"}` }, { Allow: 'POST' });
+    return jsonBody(req).then(async (body) => send(res, 200, await controlNode(controls, decodeURIComponent(path.slice('nodes/'.length)), body)));
   }
   if (req.method !== 'GET') return send(res, 405, { message: `${req.method} is not served here; the inspector's API is read with GET` }, { Allow: 'GET' });
-  if (!url.pathname.startsWith(API)) return send(res, 404, { message: `nothing at ${url.pathname}; the API is under ${API} (summary, actors, actors/{id}, machines/{machine})` });
-  const path = url.pathname.slice(API.length);
+  const file = page.get(url.pathname);
+  if (file) {
+    res.writeHead(200, { 'Content-Type': file.type, 'Content-Length': file.body.length, 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' });
+    return void res.end(file.body);
+  }
+  if (path === undefined) return send(res, 404, { message: `nothing at ${url.pathname}; the page is at /, the API under ${API} (summary, actors, actors/{id}, machines/{machine}, nodes)` });
+  if (path === 'nodes') return send(res, 200, listNodes(controls));
   if (path === 'summary') return send(res, 200, inspector.summary());
   if (path === 'actors') return send(res, 200, inspector.actors(url.searchParams));
   if (path.startsWith('actors/')) return send(res, 200, inspector.actor(decodeURIComponent(path.slice('actors/'.length))));
   if (path.startsWith('machines/')) return send(res, 200, inspector.machine(decodeURIComponent(path.slice('machines/'.length))));
   throw new InspectError(404, `nothing at ${url.pathname}; the API is ${API}summary, ${API}actors, ${API}actors/{id} and ${API}machines/{machine}`);
+}
+
+/** A small JSON body; sent as application/json, which a page elsewhere cannot send without asking first. */
+async function jsonBody(req: IncomingMessage): Promise<unknown> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+  if (type !== 'application/json') throw new InspectError(415, `send the body as Content-Type: application/json, not ${JSON.stringify(type)}`);
+  let text = '';
+  for await (const chunk of req) {
+    text += chunk;
+    if (text.length > MAX_BODY_BYTES) throw new InspectError(413, `the body is over ${MAX_BODY_BYTES} bytes`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InspectError(400, `the body is not JSON: ${JSON.stringify(text.slice(0, 80))}`);
+  }
 }
 
 function bearer(req: IncomingMessage): string | undefined {

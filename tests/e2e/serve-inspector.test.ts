@@ -145,6 +145,30 @@ test('bad requests get a JSON error naming the problem', async () => {
   }
 });
 
+test('a simulated node\'s agent is stopped and started again with POST; wrong requests say why', async () => {
+  const post = async (path: string, body: string, type = 'application/json') => {
+    const r = await fetch(`${api}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': type }, body });
+    return { status: r.status, body: await r.json() as any };
+  };
+  assert.equal((await get('nodes')).body, { nodes: [{ name: 'node-0', agent: 'running' }, { name: 'node-1', agent: 'running' }] });
+  assert.equal(await post('nodes/node-0', '{"action":"start"}'), { status: 409, body: { message: "node node-0's agent is already running" } });
+  assert.is((await post('nodes/node-0', 'action=stop', 'application/x-www-form-urlencoded')).status, 415, 'a form from a page elsewhere cannot drive it');
+  assert.match((await post('nodes/node-0', '{"action":"pause"}')).body.message, /must be \{"action": "stop"\} or \{"action": "start"\}/);
+  assert.match((await post('nodes/node-0', '{nope')).body.message, /not JSON/);
+  assert.equal(await post('nodes/node-9', '{"action":"stop"}'), { status: 404, body: { message: 'no simulated node "node-9"; the nodes are node-0, node-1' } });
+  assert.is((await get('nodes/node-0')).status, 405);
+
+  assert.equal(await post('nodes/node-0', '{"action":"stop"}'), { status: 200, body: { name: 'node-0', agent: 'stopped' } });
+  const stopped = await eventually('node-0\'s machine stopped', async () => {
+    const r = await get('actors/node%2Fnode-0');
+    return r.status === 404 ? r : undefined;
+  });
+  assert.match(stopped.body.message, /no actor "node\/node-0"/);
+  assert.is((await post('nodes/node-0', '{"action":"stop"}')).status, 409);
+  assert.equal(await post('nodes/node-0', '{"action":"start"}'), { status: 200, body: { name: 'node-0', agent: 'running' } });
+  assert.is((await get('actors/node%2Fnode-0')).body.state, 'Running.Normal');
+});
+
 test('--ui-port without --ui, or a port in use, is refused before anything starts', async () => {
   try {
     await startServer(['--ui-port', '9999'], 'serve', () => {});

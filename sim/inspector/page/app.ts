@@ -1,0 +1,149 @@
+// The inspector's page: an overview, the actor list and one actor's page, routed by the URL's
+// hash (#/, #/actors?machine=&state=&q=, #/actor/<id>), refreshed from the JSON API every second.
+import { api, type ActorDetail, type MachineDefinition, type NodeAgentState, type Summary } from './api.ts';
+import { renderActorList, type ListQuery } from './actor-list.ts';
+import { h, virtualTime } from './dom.ts';
+import { renderOverview } from './overview.ts';
+import { activePaths, renderStatechart } from './statechart.ts';
+
+const REFRESH_MS = 1_000;
+const main = document.getElementById('main')!;
+const clock = document.getElementById('clock')!;
+const definitions = new Map<string, Promise<MachineDefinition>>();
+let machines: string[] = [];
+/** Ends the current view's refreshing. */
+let leave: () => void = () => {};
+
+function definition(machine: string): Promise<MachineDefinition> {
+  let d = definitions.get(machine);
+  if (!d) definitions.set(machine, (d = api<MachineDefinition>(`machines/${encodeURIComponent(machine)}`)));
+  return d;
+}
+
+function every(ms: number, work: () => Promise<void>): () => void {
+  let stopped = false;
+  let timer: number | undefined;
+  const tick = async () => {
+    try {
+      await work();
+    } catch (e) {
+      show(h('p', { class: 'error' }, (e as Error).message));
+    }
+    if (!stopped) timer = window.setTimeout(tick, ms);
+  };
+  void tick();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
+function show(...content: HTMLElement[]): void {
+  main.replaceChildren(...content);
+}
+
+/** XState's names for delayed events as the drawing labels them: `xstate.after.graceLeftMs.node-health.Ready.Heard` → `after graceLeftMs`. */
+function eventName(event: string): string {
+  return event.startsWith('xstate.after.') ? `after ${event.split('.')[2]}` : event;
+}
+
+function noteTime(summary: { timeMs: number }): void {
+  clock.textContent = `t = ${virtualTime(summary.timeMs)}`;
+}
+
+function overview(): () => void {
+  return every(REFRESH_MS, async () => {
+    const summary = await api<Summary>('summary');
+    machines = Object.keys(summary.machines);
+    noteTime(summary);
+    show(renderOverview(summary));
+  });
+}
+
+function actorList(params: URLSearchParams): () => void {
+  const query: ListQuery = {};
+  for (const key of ['machine', 'state', 'q'] as const) {
+    const v = params.get(key);
+    if (v) query[key] = v;
+  }
+  const go = (q: ListQuery) => { location.hash = `#/actors?${new URLSearchParams({ ...q })}`; };
+  let list: ReturnType<typeof renderActorList> | undefined;
+  void (async () => {
+    if (machines.length === 0) machines = Object.keys((await api<Summary>('summary')).machines);
+    list = renderActorList(query, machines, go);
+    show(list.element);
+    list.element.querySelector('input')?.focus();
+  })().catch((e: Error) => show(h('p', { class: 'error' }, e.message)));
+  return () => list?.dispose();
+}
+
+/** Under `orchsim serve`, a node's pages carry a control to stop its agent or start it again. */
+function nodeControl(id: string): HTMLElement | undefined {
+  const name = /^(?:node|node-health)\/(.+)$/.exec(id)?.[1];
+  if (name === undefined) return undefined;
+  const slot = h('div', { class: 'control', 'data-testid': 'node-control' });
+  const draw = (node: NodeAgentState) => {
+    const action = node.agent === 'running' ? 'stop' : 'start';
+    const button = h('button', { type: 'button' }, node.agent === 'running' ? `Stop ${name}'s agent` : `Start ${name}'s agent`);
+    button.addEventListener('click', () => {
+      button.disabled = true;
+      api<NodeAgentState>(`nodes/${encodeURIComponent(name)}`, { action }).then(draw, (e: Error) => slot.replaceChildren(h('span', { class: 'error' }, e.message)));
+    });
+    slot.replaceChildren(h('span', { class: 'muted' }, `agent ${node.agent} `), button);
+  };
+  api<{ nodes: NodeAgentState[] }>('nodes').then(({ nodes }) => {
+    const node = nodes.find((n) => n.name === name);
+    if (node) draw(node);
+  }, () => {});
+  return slot;
+}
+
+function actorPage(id: string): () => void {
+  const chartSlot = h('div');
+  const state = h('span', { 'data-testid': 'actor-state' });
+  const records = h('tbody');
+  const context = h('pre', { 'data-testid': 'actor-context' });
+  const page = h('section', {},
+    h('h1', {}, id, ' ', h('span', { class: 'muted' }, 'in '), state),
+    nodeControl(id),
+    h('div', { class: 'actor' }, chartSlot,
+      h('div', {}, h('h2', {}, 'Newest transitions'), h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 't'), h('th', {}, 'event'), h('th', {}, 'from → to'))), records),
+        h('h2', {}, 'Context'), context)));
+  let drawn: string | undefined;
+  let shown = false;
+  return every(REFRESH_MS, async () => {
+    const actor = await api<ActorDetail>(`actors/${encodeURIComponent(id)}`);
+    noteTime(actor);
+    if (!shown) {
+      show(page);
+      shown = true;
+    }
+    state.textContent = actor.state;
+    if (drawn === undefined) {
+      chartSlot.replaceChildren(await renderStatechart(await definition(actor.machine), actor.state, actor.delays));
+      drawn = actor.state;
+    } else if (drawn !== actor.state) {
+      const active = activePaths(actor.state);
+      for (const g of chartSlot.querySelectorAll<SVGGElement>('g.state')) g.classList.toggle('active', active.has(g.dataset.state!));
+      chartSlot.querySelector<HTMLElement>('[data-testid=statechart]')!.dataset.state = actor.state;
+      drawn = actor.state;
+    }
+    records.replaceChildren(...actor.records.slice().reverse().map((r) => h('tr', {},
+      h('td', { class: 'n' }, virtualTime(r.t)),
+      h('td', {}, r.kind === 'transition' ? eventName(r.event!) : r.kind === 'actor' ? '(started)' : '(stopped)'),
+      h('td', {}, r.kind === 'transition' ? `${r.from} → ${r.to}` : r.to ?? ''))));
+    context.textContent = actor.context === null ? 'not kept: the actor hibernates, or is an object driven by pure transitions' : JSON.stringify(actor.context, null, 2);
+  });
+}
+
+function route(): void {
+  leave();
+  const hash = location.hash.slice(1) || '/';
+  const [path, search = ''] = hash.split('?');
+  if (path!.startsWith('/actor/')) leave = actorPage(decodeURIComponent(path!.slice('/actor/'.length)));
+  else if (path === '/actors') leave = actorList(new URLSearchParams(search));
+  else leave = overview();
+}
+
+window.addEventListener('hashchange', route);
+route();
