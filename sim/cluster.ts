@@ -39,6 +39,8 @@ export interface SimNode {
 export interface ClusterHooks {
   /** Told of the process's actor system as soon as it exists, before any actor starts (an inspection log opens here). */
   onSystem?: (system: ActorSystem) => void;
+  /** Records each actor keeps in memory (for an inspector). */
+  recordsPerActor?: number;
   onDecision?: (d: Decision) => void;
   /** A NoExecute taint the node lifecycle controller puts on a node. */
   onTaint?: (node: string, key: string, atMs: number) => void;
@@ -79,7 +81,7 @@ export class SimCluster {
     this.kernel = new Kernel({ clock: this.clock, maxSteps: Number.MAX_SAFE_INTEGER });
     this.bus = new MemoryBus({ clock: this.clock, onError: (e) => this.#error('bus', e) });
     this.random = seededRandom(seed);
-    this.system = new ActorSystem(this.clock);
+    this.system = new ActorSystem(this.clock, hooks.recordsPerActor ? { recordsPerActor: hooks.recordsPerActor } : {});
     hooks.onSystem?.(this.system);
     this.server = new ApiServer(apiServerFromScenario(scenario.options.apiserver),
       { clock: this.clock, random: this.random.fork('apiserver'), bus: this.bus, system: this.system });

@@ -28,6 +28,8 @@ export interface RunOptions {
   explain?: string[];
   /** Write the actor system's records to `file` as JSON lines (only `machines`' when not empty). */
   inspectLog?: { file: string; machines?: readonly string[] };
+  /** Records each actor keeps in memory (for an inspector); 0 or absent: none. */
+  recordsPerActor?: number;
 }
 
 export interface RunOutcome {
@@ -43,60 +45,157 @@ export interface RunOutcome {
 
 const MAX_ERRORS = 20;
 
-export async function runScenario(scenario: Scenario, options: RunOptions = {}): Promise<RunOutcome> {
-  const wallStart = performance.now();
-  const seed = options.seed ?? scenario.seed;
-  const errors: string[] = [];
-  const noteError = (where: string, e: unknown) => {
-    if (errors.length < MAX_ERRORS) errors.push(`${where}: ${e instanceof Error ? e.message : String(e)}`);
-  };
-  let metrics: RunMetrics | undefined;
-  let checkers: Checkers | undefined;
-  let log: InspectLog | undefined;
-  const cluster = new SimCluster(scenario, seed, {
-    ...(options.inspectLog ? { onSystem: (system) => (log = openInspectLog(system, options.inspectLog!.file, options.inspectLog!.machines)) } : {}),
-    onDecision: (d) => metrics?.decision(d), onError: noteError,
-    onTaint: () => metrics?.taint(), onEvict: () => metrics?.taintEviction(),
-    onLeading: (lock, holder, leading, atMs) => {
-      metrics?.leading(lock, holder, leading, atMs);
-      checkers?.leading(lock, holder, leading);
-    },
-  });
-  const { clock, server } = cluster;
-  const t0 = clock.now();
-  const zones = [...new Set(cluster.nodes.map((n) => n.zone))].sort();
-  metrics = new RunMetrics(clock, server.options.etcdPrefix, zones, t0, scenario.sampleIntervalMs);
-  const m = metrics;
-  checkers = new Checkers(m);
-  const checks = checkers;
-  const unobserve = server.store.onChange((c) => m.observe(c));
-  try {
+/**
+ * A scenario's run, started and moved on in steps: `advance` runs virtual time up to a point (or
+ * until `stopWhen`), `finish` runs nothing more and checks, reports and cleans up, `dispose` only
+ * cleans up (a run given up, such as an inspector's replay that went elsewhere). `runScenario` is
+ * start, advance to the end, finish.
+ */
+export class ScenarioRun {
+  readonly scenario: Scenario;
+  readonly seed: number;
+  readonly cluster: SimCluster;
+  readonly metrics: RunMetrics;
+  /** The clock's time at the start: virtual ms count from here. */
+  readonly t0: number;
+  readonly #options: RunOptions;
+  readonly #wallStart: number;
+  readonly #errors: string[];
+  readonly #checks: Checkers;
+  readonly #unobserve: () => void;
+  readonly #log: InspectLog | undefined;
+  #workloads: Awaited<ReturnType<typeof startWorkloads>> | undefined;
+  #faults: Report['faults'] = [];
+  #steps = 0;
+  #disposed = false;
+
+  private constructor(scenario: Scenario, options: RunOptions, wallStart: number, errors: string[], cluster: SimCluster,
+    metrics: RunMetrics, checks: Checkers, log: () => InspectLog | undefined) {
+    this.scenario = scenario;
+    this.seed = options.seed ?? scenario.seed;
+    this.#options = options;
+    this.#wallStart = wallStart;
+    this.#errors = errors;
+    this.cluster = cluster;
+    this.metrics = metrics;
+    this.#checks = checks;
+    this.t0 = metrics.t0;
+    this.#unobserve = cluster.server.store.onChange((c) => metrics.observe(c));
+    this.#log = log();
+  }
+
+  /** Assembles the cluster and starts the workloads, the faults and the sampler; virtual time has not moved. */
+  static async start(scenario: Scenario, options: RunOptions = {}): Promise<ScenarioRun> {
+    const wallStart = performance.now();
+    const seed = options.seed ?? scenario.seed;
+    const errors: string[] = [];
+    const noteError = (where: string, e: unknown) => {
+      if (errors.length < MAX_ERRORS) errors.push(`${where}: ${e instanceof Error ? e.message : String(e)}`);
+    };
+    let metrics: RunMetrics | undefined;
+    let checkers: Checkers | undefined;
+    let log: InspectLog | undefined;
+    const cluster = new SimCluster(scenario, seed, {
+      ...(options.inspectLog ? { onSystem: (system) => (log = openInspectLog(system, options.inspectLog!.file, options.inspectLog!.machines)) } : {}),
+      ...(options.recordsPerActor ? { recordsPerActor: options.recordsPerActor } : {}),
+      onDecision: (d) => metrics?.decision(d), onError: noteError,
+      onTaint: () => metrics?.taint(), onEvict: () => metrics?.taintEviction(),
+      onLeading: (lock, holder, leading, atMs) => {
+        metrics?.leading(lock, holder, leading, atMs);
+        checkers?.leading(lock, holder, leading);
+      },
+    });
+    const { clock, server } = cluster;
+    const zones = [...new Set(cluster.nodes.map((n) => n.zone))].sort();
+    metrics = new RunMetrics(clock, server.options.etcdPrefix, zones, clock.now(), scenario.sampleIntervalMs);
+    checkers = new Checkers(metrics);
+    const run = new ScenarioRun(scenario, options, wallStart, errors, cluster, metrics, checkers, () => log);
+    try {
+      await run.#begin(noteError);
+    } catch (e) {
+      run.dispose();
+      throw e;
+    }
+    return run;
+  }
+
+  async #begin(noteError: (where: string, e: unknown) => void): Promise<void> {
+    const { cluster, metrics: m, scenario, t0 } = this;
+    const clock = cluster.clock;
     await cluster.start();
     const endMs = scenario.durationMs;
-    const workloads = await startWorkloads(cluster.bus, clock, cluster.random.fork('workloads'), scenario.workloads, t0, endMs);
-    const faults = scheduleFaults(cluster, clock, cluster.random.fork('faults'), scenario.faults, t0, (e) => noteError('faults', e));
+    this.#workloads = await startWorkloads(cluster.bus, clock, cluster.random.fork('workloads'), scenario.workloads, t0, endMs);
+    this.#faults = scheduleFaults(cluster, clock, cluster.random.fork('faults'), scenario.faults, t0, (e) => noteError('faults', e));
     const sample = () => {
       m.sample(cluster.apiRequests, cluster.controllers.zoneStates());
       if (clock.now() - t0 < endMs) clock.setTimeout(sample, Math.min(scenario.sampleIntervalMs, t0 + endMs - clock.now()));
     };
     clock.setTimeout(sample, Math.min(scenario.sampleIntervalMs, endMs));
-    options.onStarted?.({ virtualMs: () => clock.now() - t0, metrics: m, cluster });
-    const { steps } = await cluster.kernel.run({ until: t0 + endMs });
-    workloads.stop();
+    this.#options.onStarted?.({ virtualMs: () => this.virtualMs, metrics: m, cluster });
+  }
+
+  /** Virtual ms since the start. */
+  get virtualMs(): number {
+    return this.cluster.clock.now() - this.t0;
+  }
+
+  /** Whether virtual time reached the scenario's end. */
+  get ended(): boolean {
+    return this.virtualMs >= this.scenario.durationMs;
+  }
+
+  /** Runs virtual time to `untilMs` since the start (the scenario's end at most), or until `stopWhen()` holds between events. */
+  async advance(untilMs: number = this.scenario.durationMs, stopWhen?: () => boolean): Promise<void> {
+    const until = this.t0 + Math.min(untilMs, this.scenario.durationMs);
+    const { steps } = await this.cluster.kernel.run({ until, ...(stopWhen ? { stopWhen } : {}) });
+    this.#steps += steps;
+  }
+
+  /** Stops the workloads, checks the invariants and builds the report; then cleans up. */
+  async finish(): Promise<RunOutcome> {
+    try {
+      return await this.conclude();
+    } finally {
+      this.dispose();
+    }
+  }
+
+  /** Stops the workloads, checks the invariants and builds the report, leaving the cluster as it is (an inspector still shows it). */
+  async conclude(): Promise<RunOutcome> {
+    const { cluster, metrics: m, scenario, seed, t0 } = this;
+    const checks = this.#checks;
+    this.#workloads?.stop();
     await drainMicrotasks();
     await checks.compareCaches(cluster.server.store, cacheChecks(cluster), (o) => (o.spec as { nodeName?: string } | undefined)?.nodeName ?? '');
-    for (const e of workloads.errors) noteError('workloads', e);
-    const report = buildReport(scenario, seed, m, cluster, faults, t0);
-    const explanations = (options.explain ?? []).map((key) => {
+    for (const e of this.#workloads?.errors ?? []) this.#errors.push(`workloads: ${e}`);
+    const report = buildReport(scenario, seed, m, cluster, this.#faults, t0);
+    const explanations = (this.#options.explain ?? []).map((key) => {
       const d = cluster.scheduler?.explain(key);
       return { pod: key, decision: d && { ...d, atMs: d.atMs - t0 } };
     });
-    return { report, checks: checks.results(), errors, wallMs: performance.now() - wallStart, steps, explanations };
-  } finally {
-    unobserve();
-    cluster.stop();
-    log?.close();
+    return { report, checks: checks.results(), errors: this.#errors.slice(0, MAX_ERRORS), wallMs: performance.now() - this.#wallStart, steps: this.#steps, explanations };
   }
+
+  /** Stops the cluster and closes the inspection log; the run can go no further. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#workloads?.stop();
+    this.#unobserve();
+    this.cluster.stop();
+    this.#log?.close();
+  }
+}
+
+export async function runScenario(scenario: Scenario, options: RunOptions = {}): Promise<RunOutcome> {
+  const run = await ScenarioRun.start(scenario, options);
+  try {
+    await run.advance();
+  } catch (e) {
+    run.dispose();
+    throw e;
+  }
+  return run.finish();
 }
 
 function cacheChecks(cluster: SimCluster) {

@@ -4,7 +4,8 @@
 import { resolve } from 'node:path';
 import { loadScenario, ScenarioError } from '../scenario/load.ts';
 import type { Scenario } from '../scenario/types.ts';
-import { runScenario, type LiveRun } from '../run.ts';
+import { runScenario, type LiveRun, type RunOutcome } from '../run.ts';
+import { startUiRun } from './run-ui.ts';
 import { boundHeapGrowth, HEAP_GROWING_PERCENT } from '../heap-growth.ts';
 import { renderSummary } from '../report/summary.ts';
 import { writeReport } from '../report/write.ts';
@@ -23,6 +24,8 @@ interface RunOptions {
   explain: string[];
   progress?: boolean;
   heapGrowth: number;
+  ui: boolean;
+  uiPort?: number;
 }
 
 const GROUP = 'Options';
@@ -35,6 +38,10 @@ const RUN_TABLE = new OptionTable<RunOptions>('orchsim run', [
   { name: 'heap-growth', kind: int, key: 'heapGrowth', default: HEAP_GROWING_PERCENT, group: GROUP, rule: heapGrowthRule,
     help: "PERCENT: how far the heap may grow past what the last full collection kept; more takes more memory and usually runs faster, 0 leaves it to V8 (node's own --heap-growing-percent wins)" },
   ...inspectOptions<RunOptions>(GROUP),
+  { name: 'ui', kind: bool, key: 'ui', default: false, group: GROUP,
+    help: 'serve the inspector on 127.0.0.1 (its address, with a token, is printed): the run waits paused, then runs, steps, pauses and goes back in virtual time as the page or POST /inspect/api/time asks; Ctrl-C ends it (see sim/inspector/README.md)' },
+  { name: 'ui-port', kind: int, key: 'uiPort', defaultText: 'a free port', group: GROUP, rule: (v: number) => (v >= 1 && v <= 65535 ? undefined : 'must be a port from 1 to 65535'),
+    help: 'with --ui, the inspector\'s port' },
   { name: 'help', short: 'h', kind: bool, default: false, group: GROUP, help: 'this help' },
 ] as OptionSpec<RunOptions>[]);
 
@@ -87,11 +94,19 @@ export async function runCommand(argv: string[], log: (line: string) => void = c
   const draft = { ...options, progress: options.progress ?? process.stderr.isTTY === true };
   if (file === undefined) throw new OptionError(`which scenario? give a scenario file, e.g. sim/scenarios/quickstart.yaml\n\n${runHelp()}`);
   if (extra.length > 0) throw new OptionError(`unexpected argument ${JSON.stringify(extra[0])}: one scenario per run`);
+  if (draft.uiPort !== undefined && !draft.ui) throw new OptionError('--ui-port is the inspector\'s port: give --ui too');
   const scenario = await loadScenarioArg(file);
   const seed = draft.seed ?? scenario.seed;
   log(`running ${scenario.name}: ${formatInteger(scenario.nodePools.reduce((n, p) => n + p.count, 0))} nodes, ` +
     `${formatInteger(scenario.workloads.reduce((n, w) => n + w.count, 0))} pods, ${formatDuration(scenario.durationMs)} of virtual time, seed ${seed}`);
   boundHeapGrowth(draft.heapGrowth);
+  if (draft.ui) {
+    const ui = await startUiRun(scenario, { seed, explain: draft.explain, ...(inspectLog ? { inspectLog } : {}), ...(draft.uiPort !== undefined ? { port: draft.uiPort } : {}) },
+      async (outcome) => void printOutcome(outcome, await writeReport(resolve(draft.out), outcome.report), inspectLog?.file, log), log);
+    await untilInterrupted();
+    await ui.close();
+    return ui.exitCode();
+  }
   const wallStart = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const outcome = await runScenario(scenario, {
@@ -107,14 +122,31 @@ export async function runCommand(argv: string[], log: (line: string) => void = c
     clearInterval(timer);
     if (draft.progress) process.stderr.write('\r\x1b[K');
   });
-  const dir = resolve(draft.out);
-  const paths = await writeReport(dir, outcome.report);
+  const paths = await writeReport(resolve(draft.out), outcome.report);
+  return printOutcome(outcome, paths, inspectLog?.file, log);
+}
+
+/** Prints a run's summary, checks, errors, explanations and where its files are; returns the exit code (1 if a checker found a violation). */
+function printOutcome(outcome: RunOutcome, paths: { html: string; json: string }, inspectLog: string | undefined, log: (line: string) => void): number {
   log(renderSummary(outcome.report, { wallMs: outcome.wallMs, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
   const failed = outcome.checks.filter((c) => c.violations > 0);
   for (const c of outcome.checks) log(`check ${c.violations === 0 ? 'ok  ' : 'FAIL'} ${c.name}${c.violations ? `: ${c.violations} violations, e.g. ${c.examples[0]}` : ''}`);
   for (const e of outcome.errors) log(`error: ${e}`);
   for (const { pod, decision } of outcome.explanations) log(formatDecision(pod, decision));
   log(`report: ${paths.html}\n        ${paths.json}`);
-  if (inspectLog) log(`inspection log: ${resolve(inspectLog.file)}`);
+  if (inspectLog) log(`inspection log: ${resolve(inspectLog)}`);
   return failed.length > 0 ? 1 : 0;
+}
+
+/** Resolves at Ctrl-C (SIGINT) or SIGTERM. */
+function untilInterrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
 }

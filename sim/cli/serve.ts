@@ -117,7 +117,7 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   const { system } = inspection;
   // First, so a port in use stops the command before anything else starts.
   let cluster: ServedNodes | undefined;
-  const inspector = ui ? await startInspector(system, uiPort, () => cluster) : undefined;
+  const inspector = ui ? await startInspector(() => system, { ...(uiPort !== undefined ? { port: uiPort } : {}), controls: () => cluster }) : undefined;
   const server = new ApiServer(options, { clock, random: root, system, ...(bus ? { bus } : {}) });
   await server.start();
   cluster = nodes > 0

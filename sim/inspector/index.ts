@@ -4,16 +4,28 @@ import type { ActorSystem } from '../../actors/system/actor-system.ts';
 import { MACHINES } from '../../actors/system/options.ts';
 import { Inspector } from './query.ts';
 import type { NodeControls } from './controls.ts';
+import { wallTime, type TimeControl } from './timeline.ts';
 import { serveInspector, type InspectorServer } from './server.ts';
 
 export { Inspector, InspectError } from './query.ts';
 export type { InspectorServer } from './server.ts';
 export type { NodeControls } from './controls.ts';
+export { Timeline, type TimeControl, type TimeStatus } from './timeline.ts';
 
 /** Records each actor keeps for its page while the inspector is on. */
 export const RECORDS_PER_ACTOR = 16;
 
-/** Serves the inspector of `system` on 127.0.0.1:`port` (0: a free port); `controls()` gives the simulated nodes once they run. */
-export function startInspector(system: ActorSystem, port = 0, controls: () => NodeControls | undefined = () => undefined): Promise<InspectorServer> {
-  return serveInspector(new Inspector(system, MACHINES), port, controls);
+export interface InspectorOptions {
+  /** 0 or absent: a free port. */
+  port?: number;
+  /** The simulated nodes whose agents may be stopped and started (`serve`), once they run. */
+  controls?: () => NodeControls | undefined;
+  /** Time: the run's timeline under `run --ui`; the wall clock's otherwise. */
+  time?: TimeControl;
+}
+
+/** Serves the inspector of `system()` (the system to show now) on 127.0.0.1. */
+export function startInspector(system: () => ActorSystem, options: InspectorOptions = {}): Promise<InspectorServer> {
+  const time = options.time ?? wallTime(() => system().clock.now() - system().originMs);
+  return serveInspector(new Inspector(system, MACHINES), options.port ?? 0, options.controls ?? (() => undefined), time);
 }

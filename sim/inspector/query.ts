@@ -47,13 +47,18 @@ const MAX_LIMIT = 1_000;
 const FILTERS = ['machine', 'state', 'namespace', 'q', 'limit', 'continue'];
 
 export class Inspector {
-  readonly #system: ActorSystem;
+  readonly #systemOf: () => ActorSystem;
   readonly #machines: ReadonlyMap<string, AnyStateMachine>;
   readonly #definitions = new Map<string, MachineDefinition>();
 
-  constructor(system: ActorSystem, machines: ReadonlyMap<string, AnyStateMachine>) {
-    this.#system = system;
+  /** `system()` is the actor system to show: under `run --ui`, the current run's (a replay brings a new one). */
+  constructor(system: () => ActorSystem, machines: ReadonlyMap<string, AnyStateMachine>) {
+    this.#systemOf = system;
     this.#machines = machines;
+  }
+
+  get #system(): ActorSystem {
+    return this.#systemOf();
   }
 
   summary(): Summary {

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { buildPage, DIST_DIR, pageIsBuilt } from './page/build.ts';
 import { controlNode, listNodes, type NodeControls } from './controls.ts';
 import { InspectError, type Inspector } from './query.ts';
+import type { TimeControl } from './timeline.ts';
 
 const COOKIE = 'orchsim-inspect';
 const API = '/inspect/api/';
@@ -38,7 +39,7 @@ export interface InspectorServer {
 }
 
 /** Serves `inspector` on 127.0.0.1:`port` (0: any free port), with `controls()` over the simulated nodes, if any. */
-export async function serveInspector(inspector: Inspector, port = 0, controls: () => NodeControls | undefined = () => undefined): Promise<InspectorServer> {
+export async function serveInspector(inspector: Inspector, port: number, controls: () => NodeControls | undefined, time: TimeControl): Promise<InspectorServer> {
   const token = randomBytes(24).toString('base64url');
   if (!pageIsBuilt()) await buildPage();
   const page = pageFiles();
@@ -49,7 +50,7 @@ export async function serveInspector(inspector: Inspector, port = 0, controls: (
       if (!res.headersSent) send(res, status, { message: e instanceof Error ? e.message : String(e) });
     };
     try {
-      void handle(inspector, controls(), page, token, bound, req, res)?.catch(fail);
+      void handle({ inspector, controls: controls(), time, page, token, port: bound }, req, res)?.catch(fail);
     } catch (e) {
       fail(e);
     }
@@ -75,8 +76,16 @@ function listen(server: Server, port: number): Promise<void> {
   });
 }
 
-function handle(inspector: Inspector, controls: NodeControls | undefined, page: ReturnType<typeof pageFiles>, token: string, port: number,
-  req: IncomingMessage, res: ServerResponse): Promise<void> | void {
+interface Served {
+  inspector: Inspector;
+  controls: NodeControls | undefined;
+  time: TimeControl;
+  page: ReturnType<typeof pageFiles>;
+  token: string;
+  port: number;
+}
+
+function handle({ inspector, controls, time, page, token, port }: Served, req: IncomingMessage, res: ServerResponse): Promise<void> | void {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const host = req.headers.host ?? '';
   if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return send(res, 403, { message: `the inspector answers requests for 127.0.0.1:${port} only, not ${JSON.stringify(host)}` });
@@ -93,19 +102,21 @@ function handle(inspector: Inspector, controls: NodeControls | undefined, page: 
     if (req.method !== 'POST') return send(res, 405, { message: `a node's agent is stopped or started with POST {"action": "stop" | "start"}` }, { Allow: 'POST' });
     return jsonBody(req).then(async (body) => send(res, 200, await controlNode(controls, decodeURIComponent(path.slice('nodes/'.length)), body)));
   }
-  if (req.method !== 'GET') return send(res, 405, { message: `${req.method} is not served here; the inspector's API is read with GET` }, { Allow: 'GET' });
+  if (path === 'time' && req.method === 'POST') return jsonBody(req).then(async (body) => send(res, 200, await time.act(body)));
+  if (req.method !== 'GET') return send(res, 405, { message: `${req.method} is not served here; the inspector's API is read with GET (POST: time, nodes/{name})` }, { Allow: 'GET' });
   const file = page.get(url.pathname);
   if (file) {
     res.writeHead(200, { 'Content-Type': file.type, 'Content-Length': file.body.length, 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' });
     return void res.end(file.body);
   }
-  if (path === undefined) return send(res, 404, { message: `nothing at ${url.pathname}; the page is at /, the API under ${API} (summary, actors, actors/{id}, machines/{machine}, nodes)` });
+  if (path === undefined) return send(res, 404, { message: `nothing at ${url.pathname}; the page is at /, the API under ${API} (summary, actors, actors/{id}, machines/{machine}, nodes, time)` });
   if (path === 'nodes') return send(res, 200, listNodes(controls));
+  if (path === 'time') return send(res, 200, time.status());
   if (path === 'summary') return send(res, 200, inspector.summary());
   if (path === 'actors') return send(res, 200, inspector.actors(url.searchParams));
   if (path.startsWith('actors/')) return send(res, 200, inspector.actor(decodeURIComponent(path.slice('actors/'.length))));
   if (path.startsWith('machines/')) return send(res, 200, inspector.machine(decodeURIComponent(path.slice('machines/'.length))));
-  throw new InspectError(404, `nothing at ${url.pathname}; the API is ${API}summary, ${API}actors, ${API}actors/{id} and ${API}machines/{machine}`);
+  throw new InspectError(404, `nothing at ${url.pathname}; the API is ${API}summary, ${API}actors, ${API}actors/{id}, ${API}machines/{machine}, ${API}nodes and ${API}time`);
 }
 
 /** A small JSON body; sent as application/json, which a page elsewhere cannot send without asking first. */

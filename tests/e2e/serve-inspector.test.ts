@@ -169,6 +169,16 @@ test('a simulated node\'s agent is stopped and started again with POST; wrong re
   assert.is((await get('actors/node%2Fnode-0')).body.state, 'Running.Normal');
 });
 
+test('under serve, time is the wall clock\'s: it can be read, not moved', async () => {
+  const time = (await get('time')).body;
+  assert.equal([time.mode, time.state], ['wall', 'running']);
+  assert.ok(time.timeMs > 0);
+  const r = await fetch(`${api}time`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ action: 'run', to: 0 }) });
+  assert.is(r.status, 400);
+  assert.match(((await r.json()) as { message: string }).message, /under orchsim serve time is the wall clock's/);
+});
+
 test('--ui-port without --ui, or a port in use, is refused before anything starts', async () => {
   try {
     await startServer(['--ui-port', '9999'], 'serve', () => {});

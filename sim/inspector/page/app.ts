@@ -5,10 +5,11 @@ import { renderActorList, type ListQuery } from './actor-list.ts';
 import { h, virtualTime } from './dom.ts';
 import { renderOverview } from './overview.ts';
 import { activePaths, renderStatechart } from './statechart.ts';
+import { startTimebar } from './timebar.ts';
 
 const REFRESH_MS = 1_000;
 const main = document.getElementById('main')!;
-const clock = document.getElementById('clock')!;
+
 const definitions = new Map<string, Promise<MachineDefinition>>();
 let machines: string[] = [];
 /** Ends the current view's refreshing. */
@@ -47,15 +48,10 @@ function eventName(event: string): string {
   return event.startsWith('xstate.after.') ? `after ${event.split('.')[2]}` : event;
 }
 
-function noteTime(summary: { timeMs: number }): void {
-  clock.textContent = `t = ${virtualTime(summary.timeMs)}`;
-}
-
 function overview(): () => void {
   return every(REFRESH_MS, async () => {
     const summary = await api<Summary>('summary');
     machines = Object.keys(summary.machines);
-    noteTime(summary);
     show(renderOverview(summary));
   });
 }
@@ -113,7 +109,6 @@ function actorPage(id: string): () => void {
   let shown = false;
   return every(REFRESH_MS, async () => {
     const actor = await api<ActorDetail>(`actors/${encodeURIComponent(id)}`);
-    noteTime(actor);
     if (!shown) {
       show(page);
       shown = true;
@@ -146,4 +141,6 @@ function route(): void {
 }
 
 window.addEventListener('hashchange', route);
+// A move in time shows at once: the view reads the run again.
+startTimebar(document.getElementById('clock')!, () => route());
 route();
