@@ -3,18 +3,22 @@
 // as `Authorization: Bearer <token>`, as `?token=<token>` (the printed address, which sets a cookie
 // and sends the browser on to the page without it), or in that cookie. The page is the bundle in
 // page/dist (built at install, or here when missing or older than its sources); its Content
-// Security Policy lets it reach nothing but this server. Requests naming another host are refused, so a web page
+// Security Policy lets it reach nothing but this server. Live updates go over a WebSocket at
+// /inspect/ws (live.ts), under the same token and host checks, and from the page's origin only. Requests naming another host are refused, so a web page
 // elsewhere cannot reach the inspector through a name that resolves to 127.0.0.1. Errors are JSON
 // carrying a message; nothing a request does can stop the run.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { buildPage, DIST_DIR, pageIsBuilt } from './page/build.ts';
 import { controlNode, listNodes, type NodeControls } from './controls.ts';
 import { InspectError, type Inspector } from './query.ts';
 import type { TimeControl } from './timeline.ts';
+import { LiveUpdates } from './live.ts';
+import type { ActorSystem } from '../../actors/system/actor-system.ts';
 
 const COOKIE = 'orchsim-inspect';
 const API = '/inspect/api/';
@@ -39,7 +43,8 @@ export interface InspectorServer {
 }
 
 /** Serves `inspector` on 127.0.0.1:`port` (0: any free port), with `controls()` over the simulated nodes, if any. */
-export async function serveInspector(inspector: Inspector, port: number, controls: () => NodeControls | undefined, time: TimeControl): Promise<InspectorServer> {
+export async function serveInspector(inspector: Inspector, system: () => ActorSystem, port: number, controls: () => NodeControls | undefined,
+  time: TimeControl): Promise<InspectorServer> {
   const token = randomBytes(24).toString('base64url');
   if (!pageIsBuilt()) await buildPage();
   const page = pageFiles();
@@ -55,6 +60,12 @@ export async function serveInspector(inspector: Inspector, port: number, control
       fail(e);
     }
   });
+  const live = new LiveUpdates(inspector, system, time);
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const refused = refusal(req, token, bound);
+    if (refused) return void socket.end(`HTTP/1.1 ${refused} \r\nConnection: close\r\n\r\n`);
+    live.upgrade(req, socket, head);
+  });
   await listen(server, port);
   bound = (server.address() as AddressInfo).port;
   return {
@@ -62,6 +73,7 @@ export async function serveInspector(inspector: Inspector, port: number, control
     port: bound,
     token,
     close: () => new Promise((resolve) => {
+      live.close();
       server.close(() => resolve());
       server.closeAllConnections();
     }),
@@ -133,6 +145,18 @@ async function jsonBody(req: IncomingMessage): Promise<unknown> {
   } catch {
     throw new InspectError(400, `the body is not JSON: ${JSON.stringify(text.slice(0, 80))}`);
   }
+}
+
+/** Why a WebSocket upgrade is refused (an HTTP status line's code and reason), or undefined: the page's own origin, host and token only. */
+function refusal(req: IncomingMessage, token: string, port: number): string | undefined {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  if (url.pathname !== '/inspect/ws') return '404 Not Found';
+  const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  if (!hosts.includes(req.headers.host ?? '')) return '403 Forbidden';
+  const origin = req.headers.origin;
+  if (origin !== undefined && !hosts.some((h) => origin === `http://${h}`)) return '403 Forbidden';
+  const given = url.searchParams.get('token') ?? bearer(req) ?? cookie(req);
+  return given !== undefined && same(given, token) ? undefined : '401 Unauthorized';
 }
 
 function bearer(req: IncomingMessage): string | undefined {

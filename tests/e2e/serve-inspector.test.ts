@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
+import { WebSocket } from 'ws';
 import * as assert from 'uvu/assert';
 import { startServer, type Running } from '../../sim/cli/serve.ts';
 import { OptionError } from '../../actors/api/options/table.ts';
@@ -177,6 +178,35 @@ test('under serve, time is the wall clock\'s: it can be read, not moved', async 
     body: JSON.stringify({ action: 'run', to: 0 }) });
   assert.is(r.status, 400);
   assert.match(((await r.json()) as { message: string }).message, /under orchsim serve time is the wall clock's/);
+});
+
+test('live updates over a WebSocket: what the page watches, only for the page\'s origin with the token', async () => {
+  const wsUrl = api.replace(/^http/, 'ws').replace('/inspect/api/', '/inspect/ws');
+  const refused = (headers: Record<string, string>) => new Promise<number>((resolve) => {
+    const ws = new WebSocket(wsUrl, { headers });
+    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode!));
+    ws.on('open', () => resolve(101));
+    ws.on('error', () => {});
+  });
+  assert.is(await refused({}), 401);
+  assert.is(await refused({ Authorization: `Bearer ${token}`, Origin: 'http://attacker.example' }), 403);
+
+  const ws = new WebSocket(wsUrl, { headers: { Authorization: `Bearer ${token}` } });
+  const messages: { type: string; [k: string]: unknown }[] = [];
+  ws.on('message', (d) => messages.push(JSON.parse(String(d))));
+  await new Promise((r) => ws.once('open', r));
+  const next = (type: string) => eventually(`a ${type} message`, async () => messages.find((m) => m.type === type));
+  ws.send(JSON.stringify({ watch: 'summary' }));
+  const summary = await next('summary');
+  assert.ok((summary.machines as Record<string, unknown>)['node-health'], JSON.stringify(summary));
+  assert.is((await next('time')).mode, 'wall');
+  messages.length = 0;
+  ws.send('{"watch": "everything"}');
+  assert.match(String((await next('error')).message), /a message is \{"watch": "summary"\}/);
+  ws.send(JSON.stringify({ watch: 'actor', id: 'node-health/node-1' }));
+  const actor = await next('actor');
+  assert.equal([actor.id, actor.machine], ['node-health/node-1', 'node-health']);
+  ws.close();
 });
 
 test('--ui-port without --ui, or a port in use, is refused before anything starts', async () => {

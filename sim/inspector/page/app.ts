@@ -1,13 +1,13 @@
 // The inspector's page: an overview, the actor list and one actor's page, routed by the URL's
-// hash (#/, #/actors?machine=&state=&q=, #/actor/<id>), refreshed from the JSON API every second.
+// hash (#/, #/actors?machine=&state=&q=, #/actor/<id>), kept up to date by the live updates.
 import { api, type ActorDetail, type MachineDefinition, type NodeAgentState, type Summary } from './api.ts';
 import { renderActorList, type ListQuery } from './actor-list.ts';
 import { h, virtualTime } from './dom.ts';
 import { renderOverview } from './overview.ts';
 import { activePaths, renderStatechart } from './statechart.ts';
 import { startTimebar } from './timebar.ts';
+import { on, startLive, watch } from './live.ts';
 
-const REFRESH_MS = 1_000;
 const main = document.getElementById('main')!;
 
 const definitions = new Map<string, Promise<MachineDefinition>>();
@@ -21,21 +21,22 @@ function definition(machine: string): Promise<MachineDefinition> {
   return d;
 }
 
-function every(ms: number, work: () => Promise<void>): () => void {
+/** Shows each update of `type` with `render` (the first read over HTTP, so the view shows at once); returns the way to stop. */
+function live<T>(type: string, first: () => Promise<T>, render: (value: T) => Promise<void> | void): () => void {
   let stopped = false;
-  let timer: number | undefined;
-  const tick = async () => {
-    try {
-      await work();
-    } catch (e) {
-      show(h('p', { class: 'error' }, (e as Error).message));
-    }
-    if (!stopped) timer = window.setTimeout(tick, ms);
+  let queue = Promise.resolve();
+  const take = (value: T) => {
+    queue = queue.then(async () => {
+      if (!stopped) await render(value);
+    }).catch((e: Error) => show(h('p', { class: 'error' }, e.message)));
   };
-  void tick();
+  first().then(take, (e: Error) => show(h('p', { class: 'error' }, e.message)));
+  const off = on(type, (m) => take(m as T));
+  const offError = on('error', (m) => show(h('p', { class: 'error' }, String(m.message))));
   return () => {
     stopped = true;
-    clearTimeout(timer);
+    off();
+    offError();
   };
 }
 
@@ -49,14 +50,15 @@ function eventName(event: string): string {
 }
 
 function overview(): () => void {
-  return every(REFRESH_MS, async () => {
-    const summary = await api<Summary>('summary');
+  watch({ watch: 'summary' });
+  return live<Summary>('summary', () => api<Summary>('summary'), (summary) => {
     machines = Object.keys(summary.machines);
     show(renderOverview(summary));
   });
 }
 
 function actorList(params: URLSearchParams): () => void {
+  watch({ watch: 'none' });
   const query: ListQuery = {};
   for (const key of ['machine', 'state', 'q'] as const) {
     const v = params.get(key);
@@ -106,13 +108,10 @@ function actorPage(id: string): () => void {
       h('div', {}, h('h2', {}, 'Newest transitions'), h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 't'), h('th', {}, 'event'), h('th', {}, 'from → to'))), records),
         h('h2', {}, 'Context'), context)));
   let drawn: string | undefined;
-  let shown = false;
-  return every(REFRESH_MS, async () => {
-    const actor = await api<ActorDetail>(`actors/${encodeURIComponent(id)}`);
-    if (!shown) {
-      show(page);
-      shown = true;
-    }
+  watch({ watch: 'actor', id });
+  return live<ActorDetail>('actor', () => api<ActorDetail>(`actors/${encodeURIComponent(id)}`), async (actor) => {
+    if (actor.id !== id) return;
+    if (!page.isConnected) show(page);
     state.textContent = actor.state;
     if (drawn === undefined) {
       chartSlot.replaceChildren(await renderStatechart(await definition(actor.machine), actor.state, actor.delays));
@@ -143,4 +142,5 @@ function route(): void {
 window.addEventListener('hashchange', route);
 // A move in time shows at once: the view reads the run again.
 startTimebar(document.getElementById('clock')!, () => route());
+startLive();
 route();

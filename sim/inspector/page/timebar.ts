@@ -2,6 +2,7 @@
 // runs, and the controls to run, pause, step one event, or go to a time (back included: the run
 // is replayed to it); under `serve`, the time since the process began.
 import { api } from './api.ts';
+import { on } from './live.ts';
 import { h, virtualTime } from './dom.ts';
 
 interface TimeStatus { mode: 'virtual' | 'wall'; timeMs: number; endMs?: number; state: 'paused' | 'running' | 'ended'; replays?: number }
@@ -52,6 +53,6 @@ export function startTimebar(slot: HTMLElement, onMoved: () => void): void {
     pause.disabled = s.state !== 'running';
     step.disabled = s.state !== 'paused';
   };
-  const poll = () => api<TimeStatus>('time').then(show, () => {}).finally(() => window.setTimeout(poll, 500));
-  poll();
+  api<TimeStatus>('time').then(show, () => {});
+  on('time', (m) => show(m as unknown as TimeStatus));
 }
