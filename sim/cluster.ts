@@ -14,7 +14,7 @@ import { Scheduler, type Decision } from '../actors/scheduler/scheduler.ts';
 import { schedulerFromScenario } from '../actors/scheduler/options.ts';
 import { schedulerReplica } from '../actors/scheduler/replica.ts';
 import type { Replica } from '../actors/client/replica.ts';
-import { ActorSystem } from '../actors/system/actor-system.ts';
+import { ActorSystem, type Inspect } from '../actors/system/actor-system.ts';
 import { Link, LostRequestError } from './link.ts';
 import { NoRespondersError } from '../transport/bus.ts';
 import { MemoryBus } from '../transport/memory-bus.ts';
@@ -41,6 +41,8 @@ export interface ClusterHooks {
   onSystem?: (system: ActorSystem) => void;
   /** Records each actor keeps in memory (for an inspector). */
   recordsPerActor?: number;
+  /** XState's inspection observer for the actors with these ids (the Stately inspector's chosen actors). */
+  inspect?: (id: string) => Inspect | undefined;
   onDecision?: (d: Decision) => void;
   /** A NoExecute taint the node lifecycle controller puts on a node. */
   onTaint?: (node: string, key: string, atMs: number) => void;
@@ -81,7 +83,7 @@ export class SimCluster {
     this.kernel = new Kernel({ clock: this.clock, maxSteps: Number.MAX_SAFE_INTEGER });
     this.bus = new MemoryBus({ clock: this.clock, onError: (e) => this.#error('bus', e) });
     this.random = seededRandom(seed);
-    this.system = new ActorSystem(this.clock, hooks.recordsPerActor ? { recordsPerActor: hooks.recordsPerActor } : {});
+    this.system = new ActorSystem(this.clock, { ...(hooks.recordsPerActor ? { recordsPerActor: hooks.recordsPerActor } : {}), ...(hooks.inspect ? { inspect: hooks.inspect } : {}) });
     hooks.onSystem?.(this.system);
     this.server = new ApiServer(apiServerFromScenario(scenario.options.apiserver),
       { clock: this.clock, random: this.random.fork('apiserver'), bus: this.bus, system: this.system });

@@ -12,6 +12,7 @@ import type { Decision } from '../actors/scheduler/scheduler.ts';
 import type { Scenario } from './scenario/types.ts';
 import { startWorkloads } from './workload.ts';
 import { openInspectLog, type InspectLog } from './inspect-log.ts';
+import type { Inspect } from '../actors/system/actor-system.ts';
 
 export interface LiveRun {
   /** Virtual ms since the run's start. */
@@ -30,6 +31,8 @@ export interface RunOptions {
   inspectLog?: { file: string; machines?: readonly string[] };
   /** Records each actor keeps in memory (for an inspector); 0 or absent: none. */
   recordsPerActor?: number;
+  /** XState's inspection observer for the actors with these ids (the Stately inspector's chosen actors). */
+  inspect?: (id: string) => Inspect | undefined;
 }
 
 export interface RunOutcome {
@@ -98,6 +101,7 @@ export class ScenarioRun {
     const cluster = new SimCluster(scenario, seed, {
       ...(options.inspectLog ? { onSystem: (system) => (log = openInspectLog(system, options.inspectLog!.file, options.inspectLog!.machines)) } : {}),
       ...(options.recordsPerActor ? { recordsPerActor: options.recordsPerActor } : {}),
+      ...(options.inspect ? { inspect: options.inspect } : {}),
       onDecision: (d) => metrics?.decision(d), onError: noteError,
       onTaint: () => metrics?.taint(), onEvict: () => metrics?.taintEviction(),
       onLeading: (lock, holder, leading, atMs) => {

@@ -22,7 +22,7 @@
 //   instant (the hosts that would adopt it hear of the change in the same instant, in no set order);
 //   `release(id)` ends it now unless adopted.
 // Ids are unique while their actor lives: a second actor asking for a live id gets `id#2`.
-import { createActor, type Actor, type ActorOptions, type AnyActorRef, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine, type EventObject } from 'xstate';
+import { createActor, type InspectionEvent, type Observer, type Actor, type ActorOptions, type AnyActorRef, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine, type EventObject } from 'xstate';
 import type { Clock } from '../api/env.ts';
 import { stateName, type InspectionRecord } from './records.ts';
 
@@ -31,7 +31,12 @@ export interface ActorSystemOptions {
   recentRecords?: number;
   /** Records kept for each actor while it lives (an inspector's page of one actor); 0: none. */
   recordsPerActor?: number;
+  /** XState's inspection observer for the actors with these ids (the Stately inspector's few chosen actors). */
+  inspect?: (id: string) => Inspect | undefined;
 }
+
+/** XState's inspection observer, as `createActor` takes it. */
+export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
 /** An actor as the system lists it. */
 export interface ActorInfo {
@@ -65,7 +70,7 @@ export type HostOptions<T extends AnyStateMachine> = Omit<ActorOptions<T>, 'cloc
   adopt?: boolean;
 };
 
-const defaults: Required<ActorSystemOptions> = { recentRecords: 4_096, recordsPerActor: 0 };
+const defaults: Required<ActorSystemOptions> = { recentRecords: 4_096, recordsPerActor: 0, inspect: () => undefined };
 
 /** What an actor calls on its machine, as XState calls it. */
 interface Lifecycle {
@@ -82,6 +87,7 @@ export class ActorSystem {
   #seq = 0;
   #serial = 0;
   readonly #perActor: number;
+  readonly #inspect: (id: string) => Inspect | undefined;
   readonly #entries = new Map<string, Entry>();
   readonly #counts = new Map<string, Map<string, number>>();
   readonly #listeners = new Set<(record: InspectionRecord) => void>();
@@ -93,6 +99,7 @@ export class ActorSystem {
     if (!(Number.isInteger(o.recentRecords) && o.recentRecords > 0)) throw new RangeError(`recentRecords must be a positive integer, got ${o.recentRecords}`);
     if (!(Number.isInteger(o.recordsPerActor) && o.recordsPerActor >= 0)) throw new RangeError(`recordsPerActor must be a whole number, got ${o.recordsPerActor}`);
     this.#perActor = o.recordsPerActor;
+    this.#inspect = o.inspect;
     this.clock = clock;
     this.originMs = clock.now();
     this.#ring = new Array(o.recentRecords);
@@ -104,9 +111,14 @@ export class ActorSystem {
     const tracked = adopt ? this.#entries.get(options.id) : undefined;
     const entry = tracked && tracked.started && !tracked.actor && !tracked.hibernating && tracked.machine === machine.id
       ? tracked : this.#add(this.#unique(options.id), machine.id);
-    const actor = createActor(this.#recording(machine), { ...actorOptions, id: entry.id, clock: this.clock } as ActorOptions<T>) as Actor<T>;
+    const actor = createActor(this.#recording(machine), { ...actorOptions, ...this.#inspected(entry.id), id: entry.id, clock: this.clock } as ActorOptions<T>) as Actor<T>;
     entry.actor = actor;
     return actor;
+  }
+
+  #inspected(id: string): { inspect?: Inspect } {
+    const inspect = this.#inspect(id);
+    return inspect ? { inspect } : {};
   }
 
   /** Stops `actor` without ending it: no stop is recorded, and `wake` brings it back. */
@@ -122,7 +134,7 @@ export class ActorSystem {
   wake<T extends AnyStateMachine>(machine: T, id: string, options: Omit<HostOptions<T>, 'id'>): Actor<T> {
     const entry = this.#entries.get(id);
     if (!entry || !entry.hibernating) throw new Error(`no hibernating actor ${id} to wake`);
-    const actor = createActor(this.#recording(machine), { ...options, id, clock: this.clock } as ActorOptions<T>) as Actor<T>;
+    const actor = createActor(this.#recording(machine), { ...options, ...this.#inspected(id), id, clock: this.clock } as ActorOptions<T>) as Actor<T>;
     entry.actor = actor;
     return actor;
   }

@@ -5,7 +5,7 @@ import { RECORDS_PER_ACTOR, startInspector, Timeline, type InspectorServer } fro
 import { ScenarioRun, type RunOptions, type RunOutcome } from '../run.ts';
 import type { Scenario } from '../scenario/types.ts';
 
-export interface UiRunOptions extends Pick<RunOptions, 'seed' | 'explain' | 'inspectLog'> {
+export interface UiRunOptions extends Pick<RunOptions, 'seed' | 'explain' | 'inspectLog' | 'inspect'> {
   /** The inspector's port; 0 or absent: a free one. */
   port?: number;
 }
@@ -22,7 +22,7 @@ export interface UiRun {
 export async function startUiRun(scenario: Scenario, o: UiRunOptions, onEnd: (outcome: RunOutcome) => Promise<void>,
   log: (line: string) => void): Promise<UiRun> {
   const start = (first: boolean) => ScenarioRun.start(scenario, {
-    ...(o.seed !== undefined ? { seed: o.seed } : {}), ...(o.explain ? { explain: o.explain } : {}),
+    ...(o.seed !== undefined ? { seed: o.seed } : {}), ...(o.explain ? { explain: o.explain } : {}), ...(o.inspect ? { inspect: o.inspect } : {}),
     // The log is the first run's: a replay to go back would only write it again.
     ...(first && o.inspectLog ? { inspectLog: o.inspectLog } : {}),
     recordsPerActor: RECORDS_PER_ACTOR,

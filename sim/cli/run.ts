@@ -4,7 +4,9 @@
 import { resolve } from 'node:path';
 import { loadScenario, ScenarioError } from '../scenario/load.ts';
 import type { Scenario } from '../scenario/types.ts';
-import { runScenario, type LiveRun, type RunOutcome } from '../run.ts';
+import { runScenario, type LiveRun, type RunOptions as ScenarioRunOptions, type RunOutcome } from '../run.ts';
+import { startStatelyBridge } from '../inspector/stately.ts';
+import { checkedStately, statelyOptions } from './stately-options.ts';
 import { startUiRun } from './run-ui.ts';
 import { boundHeapGrowth, HEAP_GROWING_PERCENT } from '../heap-growth.ts';
 import { renderSummary } from '../report/summary.ts';
@@ -16,7 +18,7 @@ import { bool, int, string, strings } from '../../actors/api/options/kinds.ts';
 import { OptionError, OptionTable, type OptionSpec } from '../../actors/api/options/table.ts';
 import { formatDuration } from '../../actors/api/duration.ts';
 import { inspectOptions } from '../../actors/system/options.ts';
-import { inspectRequest } from '../inspect-log.ts';
+import { inspectRequest, type InspectRequest } from '../inspect-log.ts';
 
 interface RunOptions {
   seed?: number;
@@ -26,6 +28,8 @@ interface RunOptions {
   heapGrowth: number;
   ui: boolean;
   uiPort?: number;
+  inspect?: string;
+  inspectActors: string[];
 }
 
 const GROUP = 'Options';
@@ -42,6 +46,7 @@ const RUN_TABLE = new OptionTable<RunOptions>('orchsim run', [
     help: 'serve the inspector on 127.0.0.1 (its address, with a token, is printed): the run waits paused, then runs, steps, pauses and goes back in virtual time as the page or POST /inspect/api/time asks; Ctrl-C ends it (see sim/inspector/README.md)' },
   { name: 'ui-port', kind: int, key: 'uiPort', defaultText: 'a free port', group: GROUP, rule: (v: number) => (v >= 1 && v <= 65535 ? undefined : 'must be a port from 1 to 65535'),
     help: 'with --ui, the inspector\'s port' },
+  ...statelyOptions<RunOptions>(GROUP),
   { name: 'help', short: 'h', kind: bool, default: false, group: GROUP, help: 'this help' },
 ] as OptionSpec<RunOptions>[]);
 
@@ -95,23 +100,37 @@ export async function runCommand(argv: string[], log: (line: string) => void = c
   if (file === undefined) throw new OptionError(`which scenario? give a scenario file, e.g. sim/scenarios/quickstart.yaml\n\n${runHelp()}`);
   if (extra.length > 0) throw new OptionError(`unexpected argument ${JSON.stringify(extra[0])}: one scenario per run`);
   if (draft.uiPort !== undefined && !draft.ui) throw new OptionError('--ui-port is the inspector\'s port: give --ui too');
+  const chosen = checkedStately(draft.inspect, draft.inspectActors);
   const scenario = await loadScenarioArg(file);
   const seed = draft.seed ?? scenario.seed;
   log(`running ${scenario.name}: ${formatInteger(scenario.nodePools.reduce((n, p) => n + p.count, 0))} nodes, ` +
     `${formatInteger(scenario.workloads.reduce((n, w) => n + w.count, 0))} pods, ${formatDuration(scenario.durationMs)} of virtual time, seed ${seed}`);
   boundHeapGrowth(draft.heapGrowth);
-  if (draft.ui) {
-    const ui = await startUiRun(scenario, { seed, explain: draft.explain, ...(inspectLog ? { inspectLog } : {}), ...(draft.uiPort !== undefined ? { port: draft.uiPort } : {}) },
-      async (outcome) => void printOutcome(outcome, await writeReport(resolve(draft.out), outcome.report), inspectLog?.file, log), log);
-    await untilInterrupted();
-    await ui.close();
-    return ui.exitCode();
+  const stately = chosen ? await startStatelyBridge() : undefined;
+  if (stately) log(`Stately inspector for ${draft.inspectActors.join(',')} at ${stately.url}`);
+  const inspect = stately && chosen ? { inspect: (id: string) => (chosen(id) ? stately.inspect : undefined) } : {};
+  try {
+    if (draft.ui) {
+      const ui = await startUiRun(scenario, { seed, explain: draft.explain, ...inspect, ...(inspectLog ? { inspectLog } : {}), ...(draft.uiPort !== undefined ? { port: draft.uiPort } : {}) },
+        async (outcome) => void printOutcome(outcome, await writeReport(resolve(draft.out), outcome.report), inspectLog?.file, log), log);
+      await untilInterrupted();
+      await ui.close();
+      return ui.exitCode();
+    }
+    return await plainRun(scenario, seed, draft, inspectLog, inspect, log);
+  } finally {
+    await stately?.close();
   }
+}
+
+async function plainRun(scenario: Scenario, seed: number, draft: RunOptions & { progress: boolean }, inspectLog: InspectRequest | undefined,
+  inspect: Pick<ScenarioRunOptions, 'inspect'>, log: (line: string) => void): Promise<number> {
   const wallStart = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const outcome = await runScenario(scenario, {
     seed,
     explain: draft.explain,
+    ...inspect,
     ...(inspectLog ? { inspectLog } : {}),
     onStarted: (live) => {
       const last = { n: 0, t: wallStart };

@@ -17,6 +17,8 @@ import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
 import { RECORDS_PER_ACTOR, startInspector, type InspectorServer } from '../inspector/index.ts';
 import { startServedNodes, type ServedNodes } from '../serve-nodes.ts';
+import { checkedStately, statelyOptions } from './stately-options.ts';
+import { startStatelyBridge } from '../inspector/stately.ts';
 import { helpOrVersion, processSystem } from './component-run.ts';
 import { ADMIN_TOKEN, ADMIN_USER, writeKubeconfig } from './kubeconfig.ts';
 
@@ -31,6 +33,8 @@ interface ServeOptions extends ApiServerOptions {
   speed: number;
   ui: boolean;
   uiPort?: number;
+  inspect?: string;
+  inspectActors: string[];
 }
 
 const SIMULATOR = 'Simulator options';
@@ -52,6 +56,7 @@ const SERVE_ONLY: OptionSpec<ServeOptions>[] = [
     help: 'serve the inspector of this process\'s actors on 127.0.0.1 (its address, with a token, is printed at start; see sim/inspector/README.md)' },
   { name: 'ui-port', kind: int, key: 'uiPort', defaultText: 'a free port', group: SIMULATOR, rule: (v: number) => (v >= 1 && v <= 65535 ? undefined : 'must be a port from 1 to 65535'),
     help: 'with --ui, the inspector\'s port' },
+  ...statelyOptions<ServeOptions>(SIMULATOR),
 ] as OptionSpec<ServeOptions>[];
 
 /** serve's certificates default to ./.orchsim/certs, which needs no root. */
@@ -101,8 +106,9 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   warn: (line: string) => void = console.error): Promise<Running> {
   const line = Array.isArray(args) ? parseServeArgs(args as readonly string[], mode) : (args as ServeCommandLine);
   if (line.print !== undefined) throw new OptionError(`orchsim ${mode}: --help and --version print and exit; nothing to start`);
-  const { seed: givenSeed, bus: busUrl, kubeconfigOut: out, nodes = 0, zones = [], speed = 1, ui = false, uiPort, ...flags } = line.options;
+  const { seed: givenSeed, bus: busUrl, kubeconfigOut: out, nodes = 0, zones = [], speed = 1, ui = false, uiPort, inspect, inspectActors = [], ...flags } = line.options;
   if (uiPort !== undefined && !ui) throw new OptionError('--ui-port is the inspector\'s port: give --ui too');
+  const chosen = checkedStately(inspect, inspectActors);
   // The kubeconfig serve writes carries the admin token: the server must know it.
   const options = withCodeOnlyFields(flags, mode === 'serve' ? { tokens: new Map([[ADMIN_TOKEN, ADMIN_USER]]) } : {});
   for (const w of line.warnings) warn(`warning: ${w}`);
@@ -113,7 +119,11 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   const clock = wallClock(speed);
   const root = seededRandom(seed);
   const bus = busUrl === undefined ? undefined : await NatsBus.connect({ servers: busUrl, name: 'orchsim-apiserver' });
-  const inspection = processSystem(clock, line.extra, ui ? { recordsPerActor: RECORDS_PER_ACTOR } : {});
+  const stately = chosen ? await startStatelyBridge() : undefined;
+  if (stately) log(`Stately inspector for ${inspectActors.join(',')} at ${stately.url}`);
+  const inspection = processSystem(clock, line.extra, {
+    ...(ui ? { recordsPerActor: RECORDS_PER_ACTOR } : {}), ...(stately && chosen ? { inspect: (id: string) => (chosen(id) ? stately.inspect : undefined) } : {}),
+  });
   const { system } = inspection;
   // First, so a port in use stops the command before anything else starts.
   let cluster: ServedNodes | undefined;
@@ -137,6 +147,7 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
     // requests are served through --shutdown-delay-duration, then drained), then the process exits.
     async stop() {
       await inspector?.close();
+      await stately?.close();
       await cluster?.stop();
       await server.shutdown(listening);
       await bus?.close();
