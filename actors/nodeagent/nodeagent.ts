@@ -173,7 +173,7 @@ export class NodeAgent {
       },
       guards: { unanswered: ({ event }) => { const e = (event as { error?: unknown }).error; return e instanceof BusTimeoutError || e instanceof NoRespondersError; } },
     });
-    this.#actor = this.#system.host(machine, { id: actorIds.node(init.nodeName), input: {
+    this.#actor = this.#system.host(machine, { id: actorIds.node(init.nodeName), node: init.nodeName, input: {
       leaseRenewMs: (o.nodeLeaseDurationSeconds * 1000) / 4, leaseJitterFactor: o.leaseRenewJitterFactor,
       statusUpdateMs: o.nodeStatusUpdateFrequencyMs, statusReportMs: o.nodeStatusReportFrequencyMs,
       pressureTransitionMs: o.evictionPressureTransitionPeriodMs, random: init.random.fork('lease-jitter'), now: () => init.clock.now(),

@@ -137,7 +137,9 @@ export class PodRuntime {
     const grace = spec.terminationGracePeriodSeconds ?? 30;
     this.#input = podInput(plan, grace < 0 ? 1 : grace, stopMs);
     // A pod the scheduler queued is its actor already, Pending: this machine takes its record over.
-    this.#actor = deps.system.host(deps.machine, { id: actorIds.pod(pod.metadata.namespace!, pod.metadata.name!), input: this.#input, adopt: true });
+    const node = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+    this.#actor = deps.system.host(deps.machine, { id: actorIds.pod(pod.metadata.namespace!, pod.metadata.name!), input: this.#input, adopt: true,
+      ...(node !== undefined ? { node } : {}) });
     this.actorId = this.#actor.id;
   }
 

@@ -45,6 +45,8 @@ export interface ActorInfo {
   readonly state: string;
   /** Numbers the actors of one system in the order they were added (a stable place to page from). */
   readonly serial: number;
+  /** The node it belongs to, when its host said (a node's own machines, the pods it runs). */
+  readonly node?: string;
 }
 
 interface Entry {
@@ -62,12 +64,16 @@ interface Entry {
   handingOver: boolean;
   /** Its newest records, when the system keeps them per actor. */
   history: InspectionRecord[] | undefined;
+  /** The node it belongs to (HostOptions.node). */
+  node: string | undefined;
 }
 
 export type HostOptions<T extends AnyStateMachine> = Omit<ActorOptions<T>, 'clock' | 'inspect' | 'id' | 'systemId' | 'parent'> & {
   id: string;
   /** Take over the record of a tracked actor of this id and machine, if there is one. */
   adopt?: boolean;
+  /** The node the actor belongs to (a node's own machines, the pods it runs), for an inspector to filter by. */
+  node?: string;
 };
 
 const defaults: Required<ActorSystemOptions> = { recentRecords: 4_096, recordsPerActor: 0, inspect: () => undefined };
@@ -76,6 +82,10 @@ const defaults: Required<ActorSystemOptions> = { recentRecords: 4_096, recordsPe
 interface Lifecycle {
   start(snapshot: AnyMachineSnapshot, scope: AnyActorScope): void;
   transition(snapshot: AnyMachineSnapshot, event: EventObject, scope: AnyActorScope): AnyMachineSnapshot;
+}
+
+function info(e: Entry): ActorInfo {
+  return e.node === undefined ? { id: e.id, machine: e.machine, state: e.state, serial: e.serial } : { id: e.id, machine: e.machine, state: e.state, serial: e.serial, node: e.node };
 }
 
 export class ActorSystem {
@@ -107,10 +117,11 @@ export class ActorSystem {
 
   /** Creates (not starts) an actor of `machine` under `options.id`, on this system's clock. */
   host<T extends AnyStateMachine>(machine: T, options: HostOptions<T>): Actor<T> {
-    const { adopt, ...actorOptions } = options;
+    const { adopt, node, ...actorOptions } = options;
     const tracked = adopt ? this.#entries.get(options.id) : undefined;
     const entry = tracked && tracked.started && !tracked.actor && !tracked.hibernating && tracked.machine === machine.id
       ? tracked : this.#add(this.#unique(options.id), machine.id);
+    if (node !== undefined) entry.node = node;
     const actor = createActor(this.#recording(machine), { ...actorOptions, ...this.#inspected(entry.id), id: entry.id, clock: this.clock } as ActorOptions<T>) as Actor<T>;
     entry.actor = actor;
     return actor;
@@ -185,12 +196,12 @@ export class ActorSystem {
   /** The actor `id`: its machine and current state; undefined once stopped. */
   get(id: string): ActorInfo | undefined {
     const e = this.#entries.get(id);
-    return e && e.started ? { id: e.id, machine: e.machine, state: e.state, serial: e.serial } : undefined;
+    return e && e.started ? info(e) : undefined;
   }
 
   /** Every started actor, hibernating ones included, in the order they were added. */
   *actors(): IterableIterator<ActorInfo> {
-    for (const e of this.#entries.values()) if (e.started) yield { id: e.id, machine: e.machine, state: e.state, serial: e.serial };
+    for (const e of this.#entries.values()) if (e.started) yield info(e);
   }
 
   /** The live actor `id`'s snapshot (its context); undefined while it hibernates, for tracked objects, and once stopped. */
@@ -284,7 +295,7 @@ export class ActorSystem {
 
   #add(id: string, machine: string): Entry {
     const entry: Entry = { id, machine, serial: this.#serial++, state: '', actor: undefined, started: false, hibernating: false, handingOver: false,
-      history: this.#perActor > 0 ? [] : undefined };
+      history: this.#perActor > 0 ? [] : undefined, node: undefined };
     this.#entries.set(id, entry);
     return entry;
   }

@@ -23,7 +23,7 @@ export interface Summary {
 }
 
 export interface ActorPage {
-  readonly items: { id: string; machine: string; state: string }[];
+  readonly items: { id: string; machine: string; state: string; node?: string }[];
   /** Pass it as `continue` for the next page; absent on the last. */
   readonly continue?: string;
 }
@@ -34,6 +34,8 @@ export interface ActorDetail {
   readonly id: string;
   readonly machine: string;
   readonly state: string;
+  /** The node it belongs to, when known (a node's own machines, the pods it runs). */
+  readonly node?: string;
   /** The live actor's context; null while it hibernates or for an object driven by pure transitions. */
   readonly context: Json;
   /** Each delay the machine names, in ms, as it resolves for this actor now. */
@@ -44,7 +46,7 @@ export interface ActorDetail {
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1_000;
-const FILTERS = ['machine', 'state', 'namespace', 'q', 'limit', 'continue'];
+const FILTERS = ['machine', 'state', 'namespace', 'node', 'q', 'limit', 'continue'];
 
 export class Inspector {
   readonly #systemOf: () => ActorSystem;
@@ -83,6 +85,7 @@ export class Inspector {
     if (machine !== undefined && !this.#machines.has(machine)) throw new InspectError(400, this.#unknownMachine(machine));
     const state = params.get('state') ?? undefined;
     const namespace = params.get('namespace') ?? undefined;
+    const node = params.get('node') ?? undefined;
     const q = params.get('q')?.toLowerCase() || undefined;
     const limit = limitOf(params.get('limit'));
     const after = continueOf(params.get('continue'));
@@ -93,9 +96,10 @@ export class Inspector {
       if (machine !== undefined && a.machine !== machine) continue;
       if (state !== undefined && a.state !== state && !a.state.startsWith(`${state}.`)) continue;
       if (namespace !== undefined && namespaceOf(a.id) !== namespace) continue;
+      if (node !== undefined && a.node !== node) continue;
       if (q !== undefined && !a.id.toLowerCase().includes(q)) continue;
       if (items.length === limit) return { items, continue: continueToken(last!.serial) };
-      items.push({ id: a.id, machine: a.machine, state: a.state });
+      items.push(a.node === undefined ? { id: a.id, machine: a.machine, state: a.state } : { id: a.id, machine: a.machine, state: a.state, node: a.node });
       last = a;
     }
     return { items };
@@ -117,7 +121,7 @@ export class Inspector {
         }
       }
     }
-    return { timeMs: this.#system.clock.now() - this.#system.originMs, id: info.id, machine: info.machine, state: info.state, context: snapshot ? contextJson(snapshot.context) : null, delays,
+    return { timeMs: this.#system.clock.now() - this.#system.originMs, id: info.id, machine: info.machine, state: info.state, ...(info.node !== undefined ? { node: info.node } : {}), context: snapshot ? contextJson(snapshot.context) : null, delays,
       records: this.#system.history(id) ?? [] };
   }
 

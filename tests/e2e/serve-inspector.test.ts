@@ -99,6 +99,10 @@ test('actors page by machine, state, search and namespace, with a continue token
     return items.length > 0 ? items : undefined;
   });
   assert.equal(pods.map((p) => p.id), ['pod/default/web']);
+  const node = (pods[0] as { node?: string }).node!;
+  assert.ok(['node-0', 'node-1'].includes(node), `the pod's node: ${node}`);
+  const onNode = (await get(`actors?node=${node}`)).body.items.map((a: { id: string }) => a.id).sort();
+  assert.equal(onNode, [`node-health/${node}`, `node/${node}`, 'pod/default/web'], 'a node\'s own machines and its pods');
   assert.is((await get('actors?namespace=kube-nothing')).body.items.length, 0);
 });
 

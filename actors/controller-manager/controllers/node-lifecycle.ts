@@ -288,7 +288,7 @@ export class NodeLifecycleController {
     if (!health) {
       // First sight: a node that posted its Ready condition is heard now; one that never did, at its creation.
       const probeMs = ready ? now : Date.parse(node.metadata.creationTimestamp ?? '') || now;
-      const actor = this.#system.host(this.#healthMachine, { id: actorIds.nodeHealth(name), input: {
+      const actor = this.#system.host(this.#healthMachine, { id: actorIds.nodeHealth(name), node: name, input: {
         monitorGraceMs: this.#o.nodeMonitorGracePeriodMs, startupGraceMs: this.#o.nodeStartupGracePeriodMs, probeMs, nowMs: now,
       } });
       health = { actor, ready: undefined, leaseRenewTime: undefined, probeMs, told: undefined };

@@ -6,19 +6,21 @@ import { h } from './dom.ts';
 
 const ROW_PX = 28;
 
-export interface ListQuery { machine?: string; state?: string; q?: string }
+export interface ListQuery { machine?: string; state?: string; node?: string; q?: string }
 
 export function renderActorList(query: ListQuery, machines: string[], go: (query: ListQuery) => void): { element: HTMLElement; dispose(): void } {
   const search = h('input', { type: 'search', placeholder: 'search ids: node-3, default/web, zone…', value: query.q ?? '', 'aria-label': 'search actors' });
   const machine = h('select', { 'aria-label': 'machine' }, h('option', { value: '' }, 'every machine'),
     ...machines.map((m) => { const o = h('option', { value: m }, m); if (m === query.machine) o.selected = true; return o; }));
+  const node = h('input', { type: 'search', placeholder: 'node', value: query.node ?? '', 'aria-label': 'node', class: 'node' });
   const count = h('span', { class: 'muted' });
   const list = h('div', { class: 'list', role: 'list', 'data-testid': 'actor-list' });
   const inner = h('div', { style: 'position: relative; width: 100%' });
   list.append(inner);
-  const apply = () => go({ ...(machine.value ? { machine: machine.value } : {}), ...(query.state ? { state: query.state } : {}), ...(search.value ? { q: search.value } : {}) });
+  const apply = () => go({ ...(machine.value ? { machine: machine.value } : {}), ...(query.state ? { state: query.state } : {}), ...(node.value ? { node: node.value } : {}),
+    ...(search.value ? { q: search.value } : {}) });
   let typing: number | undefined;
-  search.addEventListener('input', () => {
+  for (const box of [search, node]) box.addEventListener('input', () => {
     clearTimeout(typing);
     typing = window.setTimeout(apply, 250);
   });
@@ -40,7 +42,7 @@ export function renderActorList(query: ListQuery, machines: string[], go: (query
     inner.replaceChildren(...virtualizer.getVirtualItems().map((item) => {
       const a = rows[item.index]!;
       return h('div', { class: 'row', role: 'listitem', style: `top: ${item.start}px`, 'data-id': a.id, onclick: () => { location.hash = `#/actor/${encodeURIComponent(a.id)}`; } },
-        h('span', { class: 'id' }, a.id), h('span', { class: 'muted' }, a.machine), h('span', {}, a.state));
+        h('span', { class: 'id' }, a.id), h('span', { class: 'muted' }, a.machine), h('span', { class: 'muted' }, a.node ?? ''), h('span', {}, a.state));
     }));
   };
   const cleanup = virtualizer._didMount();
@@ -68,7 +70,7 @@ export function renderActorList(query: ListQuery, machines: string[], go: (query
 
   const title = query.state ? `Actors of ${query.machine ?? 'every machine'} in ${query.state}` : 'Actors';
   return {
-    element: h('section', {}, h('h1', {}, title), h('div', { class: 'filters' }, search, machine, count), list),
+    element: h('section', {}, h('h1', {}, title), h('div', { class: 'filters' }, search, machine, node, count), list),
     dispose() {
       stopped = true;
       clearTimeout(typing);

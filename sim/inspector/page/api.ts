@@ -5,7 +5,7 @@ export interface Summary {
   actors: number;
   machines: Record<string, Record<string, number>>;
 }
-export interface ActorRow { id: string; machine: string; state: string }
+export interface ActorRow { id: string; machine: string; state: string; node?: string }
 export interface ActorPage { items: ActorRow[]; continue?: string }
 export interface InspectionRecord { t: number; seq: number; kind: 'actor' | 'transition' | 'stop'; id: string; machine: string; event?: string; from?: string; to?: string }
 export interface ActorDetail { timeMs: number; id: string; machine: string; state: string; context: unknown; delays: Record<string, number>; records: InspectionRecord[] }

@@ -60,7 +60,7 @@ function overview(): () => void {
 function actorList(params: URLSearchParams): () => void {
   watch({ watch: 'none' });
   const query: ListQuery = {};
-  for (const key of ['machine', 'state', 'q'] as const) {
+  for (const key of ['machine', 'state', 'node', 'q'] as const) {
     const v = params.get(key);
     if (v) query[key] = v;
   }
