@@ -199,9 +199,9 @@ export class ActorSystem {
     return e && e.started ? info(e) : undefined;
   }
 
-  /** Every started actor, hibernating ones included, in the order they were added. */
-  *actors(): IterableIterator<ActorInfo> {
-    for (const e of this.#entries.values()) if (e.started) yield info(e);
+  /** Every started actor, hibernating ones included, in the order they were added; only those after `afterSerial` when given (a page's start). */
+  *actors(afterSerial = -1): IterableIterator<ActorInfo> {
+    for (const e of this.#entries.values()) if (e.started && e.serial > afterSerial) yield info(e);
   }
 
   /** The live actor `id`'s snapshot (its context); undefined while it hibernates, for tracked objects, and once stopped. */

@@ -91,8 +91,7 @@ export class Inspector {
     const after = continueOf(params.get('continue'));
     const items: ActorPage['items'] = [];
     let last: ActorInfo | undefined;
-    for (const a of this.#system.actors()) {
-      if (a.serial <= after) continue;
+    for (const a of this.#system.actors(after)) {
       if (machine !== undefined && a.machine !== machine) continue;
       if (state !== undefined && a.state !== state && !a.state.startsWith(`${state}.`)) continue;
       if (namespace !== undefined && namespaceOf(a.id) !== namespace) continue;
