@@ -36,6 +36,8 @@ test('find a node, open its health machine, stop its agent from the page, and se
   const { page, offMachine, errors } = await localPage(browser);
   await page.goto(running.inspector!.url);
   assert.not.match(page.url(), /token=/, 'the token leaves the address once the cookie is set');
+  await page.waitForSelector('[data-testid=time]:text("t = ")');
+  assert.is(await page.isVisible('.timebar'), false, 'under serve, no control moves time');
   await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid=headline]')?.textContent?.includes('3 of 3nodes Ready'), undefined,
     { timeout: 30_000 });
   await page.screenshot({ path: join(out, 'overview.png') });
