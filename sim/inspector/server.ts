@@ -112,7 +112,7 @@ function handle({ inspector, controls, time, page, token, port }: Served, req: I
   const path = url.pathname.startsWith(API) ? url.pathname.slice(API.length) : undefined;
   if (path?.startsWith('nodes/')) {
     if (req.method !== 'POST') return send(res, 405, { message: `a node's agent is stopped or started with POST {"action": "stop" | "start"}` }, { Allow: 'POST' });
-    return jsonBody(req).then(async (body) => send(res, 200, await controlNode(controls, decodeURIComponent(path.slice('nodes/'.length)), body)));
+    return jsonBody(req).then(async (body) => send(res, 200, await controlNode(controls, decoded(path.slice('nodes/'.length)), body)));
   }
   if (path === 'time' && req.method === 'POST') return jsonBody(req).then(async (body) => send(res, 200, await time.act(body)));
   if (req.method !== 'GET') return send(res, 405, { message: `${req.method} is not served here; the inspector's API is read with GET (POST: time, nodes/{name})` }, { Allow: 'GET' });
@@ -126,9 +126,18 @@ function handle({ inspector, controls, time, page, token, port }: Served, req: I
   if (path === 'time') return send(res, 200, time.status());
   if (path === 'summary') return send(res, 200, inspector.summary());
   if (path === 'actors') return send(res, 200, inspector.actors(url.searchParams));
-  if (path.startsWith('actors/')) return send(res, 200, inspector.actor(decodeURIComponent(path.slice('actors/'.length))));
-  if (path.startsWith('machines/')) return send(res, 200, inspector.machine(decodeURIComponent(path.slice('machines/'.length))));
+  if (path.startsWith('actors/')) return send(res, 200, inspector.actor(decoded(path.slice('actors/'.length))));
+  if (path.startsWith('machines/')) return send(res, 200, inspector.machine(decoded(path.slice('machines/'.length))));
   throw new InspectError(404, `nothing at ${url.pathname}; the API is ${API}summary, ${API}actors, ${API}actors/{id}, ${API}machines/{machine}, ${API}nodes and ${API}time`);
+}
+
+/** A path segment, percent-decoded; a malformed one is a 400. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new InspectError(400, `${JSON.stringify(segment)} is not a well-formed percent-encoded name`);
+  }
 }
 
 /** A small JSON body; sent as application/json, which a page elsewhere cannot send without asking first. */

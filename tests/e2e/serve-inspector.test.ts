@@ -141,6 +141,7 @@ test('bad requests get a JSON error naming the problem', async () => {
     ['actors?continue=garbage', 400, /continue must be the token/],
     ['actors?colour=red', 400, /unknown parameter "colour"/],
     ['nowhere', 404, /the API is/],
+    ['actors/node%E0%A4%A', 400, /not a well-formed percent-encoded name/],
   ];
   for (const [path, status, message] of cases) {
     const r = await get(path);
