@@ -237,6 +237,11 @@ export class ActorSystem {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Milliseconds of the system's clock since it began (what records' `t` count). */
+  elapsedMs(): number {
+    return this.#t();
+  }
+
   /** Records so far. */
   get records(): number {
     return this.#seq;

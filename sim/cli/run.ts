@@ -6,7 +6,7 @@ import { loadScenario, ScenarioError } from '../scenario/load.ts';
 import type { Scenario } from '../scenario/types.ts';
 import { runScenario, type LiveRun, type RunOptions as ScenarioRunOptions, type RunOutcome } from '../run.ts';
 import { startStatelyBridge } from '../inspector/stately.ts';
-import { checkedStately, statelyOptions } from './stately-options.ts';
+import { checkedInspector, inspectorOptions } from './inspector-options.ts';
 import { startUiRun } from './run-ui.ts';
 import { boundHeapGrowth, HEAP_GROWING_PERCENT } from '../heap-growth.ts';
 import { renderSummary } from '../report/summary.ts';
@@ -42,11 +42,7 @@ const RUN_TABLE = new OptionTable<RunOptions>('orchsim run', [
   { name: 'heap-growth', kind: int, key: 'heapGrowth', default: HEAP_GROWING_PERCENT, group: GROUP, rule: heapGrowthRule,
     help: "PERCENT: how far the heap may grow past what the last full collection kept; more takes more memory and usually runs faster, 0 leaves it to V8 (node's own --heap-growing-percent wins)" },
   ...inspectOptions<RunOptions>(GROUP),
-  { name: 'ui', kind: bool, key: 'ui', default: false, group: GROUP,
-    help: 'serve the inspector on 127.0.0.1 (its address, with a token, is printed): the run waits paused, then runs, steps, pauses and goes back in virtual time as the page or POST /inspect/api/time asks; Ctrl-C ends it (see sim/inspector/README.md)' },
-  { name: 'ui-port', kind: int, key: 'uiPort', defaultText: 'a free port', group: GROUP, rule: (v: number) => (v >= 1 && v <= 65535 ? undefined : 'must be a port from 1 to 65535'),
-    help: 'with --ui, the inspector\'s port' },
-  ...statelyOptions<RunOptions>(GROUP),
+  ...inspectorOptions<RunOptions>(GROUP, ': the run waits paused, then runs, steps, pauses and goes back in virtual time as the page or POST /inspect/api/time asks; Ctrl-C ends it'),
   { name: 'help', short: 'h', kind: bool, default: false, group: GROUP, help: 'this help' },
 ] as OptionSpec<RunOptions>[]);
 
@@ -99,8 +95,7 @@ export async function runCommand(argv: string[], log: (line: string) => void = c
   const draft = { ...options, progress: options.progress ?? process.stderr.isTTY === true };
   if (file === undefined) throw new OptionError(`which scenario? give a scenario file, e.g. sim/scenarios/quickstart.yaml\n\n${runHelp()}`);
   if (extra.length > 0) throw new OptionError(`unexpected argument ${JSON.stringify(extra[0])}: one scenario per run`);
-  if (draft.uiPort !== undefined && !draft.ui) throw new OptionError('--ui-port is the inspector\'s port: give --ui too');
-  const chosen = checkedStately(draft.inspect, draft.inspectActors);
+  const chosen = checkedInspector(draft);
   const scenario = await loadScenarioArg(file);
   const seed = draft.seed ?? scenario.seed;
   log(`running ${scenario.name}: ${formatInteger(scenario.nodePools.reduce((n, p) => n + p.count, 0))} nodes, ` +

@@ -5,7 +5,7 @@
 import { randomInt } from 'node:crypto';
 import { resolve } from 'node:path';
 import { helpText } from '../../actors/api/options/help.ts';
-import { bool, float, int, string, strings } from '../../actors/api/options/kinds.ts';
+import { float, int, string, strings } from '../../actors/api/options/kinds.ts';
 import { OptionError, OptionTable, type OptionSpec, type Resolved } from '../../actors/api/options/table.ts';
 import { API_SERVER_TABLE, inertAdmissionPlugins, withCodeOnlyFields, type ApiServerOptions } from '../../actors/apiserver/options.ts';
 import { servingCert } from '../../actors/apiserver/certs.ts';
@@ -17,7 +17,7 @@ import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
 import { RECORDS_PER_ACTOR, startInspector, type InspectorServer } from '../inspector/index.ts';
 import { startServedNodes, type ServedNodes } from '../serve-nodes.ts';
-import { checkedStately, statelyOptions } from './stately-options.ts';
+import { checkedInspector, inspectorOptions } from './inspector-options.ts';
 import { startStatelyBridge } from '../inspector/stately.ts';
 import { helpOrVersion, processSystem } from './component-run.ts';
 import { ADMIN_TOKEN, ADMIN_USER, writeKubeconfig } from './kubeconfig.ts';
@@ -52,11 +52,7 @@ const SERVE_ONLY: OptionSpec<ServeOptions>[] = [
     rule: (v: string[]) => (v.length > 0 && v.every((z) => z !== '') ? undefined : 'must name at least one zone, none empty'), help: 'the zones the nodes are spread over' },
   { name: 'speed', kind: float, key: 'speed', default: 1, group: SIMULATOR, rule: (v: number) => (v >= 1 ? undefined : 'must be at least 1'),
     help: 'run the cluster\'s clock this many times faster than real time' },
-  { name: 'ui', kind: bool, key: 'ui', default: false, group: SIMULATOR,
-    help: 'serve the inspector of this process\'s actors on 127.0.0.1 (its address, with a token, is printed at start; see sim/inspector/README.md)' },
-  { name: 'ui-port', kind: int, key: 'uiPort', defaultText: 'a free port', group: SIMULATOR, rule: (v: number) => (v >= 1 && v <= 65535 ? undefined : 'must be a port from 1 to 65535'),
-    help: 'with --ui, the inspector\'s port' },
-  ...statelyOptions<ServeOptions>(SIMULATOR),
+  ...inspectorOptions<ServeOptions>(SIMULATOR, ', with this process\'s actors and a control to stop and start each simulated node\'s agent'),
 ] as OptionSpec<ServeOptions>[];
 
 /** serve's certificates default to ./.orchsim/certs, which needs no root. */
@@ -107,8 +103,7 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   const line = Array.isArray(args) ? parseServeArgs(args as readonly string[], mode) : (args as ServeCommandLine);
   if (line.print !== undefined) throw new OptionError(`orchsim ${mode}: --help and --version print and exit; nothing to start`);
   const { seed: givenSeed, bus: busUrl, kubeconfigOut: out, nodes = 0, zones = [], speed = 1, ui = false, uiPort, inspect, inspectActors = [], ...flags } = line.options;
-  if (uiPort !== undefined && !ui) throw new OptionError('--ui-port is the inspector\'s port: give --ui too');
-  const chosen = checkedStately(inspect, inspectActors);
+  const chosen = checkedInspector(line.options);
   // The kubeconfig serve writes carries the admin token: the server must know it.
   const options = withCodeOnlyFields(flags, mode === 'serve' ? { tokens: new Map([[ADMIN_TOKEN, ADMIN_USER]]) } : {});
   for (const w of line.warnings) warn(`warning: ${w}`);

@@ -26,6 +26,6 @@ export interface InspectorOptions {
 
 /** Serves the inspector of `system()` (the system to show now) on 127.0.0.1. */
 export function startInspector(system: () => ActorSystem, options: InspectorOptions = {}): Promise<InspectorServer> {
-  const time = options.time ?? wallTime(() => system().clock.now() - system().originMs);
+  const time = options.time ?? wallTime(() => system().elapsedMs());
   return serveInspector(new Inspector(system, MACHINES), system, options.port ?? 0, options.controls ?? (() => undefined), time);
 }

@@ -75,7 +75,7 @@ export class Inspector {
       }
       machines[machine] = counts;
     }
-    return { timeMs: this.#system.clock.now() - this.#system.originMs, actors, machines };
+    return { timeMs: this.#system.elapsedMs(), actors, machines };
   }
 
   /** A page of actors in the order they were added; `params` as the query string gives them. */
@@ -120,7 +120,7 @@ export class Inspector {
         }
       }
     }
-    return { timeMs: this.#system.clock.now() - this.#system.originMs, id: info.id, machine: info.machine, state: info.state, ...(info.node !== undefined ? { node: info.node } : {}), context: snapshot ? contextJson(snapshot.context) : null, delays,
+    return { timeMs: this.#system.elapsedMs(), id: info.id, machine: info.machine, state: info.state, ...(info.node !== undefined ? { node: info.node } : {}), context: snapshot ? contextJson(snapshot.context) : null, delays,
       records: this.#system.history(id) ?? [] };
   }
 

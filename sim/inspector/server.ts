@@ -4,13 +4,10 @@
 // and sends the browser on to the page without it), or in that cookie. The page is the bundle in
 // page/dist (built at install, or here when missing or older than its sources); its Content
 // Security Policy lets it reach nothing but this server. Live updates go over a WebSocket at
-// /inspect/ws (live.ts), under the same token and host checks, and from the page's origin only. Requests naming another host are refused, so a web page
-// elsewhere cannot reach the inspector through a name that resolves to 127.0.0.1. Errors are JSON
-// carrying a message; nothing a request does can stop the run.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+// /inspect/ws (live.ts). Who may come in is access.ts's to say. Errors are JSON carrying a
+// message; nothing a request does can stop the run.
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { buildPage, DIST_DIR, pageIsBuilt } from './page/build.ts';
@@ -19,8 +16,8 @@ import { InspectError, type Inspector } from './query.ts';
 import type { TimeControl } from './timeline.ts';
 import { LiveUpdates } from './live.ts';
 import type { ActorSystem } from '../../actors/system/actor-system.ts';
+import { COOKIE, listenLoopback, newToken, refusal } from './access.ts';
 
-const COOKIE = 'orchsim-inspect';
 const API = '/inspect/api/';
 const MAX_BODY_BYTES = 4_096;
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -45,7 +42,7 @@ export interface InspectorServer {
 /** Serves `inspector` on 127.0.0.1:`port` (0: any free port), with `controls()` over the simulated nodes, if any. */
 export async function serveInspector(inspector: Inspector, system: () => ActorSystem, port: number, controls: () => NodeControls | undefined,
   time: TimeControl): Promise<InspectorServer> {
-  const token = randomBytes(24).toString('base64url');
+  const token = newToken();
   if (!pageIsBuilt()) await buildPage();
   const page = pageFiles();
   let bound = port;
@@ -62,12 +59,12 @@ export async function serveInspector(inspector: Inspector, system: () => ActorSy
   });
   const live = new LiveUpdates(inspector, system, time);
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const refused = refusal(req, token, bound);
-    if (refused) return void socket.end(`HTTP/1.1 ${refused} \r\nConnection: close\r\n\r\n`);
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const refused = url.pathname === '/inspect/ws' ? refusal(req, url, token, bound, true) : 404;
+    if (refused) return void socket.end(`HTTP/1.1 ${refused} ${STATUS_TEXT[refused]}\r\nConnection: close\r\n\r\n`);
     live.upgrade(req, socket, head);
   });
-  await listen(server, port);
-  bound = (server.address() as AddressInfo).port;
+  bound = await listenLoopback(server, port, 'the inspector').catch((e: Error) => Promise.reject(new Error(`${e.message}; choose another --ui-port`)));
   return {
     url: `http://127.0.0.1:${bound}/?token=${token}`,
     port: bound,
@@ -80,13 +77,7 @@ export async function serveInspector(inspector: Inspector, system: () => ActorSy
   };
 }
 
-function listen(server: Server, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) =>
-      reject(new Error(`the inspector cannot listen on 127.0.0.1:${port} (${e.code ?? e.message}); choose another --ui-port`)));
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-}
+const STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' } as const;
 
 interface Served {
   inspector: Inspector;
@@ -99,10 +90,9 @@ interface Served {
 
 function handle({ inspector, controls, time, page, token, port }: Served, req: IncomingMessage, res: ServerResponse): Promise<void> | void {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  const host = req.headers.host ?? '';
-  if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return send(res, 403, { message: `the inspector answers requests for 127.0.0.1:${port} only, not ${JSON.stringify(host)}` });
-  const given = url.searchParams.get('token') ?? bearer(req) ?? cookie(req);
-  if (given === undefined || !same(given, token)) return send(res, 401, { message: 'give the token printed at start: open the printed address, or send Authorization: Bearer <token>' });
+  const refused = refusal(req, url, token, port);
+  if (refused === 403) return send(res, 403, { message: `the inspector answers requests for 127.0.0.1:${port} only, not ${JSON.stringify(req.headers.host ?? '')}` });
+  if (refused === 401) return send(res, 401, { message: 'give the token printed at start: open the printed address, or send Authorization: Bearer <token>' });
   if (url.searchParams.has('token')) {
     url.searchParams.delete('token');
     res.setHeader('Set-Cookie', `${COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict`);
@@ -154,36 +144,6 @@ async function jsonBody(req: IncomingMessage): Promise<unknown> {
   } catch {
     throw new InspectError(400, `the body is not JSON: ${JSON.stringify(text.slice(0, 80))}`);
   }
-}
-
-/** Why a WebSocket upgrade is refused (an HTTP status line's code and reason), or undefined: the page's own origin, host and token only. */
-function refusal(req: IncomingMessage, token: string, port: number): string | undefined {
-  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  if (url.pathname !== '/inspect/ws') return '404 Not Found';
-  const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
-  if (!hosts.includes(req.headers.host ?? '')) return '403 Forbidden';
-  const origin = req.headers.origin;
-  if (origin !== undefined && !hosts.some((h) => origin === `http://${h}`)) return '403 Forbidden';
-  const given = url.searchParams.get('token') ?? bearer(req) ?? cookie(req);
-  return given !== undefined && same(given, token) ? undefined : '401 Unauthorized';
-}
-
-function bearer(req: IncomingMessage): string | undefined {
-  const h = req.headers.authorization;
-  return h?.startsWith('Bearer ') ? h.slice('Bearer '.length) : undefined;
-}
-
-function cookie(req: IncomingMessage): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [k, v] = part.trim().split('=');
-    if (k === COOKIE && v !== undefined) return v;
-  }
-  return undefined;
-}
-
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a), y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -3,12 +3,11 @@
 // relay of ours on 127.0.0.1 (a token in every address), which serves a small page framing the
 // Stately inspector (https://stately.ai/inspect: the one address off the machine, which the user
 // asked for) and hands it every event, those sent before the page opened included.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createWebSocketInspector } from '@statelyai/inspect';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Inspect } from '../../actors/system/actor-system.ts';
+import { listenLoopback, newToken, refusal } from './access.ts';
 
 export const STATELY_INSPECTOR_URL = 'https://stately.ai/inspect';
 /** Events kept for a page that opens late. */
@@ -58,13 +57,8 @@ function pageHtml(token: string, port: number): string {
 
 /** Starts the relay on 127.0.0.1:`port` (0: a free port) and the Stately WebSocket inspector that feeds it. */
 export async function startStatelyBridge(port = 0): Promise<StatelyBridge> {
-  const token = randomBytes(24).toString('base64url');
-  const tokenOf = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('token') ?? '';
-  const allowed = (req: IncomingMessage) => {
-    const given = Buffer.from(tokenOf(req)), want = Buffer.from(token);
-    const host = req.headers.host ?? '';
-    return given.length === want.length && timingSafeEqual(given, want) && (host === `127.0.0.1:${bound}` || host === `localhost:${bound}`);
-  };
+  const token = newToken();
+  const allowed = (req: IncomingMessage) => refusal(req, new URL(req.url ?? '/', 'http://127.0.0.1'), token, bound) === undefined;
   let bound = port;
   const server = createServer((req, res) => {
     if (!allowed(req)) return void res.writeHead(401, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'open the address printed at start: it carries the token' }));
@@ -88,11 +82,7 @@ export async function startStatelyBridge(port = 0): Promise<StatelyBridge> {
     for (const text of kept) ws.send(text);
     ws.on('close', () => pages.delete(ws));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) => reject(new Error(`the Stately inspector's relay cannot listen on 127.0.0.1:${port} (${e.code ?? e.message})`)));
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  bound = (server.address() as AddressInfo).port;
+  bound = await listenLoopback(server, port, 'the Stately inspector\'s relay');
   const inspector = createWebSocketInspector({ url: `ws://127.0.0.1:${bound}/relay?token=${token}&source=process` });
   return {
     url: `http://127.0.0.1:${bound}/?token=${token}`,
