@@ -15,6 +15,8 @@ import { watchSubject } from '../apiserver/watch/subjects.ts';
 import { transform } from '../apiserver/watch/watcher.ts';
 import { cacheKey, ObjectCache } from './cache.ts';
 import type { ApiClient } from './client.ts';
+import { actorIds } from '../system/ids.ts';
+import { asSender, enter, leave } from '../system/senders.ts';
 
 export interface InformerOptions {
   client: ApiClient;
@@ -112,13 +114,19 @@ export class Informer {
     const seen = transform(e, this.#filter);
     if (!seen) return;
     const obj = seen.object as KObject;
-    if (seen.type === 'DELETED') {
-      const old = this.cache.remove(cacheKey(obj));
-      if (old) for (const h of this.#handlers) h.delete?.(obj);
-      return;
+    // What the handlers send, they send on the API server's word.
+    const frame = enter(actorIds.apiserver(), undefined);
+    try {
+      if (seen.type === 'DELETED') {
+        const old = this.cache.remove(cacheKey(obj));
+        if (old) for (const h of this.#handlers) h.delete?.(obj);
+        return;
+      }
+      const old = this.cache.put(obj);
+      for (const h of this.#handlers) old ? h.update?.(old, obj) : h.add?.(obj);
+    } finally {
+      leave(frame);
     }
-    const old = this.cache.put(obj);
-    for (const h of this.#handlers) old ? h.update?.(old, obj) : h.add?.(obj);
   }
 
   /** Lists, replaces the cache (telling handlers what changed), then catches up to the live subjects. */
@@ -152,15 +160,17 @@ export class Informer {
     // Type first, then the item (which has none, as list items come): V8 shares one hidden class
     // among objects built this way, where adding keys after a spread gives each its own.
     const fresh = new Map(list.items.map((o) => [cacheKey(o), { apiVersion: list.apiVersion, kind: type.kind, ...o } as KObject]));
-    for (const key of [...this.cache.keys()]) if (!fresh.has(key)) {
-      const old = this.cache.remove(key)!;
-      for (const h of this.#handlers) h.delete?.(old);
-    }
-    for (const obj of fresh.values()) {
-      const old = this.cache.put(obj);
-      if (!old) for (const h of this.#handlers) h.add?.(obj);
-      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) for (const h of this.#handlers) h.update?.(old, obj);
-    }
+    asSender(actorIds.apiserver(), () => {
+      for (const key of [...this.cache.keys()]) if (!fresh.has(key)) {
+        const old = this.cache.remove(key)!;
+        for (const h of this.#handlers) h.delete?.(old);
+      }
+      for (const obj of fresh.values()) {
+        const old = this.cache.put(obj);
+        if (!old) for (const h of this.#handlers) h.add?.(obj);
+        else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) for (const h of this.#handlers) h.update?.(old, obj);
+      }
+    });
     this.#revision = listed;
     // The changes since the list, page after page; the last page names the scope's chain head.
     for (let after = listed; ;) {

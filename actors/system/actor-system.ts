@@ -22,9 +22,15 @@
 //   instant (the hosts that would adopt it hear of the change in the same instant, in no set order);
 //   `release(id)` ends it now unless adopted.
 // Ids are unique while their actor lives: a second actor asking for a live id gets `id#2`.
+//
+// Who sent an event (senders.ts): a hosted actor's `send` notes the sender running at the time, and
+// its transition record carries it; a tracked object's move, the sender running at the move.
+// While one of its actors takes an event, and while an actor it invoked starts, the system runs
+// that actor's frame, so what it sends, and the requests it makes (`sent`), are its own.
 import { createActor, type InspectionEvent, type Observer, type Actor, type ActorOptions, type AnyActorRef, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine, type EventObject } from 'xstate';
 import type { Clock } from '../api/env.ts';
-import { stateName, type InspectionRecord } from './records.ts';
+import { stateName, type InspectionRecord, type SendRecord } from './records.ts';
+import { currentSender, enter, leave } from './senders.ts';
 
 export interface ActorSystemOptions {
   /** Records kept in memory, newest last (the inspector's recent history). */
@@ -82,6 +88,36 @@ const defaults: Required<ActorSystemOptions> = { recentRecords: 4_096, recordsPe
 interface Lifecycle {
   start(snapshot: AnyMachineSnapshot, scope: AnyActorScope): void;
   transition(snapshot: AnyMachineSnapshot, event: EventObject, scope: AnyActorScope): AnyMachineSnapshot;
+  implementations: { actors: Record<string, unknown> };
+}
+
+/** An invoked actor's logic, as far as its start goes. */
+interface ChildLogic {
+  start?(snapshot: unknown, scope: AnyActorScope): void;
+}
+
+/** The system hosting each live actor. */
+const hostOf = new WeakMap<AnyActorRef, ActorSystem>();
+const inFrame = Symbol('starts in its invoker\'s frame');
+
+/** `logic` (an actor a machine invokes), starting in the frame of the hosted actor that invoked it. */
+function startingInFrame(logic: ChildLogic): ChildLogic {
+  const start = logic.start;
+  if (!start || (logic as { [inFrame]?: true })[inFrame]) return logic;
+  const wrapper = Object.create(logic) as ChildLogic & { [inFrame]?: true };
+  wrapper[inFrame] = true;
+  wrapper.start = (snapshot, scope) => {
+    const parent = (scope.self as { _parent?: AnyActorRef })._parent;
+    const system = parent && hostOf.get(parent);
+    if (!system) return void start.call(logic, snapshot, scope);
+    const frame = enter(parent.id, system);
+    try {
+      start.call(logic, snapshot, scope);
+    } finally {
+      leave(frame);
+    }
+  };
+  return wrapper;
 }
 
 function info(e: Entry): ActorInfo {
@@ -101,6 +137,9 @@ export class ActorSystem {
   readonly #entries = new Map<string, Entry>();
   readonly #counts = new Map<string, Map<string, number>>();
   readonly #listeners = new Set<(record: InspectionRecord) => void>();
+  readonly #sendListeners = new Set<(record: SendRecord) => void>();
+  /** The sender each event was sent by, noted at the send (an event object sent again is noted again). */
+  readonly #senderOf = new WeakMap<EventObject, string | undefined>();
   /** Each hosted machine's recording wrapper. */
   readonly #logic = new WeakMap<AnyStateMachine, AnyStateMachine>();
 
@@ -122,7 +161,7 @@ export class ActorSystem {
     const entry = tracked && tracked.started && !tracked.actor && !tracked.hibernating && tracked.machine === machine.id
       ? tracked : this.#add(this.#unique(options.id), machine.id);
     if (node !== undefined) entry.node = node;
-    const actor = createActor(this.#recording(machine), { ...actorOptions, ...this.#inspected(entry.id), id: entry.id, clock: this.clock } as ActorOptions<T>) as Actor<T>;
+    const actor = this.#noting(createActor(this.#recording(machine), { ...actorOptions, ...this.#inspected(entry.id), id: entry.id, clock: this.clock } as ActorOptions<T>) as Actor<T>);
     entry.actor = actor;
     return actor;
   }
@@ -145,7 +184,7 @@ export class ActorSystem {
   wake<T extends AnyStateMachine>(machine: T, id: string, options: Omit<HostOptions<T>, 'id'>): Actor<T> {
     const entry = this.#entries.get(id);
     if (!entry || !entry.hibernating) throw new Error(`no hibernating actor ${id} to wake`);
-    const actor = createActor(this.#recording(machine), { ...options, ...this.#inspected(id), id, clock: this.clock } as ActorOptions<T>) as Actor<T>;
+    const actor = this.#noting(createActor(this.#recording(machine), { ...options, ...this.#inspected(id), id, clock: this.clock } as ActorOptions<T>) as Actor<T>);
     entry.actor = actor;
     return actor;
   }
@@ -163,10 +202,11 @@ export class ActorSystem {
     return entry.id;
   }
 
-  /** Records a transition of the tracked object `id`. */
+  /** Records a transition of the tracked object `id`, sent by the sender running now. */
   move(id: string, event: string, to: string): void {
     const entry = this.#entries.get(id);
-    if (entry) this.#transition(entry, event, to);
+    const sender = currentSender()?.id;
+    if (entry) this.#transition(entry, event, to, sender === id ? undefined : sender);
   }
 
   /** Records the stop of the tracked object `id`. */
@@ -237,6 +277,25 @@ export class ActorSystem {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Calls `listener` with every request an actor of this system sends from now on; returns the way to stop. */
+  onSend(listener: (record: SendRecord) => void): () => void {
+    this.#sendListeners.add(listener);
+    return () => this.#sendListeners.delete(listener);
+  }
+
+  /** Whether anyone listens for sends (a request's description is built only then). */
+  get recordsSends(): boolean {
+    return this.#sendListeners.size > 0;
+  }
+
+  /** The actor `id` sent `event` to `target` (a request to the API server). */
+  sent(id: string, target: string, event: string): void {
+    const entry = this.#entries.get(id);
+    if (!entry?.started) return;
+    const record: SendRecord = { t: this.#t(), kind: 'send', id, machine: entry.machine, target, event };
+    for (const l of this.#sendListeners) l(record);
+  }
+
   /** Milliseconds of the system's clock since it began (what records' `t` count). */
   elapsedMs(): number {
     return this.#t();
@@ -260,17 +319,46 @@ export class ActorSystem {
       const inner = machine as unknown as Lifecycle;
       const wrapper = Object.create(machine) as Lifecycle;
       wrapper.start = (snapshot, scope) => {
-        inner.start(snapshot, scope);
+        // Recorded first: the requests its start makes (an invoked actor's first) are an actor's.
         this.#started(scope.self, snapshot);
+        const frame = enter(scope.self.id, this);
+        try {
+          inner.start(snapshot, scope);
+        } finally {
+          leave(frame);
+        }
       };
       wrapper.transition = (snapshot, event, scope) => {
-        const next = inner.transition(snapshot, event, scope);
+        const frame = enter(scope.self.id, this);
+        let next: AnyMachineSnapshot;
+        try {
+          next = inner.transition(snapshot, event, scope);
+        } finally {
+          leave(frame);
+        }
         this.#transitioned(scope.self, snapshot, next, event);
         return next;
       };
+      // The actors it invokes start in their invoker's frame: their first requests are its own.
+      // (XState binds a machine's methods to it, so they find its implementations, not a wrapper's.)
+      const actors = inner.implementations.actors;
+      for (const name of Object.keys(actors)) actors[name] = startingInFrame(actors[name] as ChildLogic);
       this.#logic.set(machine, (logic = wrapper as unknown as AnyStateMachine));
     }
     return logic as T;
+  }
+
+  /** `actor`, its `send` noting who sent each event. */
+  #noting<T extends AnyActorRef>(actor: T): T {
+    hostOf.set(actor, this);
+    const send = actor.send;
+    const id = actor.id;
+    actor.send = (event: EventObject) => {
+      const sender = currentSender()?.id;
+      this.#senderOf.set(event, sender === id ? undefined : sender);
+      send(event);
+    };
+    return actor;
   }
 
   #started(actor: AnyActorRef, snapshot: AnyMachineSnapshot): void {
@@ -279,7 +367,7 @@ export class ActorSystem {
     const state = stateName(snapshot.value);
     if (entry.hibernating) entry.hibernating = false; // woken: it never stopped
     else if (!entry.started) this.#start(entry, state);
-    else if (entry.state !== state) this.#transition(entry, 'xstate.init', state); // adopted where the record was not
+    else if (entry.state !== state) this.#transition(entry, 'xstate.init', state, undefined); // adopted where the record was not
   }
 
   #transitioned(actor: AnyActorRef, before: AnyMachineSnapshot, after: AnyMachineSnapshot, event: EventObject): void {
@@ -288,7 +376,7 @@ export class ActorSystem {
     // The same state nodes (an action-only event, most often): nothing to compare.
     if (after._nodes !== before._nodes && after.status !== 'stopped') {
       const to = stateName(after.value);
-      if (to !== entry.state) this.#transition(entry, event.type, to);
+      if (to !== entry.state) this.#transition(entry, event.type, to, this.#senderOf.get(event));
     }
     if (after.status !== 'active' && !entry.hibernating) this.#stop(entry);
   }
@@ -312,14 +400,17 @@ export class ActorSystem {
     this.#emit({ t: this.#t(), seq: this.#seq++, kind: 'actor', id: entry.id, machine: entry.machine, to: state }, entry);
   }
 
-  #transition(entry: Entry, event: string, to: string): void {
+  #transition(entry: Entry, event: string, to: string, sender: string | undefined): void {
     const from = entry.state;
     if (from !== to) {
       this.#count(entry.machine, from, -1);
       this.#count(entry.machine, to, 1);
       entry.state = to;
     }
-    this.#emit({ t: this.#t(), seq: this.#seq++, kind: 'transition', id: entry.id, machine: entry.machine, event, from, to }, entry);
+    const t = this.#t();
+    const seq = this.#seq++;
+    this.#emit(sender === undefined ? { t, seq, kind: 'transition', id: entry.id, machine: entry.machine, event, from, to }
+      : { t, seq, kind: 'transition', id: entry.id, machine: entry.machine, event, sender, from, to }, entry);
   }
 
   #stop(entry: Entry): void {

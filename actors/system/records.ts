@@ -5,10 +5,11 @@
 //
 //   {"t":12000,"seq":41,"kind":"actor","id":"node/pool-3","machine":"node","to":"Starting.Registering"}
 //   {"t":12800,"seq":57,"kind":"transition","id":"node/pool-3","machine":"node","event":"xstate.done.actor.register","from":"Starting.Registering","to":"Starting.Leasing"}
+//   {"t":335000,"seq":9094,"kind":"transition","id":"node-health/pool-3","machine":"node-health","event":"PASS","sender":"controller/node-lifecycle","from":"Ready.Silent","to":"Unknown.Silent"}
 //   {"t":99000,"seq":912,"kind":"stop","id":"node/pool-3","machine":"node"}
 //
 // An actor record carries the state the actor starts in (`to`); a transition record the event
-// that caused it and the states before and after. States are dotted paths (`Running.Idle`);
+// that caused it, who sent it when another actor did (senders.ts), and the states before and after. States are dotted paths (`Running.Idle`);
 // parallel regions, in a machine that has them, are listed in braces in its order (`Running.{a.X,b.Y}`).
 
 export type InspectionRecord = ActorRecord | TransitionRecord | StopRecord;
@@ -29,6 +30,8 @@ export interface TransitionRecord {
   readonly id: string;
   readonly machine: string;
   readonly event: string;
+  /** The actor (or component: `apiserver`, for a watch event) that sent the event; absent for the actor's own timers and answers, and for what came from elsewhere. */
+  readonly sender?: string;
   readonly from: string;
   readonly to: string;
 }
@@ -39,6 +42,21 @@ export interface StopRecord {
   readonly kind: 'stop';
   readonly id: string;
   readonly machine: string;
+}
+
+/**
+ * A request an actor sent (to the API server): not an inspection record (no `seq`, not in the log),
+ * only told to the system's send listeners (an inspector's sequence view).
+ *
+ *   {"t":12000,"kind":"send","id":"node/pool-3","machine":"node","target":"apiserver","event":"PUT /apis/coordination.k8s.io/v1/namespaces/orch-node-lease/leases/pool-3"}
+ */
+export interface SendRecord {
+  readonly t: number;
+  readonly kind: 'send';
+  readonly id: string;
+  readonly machine: string;
+  readonly target: string;
+  readonly event: string;
 }
 
 /** An XState state value as a dotted path: `Running` · `Running.Idle` · `Running.{lease.Waiting,status.Checking}`. */
