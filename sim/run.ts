@@ -12,7 +12,7 @@ import type { Decision } from '../actors/scheduler/scheduler.ts';
 import type { Scenario } from './scenario/types.ts';
 import { startWorkloads } from './workload.ts';
 import { openInspectLog, type InspectLog } from './inspect-log.ts';
-import type { Inspect } from '../actors/system/actor-system.ts';
+import type { ActorSystem, Inspect } from '../actors/system/actor-system.ts';
 
 export interface LiveRun {
   /** Virtual ms since the run's start. */
@@ -29,6 +29,8 @@ export interface RunOptions {
   explain?: string[];
   /** Write the actor system's records to `file` as JSON lines (only `machines`' when not empty). */
   inspectLog?: { file: string; machines?: readonly string[] };
+  /** Called with the run's actor system as it is made, before anything is recorded (an inspector's sequence view watches it). */
+  onSystem?: (system: ActorSystem) => void;
   /** Records each actor keeps in memory (for an inspector); 0 or absent: none. */
   recordsPerActor?: number;
   /** XState's inspection observer for the actors with these ids (the Stately inspector's chosen actors). */
@@ -99,7 +101,10 @@ export class ScenarioRun {
     let checkers: Checkers | undefined;
     let log: InspectLog | undefined;
     const cluster = new SimCluster(scenario, seed, {
-      ...(options.inspectLog ? { onSystem: (system) => (log = openInspectLog(system, options.inspectLog!.file, options.inspectLog!.machines)) } : {}),
+      onSystem: (system) => {
+        if (options.inspectLog) log = openInspectLog(system, options.inspectLog.file, options.inspectLog.machines);
+        options.onSystem?.(system);
+      },
       ...(options.recordsPerActor ? { recordsPerActor: options.recordsPerActor } : {}),
       ...(options.inspect ? { inspect: options.inspect } : {}),
       onDecision: (d) => metrics?.decision(d), onError: noteError,

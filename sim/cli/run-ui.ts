@@ -1,7 +1,7 @@
 // `orchsim run SCENARIO --ui`: the run under the inspector's timeline. It waits paused at 0:00;
 // the page or POST /inspect/api/time moves it; when it first reaches its end, its report is
 // written and printed as a plain run's would be, and the inspector stays up until Ctrl-C.
-import { RECORDS_PER_ACTOR, startInspector, Timeline, type InspectorServer } from '../inspector/index.ts';
+import { RECORDS_PER_ACTOR, Sequences, startInspector, Timeline, type InspectorServer } from '../inspector/index.ts';
 import { ScenarioRun, type RunOptions, type RunOutcome } from '../run.ts';
 import type { Scenario } from '../scenario/types.ts';
 
@@ -21,7 +21,9 @@ export interface UiRun {
 /** Starts the run paused and the inspector over it; `onEnd` gets the outcome the first time the run reaches its end. */
 export async function startUiRun(scenario: Scenario, o: UiRunOptions, onEnd: (outcome: RunOutcome) => Promise<void>,
   log: (line: string) => void): Promise<UiRun> {
+  const sequences = new Sequences();
   const start = (first: boolean) => ScenarioRun.start(scenario, {
+    onSystem: (system) => sequences.watch(system),
     ...(o.seed !== undefined ? { seed: o.seed } : {}), ...(o.explain ? { explain: o.explain } : {}), ...(o.inspect ? { inspect: o.inspect } : {}),
     // The log is the first run's: a replay to go back would only write it again.
     ...(first && o.inspectLog ? { inspectLog: o.inspectLog } : {}),
@@ -35,7 +37,7 @@ export async function startUiRun(scenario: Scenario, o: UiRunOptions, onEnd: (ou
   });
   let inspector: InspectorServer;
   try {
-    inspector = await startInspector(() => timeline.run.cluster.system, { ...(o.port !== undefined ? { port: o.port } : {}), time: timeline });
+    inspector = await startInspector(() => timeline.run.cluster.system, { ...(o.port !== undefined ? { port: o.port } : {}), time: timeline, sequences });
   } catch (e) {
     await timeline.close();
     throw e;

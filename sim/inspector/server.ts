@@ -17,6 +17,7 @@ import type { TimeControl } from './timeline.ts';
 import { LiveUpdates } from './live.ts';
 import type { ActorSystem } from '../../actors/system/actor-system.ts';
 import { COOKIE, listenLoopback, newToken, refusal } from './access.ts';
+import type { Sequences } from './sequence.ts';
 
 const API = '/inspect/api/';
 const MAX_BODY_BYTES = 4_096;
@@ -39,9 +40,20 @@ export interface InspectorServer {
   close(): Promise<void>;
 }
 
-/** Serves `inspector` on 127.0.0.1:`port` (0: any free port), with `controls()` over the simulated nodes, if any. */
-export async function serveInspector(inspector: Inspector, system: () => ActorSystem, port: number, controls: () => NodeControls | undefined,
-  time: TimeControl): Promise<InspectorServer> {
+/** What the server answers from. */
+export interface Served {
+  readonly inspector: Inspector;
+  /** The actor system shown now. */
+  readonly system: () => ActorSystem;
+  readonly sequences: Sequences;
+  /** The simulated nodes' controls, once they run (serve). */
+  readonly controls: () => NodeControls | undefined;
+  readonly time: TimeControl;
+}
+
+/** Serves the inspector on 127.0.0.1:`port` (0: any free port). */
+export async function serveInspector(served: Served, port: number): Promise<InspectorServer> {
+  const { inspector, system, time } = served;
   const token = newToken();
   if (!pageIsBuilt()) await buildPage();
   const page = pageFiles();
@@ -52,7 +64,7 @@ export async function serveInspector(inspector: Inspector, system: () => ActorSy
       if (!res.headersSent) send(res, status, { message: e instanceof Error ? e.message : String(e) });
     };
     try {
-      void handle({ inspector, controls: controls(), time, page, token, port: bound }, req, res)?.catch(fail);
+      void handle(served, { page, token, port: bound }, req, res)?.catch(fail);
     } catch (e) {
       fail(e);
     }
@@ -79,16 +91,13 @@ export async function serveInspector(inspector: Inspector, system: () => ActorSy
 
 const STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' } as const;
 
-interface Served {
-  inspector: Inspector;
-  controls: NodeControls | undefined;
-  time: TimeControl;
+interface Site {
   page: ReturnType<typeof pageFiles>;
   token: string;
   port: number;
 }
 
-function handle({ inspector, controls, time, page, token, port }: Served, req: IncomingMessage, res: ServerResponse): Promise<void> | void {
+function handle({ inspector, system, sequences, controls, time }: Served, { page, token, port }: Site, req: IncomingMessage, res: ServerResponse): Promise<void> | void {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const refused = refusal(req, url, token, port);
   if (refused === 403) return send(res, 403, { message: `the inspector answers requests for 127.0.0.1:${port} only, not ${JSON.stringify(req.headers.host ?? '')}` });
@@ -102,23 +111,30 @@ function handle({ inspector, controls, time, page, token, port }: Served, req: I
   const path = url.pathname.startsWith(API) ? url.pathname.slice(API.length) : undefined;
   if (path?.startsWith('nodes/')) {
     if (req.method !== 'POST') return send(res, 405, { message: `a node's agent is stopped or started with POST {"action": "stop" | "start"}` }, { Allow: 'POST' });
-    return jsonBody(req).then(async (body) => send(res, 200, await controlNode(controls, decoded(path.slice('nodes/'.length)), body)));
+    return jsonBody(req).then(async (body) => send(res, 200, await controlNode(controls(), decoded(path.slice('nodes/'.length)), body)));
   }
   if (path === 'time' && req.method === 'POST') return jsonBody(req).then(async (body) => send(res, 200, await time.act(body)));
-  if (req.method !== 'GET') return send(res, 405, { message: `${req.method} is not served here; the inspector's API is read with GET (POST: time, nodes/{name})` }, { Allow: 'GET' });
+  if (path === 'sequence' && req.method === 'PUT') {
+    return jsonBody(req).then((body) => {
+      sequences.choose(system(), body);
+      send(res, 200, sequences.query(system(), new URLSearchParams()));
+    });
+  }
+  if (req.method !== 'GET') return send(res, 405, { message: `${req.method} is not served here; the inspector's API is read with GET (POST: time, nodes/{name}; PUT: sequence)` }, { Allow: 'GET' });
   const file = page.get(url.pathname);
   if (file) {
     res.writeHead(200, { 'Content-Type': file.type, 'Content-Length': file.body.length, 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' });
     return void res.end(file.body);
   }
-  if (path === undefined) return send(res, 404, { message: `nothing at ${url.pathname}; the page is at /, the API under ${API} (summary, actors, actors/{id}, machines/{machine}, nodes, time)` });
-  if (path === 'nodes') return send(res, 200, listNodes(controls));
+  if (path === undefined) return send(res, 404, { message: `nothing at ${url.pathname}; the page is at /, the API under ${API} (summary, actors, actors/{id}, machines/{machine}, sequence, nodes, time)` });
+  if (path === 'nodes') return send(res, 200, listNodes(controls()));
+  if (path === 'sequence') return send(res, 200, sequences.query(system(), url.searchParams));
   if (path === 'time') return send(res, 200, time.status());
   if (path === 'summary') return send(res, 200, inspector.summary());
   if (path === 'actors') return send(res, 200, inspector.actors(url.searchParams));
   if (path.startsWith('actors/')) return send(res, 200, inspector.actor(decoded(path.slice('actors/'.length))));
   if (path.startsWith('machines/')) return send(res, 200, inspector.machine(decoded(path.slice('machines/'.length))));
-  throw new InspectError(404, `nothing at ${url.pathname}; the API is ${API}summary, ${API}actors, ${API}actors/{id}, ${API}machines/{machine}, ${API}nodes and ${API}time`);
+  throw new InspectError(404, `nothing at ${url.pathname}; the API is ${API}summary, ${API}actors, ${API}actors/{id}, ${API}machines/{machine}, ${API}sequence, ${API}nodes and ${API}time`);
 }
 
 /** A path segment, percent-decoded; a malformed one is a 400. */

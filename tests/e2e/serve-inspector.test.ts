@@ -175,6 +175,46 @@ test('a simulated node\'s agent is stopped and started again with POST; wrong re
   assert.is((await get('actors/node%2Fnode-0')).body.state, 'Running.Normal');
 });
 
+test('the sequence follows chosen actors: their records, who sent them their events, and the requests they send', async () => {
+  const put = async (body: unknown) => {
+    const r = await fetch(`${api}sequence`, { method: 'PUT', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: r.status, body: await r.json() as any };
+  };
+  const chosen = await put({ actors: ['node/node-1', 'node-health/node-1'] });
+  assert.is(chosen.status, 200);
+  assert.equal(chosen.body.actors, ['node/node-1', 'node-health/node-1']);
+  // Their newest records are there at once: the node's start, and the controller telling the health machine of its first heartbeat.
+  assert.ok(chosen.body.records.some((r: any) => r.kind === 'actor' && r.id === 'node/node-1'), JSON.stringify(chosen.body.records.slice(0, 3)));
+  assert.ok(chosen.body.records.some((r: any) => r.id === 'node-health/node-1' && r.event === 'OBSERVED' && r.sender === 'controller/node-lifecycle-controller'));
+
+  // From now on: the agent stopped and started again, its registration a request it sent.
+  const control = (action: string) => fetch(`${api}nodes/node-1`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ action }) });
+  assert.is((await control('stop')).status, 200);
+  await eventually('node-1\'s stop in the sequence', async () => ((await get('sequence')).body.records.some((r: any) => r.kind === 'stop' && r.id === 'node/node-1') || undefined));
+  const since = (await get('sequence')).body.timeMs;
+  assert.is((await control('start')).status, 200);
+  const sent = await eventually('a request node-1 sent after its restart', async () =>
+    (await get(`sequence?from=${since}`)).body.records.find((r: any) => r.kind === 'send' && r.id === 'node/node-1'));
+  assert.equal([sent.machine, sent.target], ['node', 'apiserver']);
+  assert.match(sent.event, /^(GET|POST|PUT|PATCH) \/api\/v1\/nodes/);
+
+  const bad: [string, unknown, RegExp][] = [
+    ['too many', { actors: Array.from({ length: 13 }, (_, i) => `node/n${i}`) }, /at most 12 ids/],
+    ['not a list', { actors: 'node/node-1' }, /must be \{"actors": \[<actor id>, ...\]\}/],
+    ['an empty id', { actors: [''] }, /must be/],
+  ];
+  for (const [what, body, message] of bad) {
+    const r = await put(body);
+    assert.is(r.status, 400, what);
+    assert.match(r.body.message, message, what);
+  }
+  assert.match((await get('sequence?from=soon')).body.message, /from must be a whole number of milliseconds/);
+  assert.match((await get('sequence?from=10&to=5')).body.message, /"to" \(5\) is before "from" \(10\)/);
+  assert.match((await get('sequence?limit=0')).body.message, /limit must be a whole number from 1 to 5000/);
+  assert.match((await get('sequence?actors=x')).body.message, /unknown parameter "actors"/);
+  assert.equal((await get('sequence')).body.actors, ['node/node-1', 'node-health/node-1'], 'bad requests changed nothing');
+});
+
 test('under serve, time is the wall clock\'s: it can be read, not moved', async () => {
   const time = (await get('time')).body;
   assert.equal([time.mode, time.state], ['wall', 'running']);

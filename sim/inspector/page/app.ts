@@ -1,5 +1,6 @@
-// The inspector's page: an overview, the actor list and one actor's page, routed by the URL's
-// hash (#/, #/actors?machine=&state=&q=, #/actor/<id>), kept up to date by the live updates.
+// The inspector's page: an overview, the actor list, one actor's page and the sequence view,
+// routed by the URL's hash (#/, #/actors?machine=&state=&q=, #/actor/<id>, #/sequence), kept up
+// to date by the live updates.
 import { api, type ActorDetail, type MachineDefinition, type NodeAgentState, type Summary } from './api.ts';
 import { renderActorList, type ListQuery } from './actor-list.ts';
 import { h, virtualTime } from './dom.ts';
@@ -7,6 +8,10 @@ import { renderOverview } from './overview.ts';
 import { activePaths, renderStatechart } from './statechart.ts';
 import { startTimebar } from './timebar.ts';
 import { on, startLive, watch } from './live.ts';
+import { eventLabel, followActor, renderSequence } from './sequence.ts';
+
+/** The sequence view reads its records again at most this often while time moves. */
+const SEQUENCE_REFRESH_MS = 1_000;
 
 const main = document.getElementById('main')!;
 
@@ -42,11 +47,6 @@ function live<T>(type: string, first: () => Promise<T>, render: (value: T) => Pr
 
 function show(...content: HTMLElement[]): void {
   main.replaceChildren(...content);
-}
-
-/** XState's names for delayed events as the drawing labels them: `xstate.after.graceLeftMs.node-health.Ready.Heard` → `after graceLeftMs`. */
-function eventName(event: string): string {
-  return event.startsWith('xstate.after.') ? `after ${event.split('.')[2]}` : event;
 }
 
 function overview(): () => void {
@@ -101,8 +101,13 @@ function actorPage(id: string): () => void {
   const state = h('span', { 'data-testid': 'actor-state' });
   const records = h('tbody');
   const context = h('pre', { 'data-testid': 'actor-context' });
+  const follow = h('button', { type: 'button', 'data-testid': 'follow', title: 'follow this actor in the sequence view' }, 'Add to sequence');
+  follow.addEventListener('click', () => {
+    follow.disabled = true;
+    followActor(id).then(() => { location.hash = '#/sequence'; }, (e: Error) => { follow.replaceWith(h('span', { class: 'error' }, e.message)); });
+  });
   const page = h('section', {},
-    h('h1', {}, id, ' ', h('span', { class: 'muted' }, 'in '), state),
+    h('h1', {}, id, ' ', h('span', { class: 'muted' }, 'in '), state, ' ', follow),
     nodeControl(id),
     h('div', { class: 'actor' }, chartSlot,
       h('div', {}, h('h2', {}, 'Newest transitions'), h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 't'), h('th', {}, 'event'), h('th', {}, 'from → to'))), records),
@@ -124,10 +129,25 @@ function actorPage(id: string): () => void {
     }
     records.replaceChildren(...actor.records.slice().reverse().map((r) => h('tr', {},
       h('td', { class: 'n' }, virtualTime(r.t)),
-      h('td', {}, r.kind === 'transition' ? eventName(r.event!) : r.kind === 'actor' ? '(started)' : '(stopped)'),
+      h('td', {}, r.kind === 'transition' ? `${eventLabel(r.event!)}${r.sender ? ` from ${r.sender}` : ''}` : r.kind === 'actor' ? '(started)' : '(stopped)'),
       h('td', {}, r.kind === 'transition' ? `${r.from} → ${r.to}` : r.to ?? ''))));
     context.textContent = actor.context === null ? 'not kept: the actor hibernates, or is an object driven by pure transitions' : JSON.stringify(actor.context, null, 2);
   });
+}
+
+function sequence(): () => void {
+  watch({ watch: 'none' });
+  const view = renderSequence((id) => { location.hash = `#/actor/${encodeURIComponent(id)}`; });
+  show(view.element);
+  let last = 0;
+  let timeMs: unknown;
+  const off = on('time', (m) => {
+    if (m.timeMs === timeMs || performance.now() - last < SEQUENCE_REFRESH_MS) return;
+    timeMs = m.timeMs;
+    last = performance.now();
+    view.refresh();
+  });
+  return off;
 }
 
 function route(): void {
@@ -136,6 +156,7 @@ function route(): void {
   const [path, search = ''] = hash.split('?');
   if (path!.startsWith('/actor/')) leave = actorPage(decodeURIComponent(path!.slice('/actor/'.length)));
   else if (path === '/actors') leave = actorList(new URLSearchParams(search));
+  else if (path === '/sequence') leave = sequence();
   else leave = overview();
 }
 
