@@ -1,8 +1,15 @@
 // Time under `orchsim run --ui`: the run waits paused until told to move; it runs to a virtual
 // time, or to its end, steps one event at a time, and pauses between any two events. Because a run
 // is a pure function of its scenario and seed, going back is exact: the timeline starts the same
-// run again and runs it to the time asked for, and every actor is as it was then. The page never
-// stops the run: a request that cannot be done is an InspectError saying why.
+// run again and runs it to the time asked for, and every actor is as it was then.
+//
+// Checkpoints: a run the timeline leaves is kept, paused where it was (two at most, and none
+// while the heap is over half full), and a move to a time at or after a kept run's continues
+// from there instead of from 0:00. Going back to 6:50 from 10:00, then to 10:00 and to 6:50
+// again, replays once: after that each move takes up the run paused at the other time.
+//
+// The page never stops the run: a request that cannot be done is an InspectError saying why.
+import { getHeapStatistics } from 'node:v8';
 import type { ScenarioRun } from '../run.ts';
 import { InspectError } from './query.ts';
 
@@ -15,6 +22,8 @@ export interface TimeStatus {
   readonly state: 'paused' | 'running' | 'ended';
   /** Times the run was started again to go back. */
   readonly replays?: number;
+  /** Virtual ms of the runs kept paused, a move to a later time starts from the nearest (`run --ui`). */
+  readonly checkpoints?: readonly number[];
 }
 
 /** What the inspector's time requests reach. */
@@ -32,9 +41,13 @@ export function wallTime(now: () => number): TimeControl {
 }
 
 const ACTIONS = ['pause', 'step', 'run'];
+/** Runs kept paused besides the current one. */
+const CHECKPOINTS = 2;
 
 export class Timeline implements TimeControl {
   #run: ScenarioRun;
+  /** Runs left behind, newest first, kept paused to start later moves from. */
+  #kept: ScenarioRun[] = [];
   readonly #restart: () => Promise<ScenarioRun>;
   readonly #onEnd: (run: ScenarioRun) => Promise<void>;
   #state: TimeStatus['state'] = 'paused';
@@ -58,7 +71,8 @@ export class Timeline implements TimeControl {
   }
 
   status(): TimeStatus {
-    return { mode: 'virtual', timeMs: this.#run.virtualMs, endMs: this.#run.scenario.durationMs, state: this.#state, replays: this.#replays };
+    return { mode: 'virtual', timeMs: this.#run.virtualMs, endMs: this.#run.scenario.durationMs, state: this.#state, replays: this.#replays,
+      checkpoints: this.#kept.map((r) => r.virtualMs).sort((a, b) => a - b) };
   }
 
   /** `{"action": "pause"}`, `{"action": "step"}`, or `{"action": "run", "to": <virtual ms>}` (`to` absent: the end). */
@@ -87,7 +101,7 @@ export class Timeline implements TimeControl {
     // Going forward waits for nothing but the run; to an end it answers at once, and the run goes on.
     const wait = to !== undefined;
     return this.#move(async () => {
-      if (target < this.#run.virtualMs) await this.#replay();
+      await this.#takeUp(target);
       await this.#run.advance(target, () => this.#halt);
     }, wait);
   }
@@ -116,18 +130,36 @@ export class Timeline implements TimeControl {
     return this.status();
   }
 
-  /** Starts the run again from its beginning (the old one is given up). */
-  async #replay(): Promise<void> {
-    const old = this.#run;
-    this.#run = await this.#restart();
-    this.#replays++;
-    old.dispose();
+  /**
+   * Makes current the run best placed to reach `target`: the latest of the current run and the
+   * kept ones that is not past it, or, when all are, the run started again from 0:00. The run
+   * left is kept.
+   */
+  async #takeUp(target: number): Promise<void> {
+    const current = this.#run;
+    let best = current.virtualMs <= target ? current : undefined;
+    for (const r of this.#kept) if (r.virtualMs <= target && (!best || r.virtualMs > best.virtualMs)) best = r;
+    if (best === current) return;
+    if (best) this.#kept.splice(this.#kept.indexOf(best), 1);
+    else {
+      best = await this.#restart();
+      this.#replays++;
+    }
+    this.#run = best;
+    this.#kept.unshift(current);
+    while (this.#kept.length > CHECKPOINTS || (this.#kept.length > 0 && heapIsHalfFull())) this.#kept.pop()!.dispose();
   }
 
-  /** Stops moving and gives up the run. */
+  /** Stops moving and gives up the runs. */
   async close(): Promise<void> {
     this.#halt = true;
     await this.#moving;
     this.#run.dispose();
+    for (const r of this.#kept.splice(0)) r.dispose();
   }
+}
+
+function heapIsHalfFull(): boolean {
+  const heap = getHeapStatistics();
+  return heap.used_heap_size > heap.heap_size_limit / 2;
 }
