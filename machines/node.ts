@@ -12,7 +12,9 @@
 //   any        CRASH → Crashed (final)   STOP → Stopped (final)
 //
 // While running, two loops are the machine's own delayed events, taken without leaving the state
-// (so they leave no record; what they decide does):
+// (so they leave no record; what they decide does). Each starts at a phase drawn within its
+// period, as the loops of agents started independently do (every simulated agent starts at
+// once: without it a zone's leases would renew in lockstep):
 //   RENEW   after leaseRenewMs × (1 + leaseJitterFactor × a draw), counted from the end of the
 //           last renewal, as the lease controller's loop does: the host writes the Lease
 //           (`renewLease`), and the next wait is drawn and begins. A renewal that ends later
@@ -35,7 +37,8 @@
 // the next check reports the whole status. The host supplies the I/O through `provide`: the actors
 // `register`, `renewLease`, `syncPods` (the start), the actions `renewLease`, `writeStatus`,
 // `measure`, `evictOne`, `resyncPods`, `reportError`, `halt`, and the guard `unanswered`. The
-// jitter is drawn from the injected stream, one draw per wait, in the order of the waits.
+// phases and the jitter are drawn from the injected stream: the two phases first, then one draw
+// per wait, in the order of the waits.
 import { assign, cancel, fromPromise, raise, setup } from 'xstate';
 import type { Random } from '../actors/api/env.ts';
 import { failureMessage } from './failure.ts';
@@ -51,7 +54,7 @@ export interface NodeInput {
   readonly statusReportMs: number;
   /** evictionPressureTransitionPeriod. */
   readonly pressureTransitionMs: number;
-  /** The lease jitter's stream. */
+  /** The stream of the loops' phases and the lease jitter. */
   readonly random: Random;
   /** The injected clock's time (the status grid is counted on it). */
   readonly now: () => number;
@@ -216,6 +219,12 @@ export const nodeMachine = setup({
     forgetReported: assign({ reportedAtMs: undefined, reportedPressure: undefined }),
     /** The loops' next waits: delayed events of the machine's own, by id, so leaving Running cancels them. */
     drawLeaseWait: assign({ leaseWaitMs: ({ context }) => Math.round(context.leaseRenewMs * (1 + context.leaseJitterFactor * context.random.next())) }),
+    /** The loops' phases: the first renewal and the first check at a point drawn within their periods. */
+    drawPhases: assign(({ context }) => ({
+      leaseWaitMs: Math.round(context.leaseRenewMs * context.random.next()),
+      checkAtMs: context.now() + Math.round(context.statusUpdateMs * context.random.next()),
+      checkFromMs: context.now(),
+    })),
     nextRenewal: raise({ type: 'RENEW' }, { id: 'lease', delay: 'leaseWaitMs' }),
     /** The renewal ended later than it began: its wait begins again from the end. */
     retimeRenewal: cancel('lease'),
@@ -254,7 +263,7 @@ export const nodeMachine = setup({
     Running: {
       id: 'node.Running',
       initial: 'Normal',
-      entry: ['drawLeaseWait', 'nextRenewal', 'planCheck', 'nextCheck'],
+      entry: ['drawPhases', 'nextRenewal', 'nextCheck'],
       on: {
         RENEW: { actions: ['renewLease', 'drawLeaseWait', 'nextRenewal'] },
         RENEWED: { actions: ['retimeRenewal', 'nextRenewal'] },

@@ -6,6 +6,8 @@ import { virtualClock } from '../../sim/virtual-clock.ts';
 export interface ManualClock extends Clock {
   /** Moves time forward by `ms`, firing every timer that falls due on the way, in order. */
   advance(ms: number): void;
+  /** Fires the next timer if it falls due within `ms`, moving time to it; otherwise moves time by `ms` and answers false. */
+  step(ms: number): boolean;
   /** Timers set and not yet fired or cleared. */
   pending(): number;
 }
@@ -19,6 +21,12 @@ export function manualClock(startMs = Date.UTC(2026, 0, 1)): ManualClock {
     advance(ms) {
       if (!(ms >= 0)) throw new RangeError(`a manual clock cannot move backwards (asked to advance ${ms} ms)`);
       clock.advanceTo(clock.now() + ms);
+    },
+    step(ms) {
+      const until = clock.now() + ms;
+      if (clock.fireNext(until)) return true;
+      clock.advanceTo(until);
+      return false;
     },
     pending: () => clock.pending,
   };

@@ -8,7 +8,18 @@ import { machineClock } from '../helpers/machine-clock.ts';
 
 const settle = () => new Promise<void>((r) => setImmediate(r));
 
+const SEED = 7;
+/** The loops' phases the machine draws from its stream: the first renewal's, then the first check's. */
+const phases = (seed = SEED) => {
+  const r = seededRandom(seed);
+  return { lease: Math.round(10_000 * r.next()), check: Math.round(10_000 * r.next()) };
+};
+const CHECK = phases().check;
+/** The first point of the 10 s status grid at or after `t`. */
+const gridAt = (t: number) => CHECK + 10_000 * Math.ceil((t - CHECK) / 10_000);
+
 interface Options {
+  seed?: number;
   memoryLowAt?: (ms: number) => boolean;
   failRegister?: boolean;
   /** Lease renewals that fail as unanswered, by their number (1 = the first renewal in Running). */
@@ -64,16 +75,14 @@ async function startNode(o: Options = {}) {
     guards: { unanswered: ({ event }) => (event as { error?: unknown }).error === unanswered },
   });
   const actor = system.host(machine, { id: 'node/n1', input: {
-    leaseRenewMs: 10_000, leaseJitterFactor: 0.04, statusUpdateMs: 10_000, statusReportMs: 300_000, pressureTransitionMs: 30_000, random: seededRandom(7),
+    leaseRenewMs: 10_000, leaseJitterFactor: 0.04, statusUpdateMs: 10_000, statusReportMs: 300_000, pressureTransitionMs: 30_000, random: seededRandom(o.seed ?? SEED),
     now: () => clock.now(),
   } }).start();
   for (const atMs of o.changes ?? []) clock.setTimeout(() => actor.send({ type: 'CHANGED' }), atMs);
-  /** Moves time in 1 s steps, letting the invoked writes finish at each. */
+  /** Moves time event by event, letting the invoked writes finish in the instant of each, as the kernel does. */
   const run = async (ms: number) => {
-    for (let t = 0; t < ms; t += 1_000) {
-      clock.advance(1_000);
-      await settle();
-    }
+    const end = clock.now() + ms;
+    while (clock.step(end - clock.now())) await settle();
   };
   await settle(); // registered and running at 0
   return { clock, actor, records, renewals, statuses, evictions, checks, halted: () => halted, run };
@@ -88,10 +97,30 @@ test('a node registers, creates its lease, syncs its pods and runs; renewals com
     'xstate.done.actor.syncPods → Running.Normal',
   ]);
   await n.run(120_000);
-  const gaps = n.renewals.slice(1).map((t, i) => t - n.renewals[i]!);
+  // The lease is created at 0; its renewals start at the phase drawn within the period.
+  assert.equal(n.renewals.slice(0, 2), [0, phases().lease]);
+  const gaps = n.renewals.slice(2).map((t, i) => t - n.renewals[i + 1]!);
   assert.ok(gaps.length >= 10, `${gaps.length} renewals`);
-  assert.ok(gaps.every((g) => g >= 10_000 && g <= 10_400 + 1_000), gaps.join(' ')); // 1 s steps round a renewal up to the next step
+  assert.ok(gaps.every((g) => g >= 10_000 && g <= 10_400), gaps.join(' '));
   assert.ok(new Set(gaps).size > 1, 'the jitter is drawn for each wait');
+});
+
+test('agents started together start their loops at phases spread over the period', async () => {
+  const firsts: number[] = [];
+  const checks: number[] = [];
+  for (let seed = 1; seed <= 12; seed++) {
+    const n = await startNode({ seed });
+    await n.run(20_000);
+    firsts.push(n.renewals[1]!);
+    checks.push(n.checks[0]!);
+  }
+  for (const times of [firsts, checks]) {
+    assert.ok(times.every((t) => t >= 0 && t <= 10_000), times.join(' '));
+    // Uniform phases over 10 s spread by about 2.9 s (10 s / √12); agents in lockstep, by none.
+    const mean = times.reduce((a, b) => a + b, 0) / times.length;
+    const sd = Math.sqrt(times.reduce((a, t) => a + (t - mean) ** 2, 0) / times.length);
+    assert.ok(sd > 2_000, `spread ${sd.toFixed(0)} ms: ${times.join(' ')}`);
+  }
 });
 
 test('the same input stream gives the same renewal times', async () => {
@@ -104,34 +133,43 @@ test('the same input stream gives the same renewal times', async () => {
 
 test('an unchanged status is written only when nodeStatusReportFrequency has passed', async () => {
   const n = await startNode();
-  await n.run(610_000);
-  assert.equal(n.statuses.map((s) => s.atMs), [300_000, 600_000]);
+  await n.run(610_000 + CHECK);
+  // Registered at 0: the status falls due at 300 s and is written at the grid point there, then 300 s later.
+  assert.equal(n.statuses.map((s) => s.atMs), [gridAt(300_000), gridAt(300_000) + 300_000]);
 });
 
 test('a quiet node is checked when its report falls due; a change brings the check to the next grid point', async () => {
   const n = await startNode({ changes: [123_400] });
-  await n.run(610_000);
-  // The first check finds the node quiet; the next one that can matter is the report at 300 s,
-  // unless something changes: 123.4 s brings one at 130 s, on the 10 s grid.
-  assert.equal(n.checks, [10_000, 130_000, 300_000, 600_000]);
-  assert.equal(n.statuses.map((s) => s.atMs), [300_000, 600_000]);
+  await n.run(610_000 + CHECK);
+  // The first check (at its phase) finds the node quiet; the next one that can matter is the
+  // report at 300 s, unless something changes: 123.4 s brings one at the next point of the 10 s grid.
+  const due = gridAt(300_000);
+  assert.equal(n.checks, [CHECK, gridAt(123_400), due, due + 300_000]);
+  assert.equal(n.statuses.map((s) => s.atMs), [due, due + 300_000]);
 });
 
 test('pods the server holds not Ready keep the checks every 10 s until none is left', async () => {
   const n = await startNode({ unreadyAt: (ms) => (ms <= 40_000 ? 1 : 0) });
   await n.run(100_000);
-  assert.equal(n.checks, [10_000, 20_000, 30_000, 40_000, 50_000]);
+  // Every grid point while one is left, and the one that finds none.
+  const expected = [CHECK];
+  while (expected.at(-1)! <= 40_000) expected.push(expected.at(-1)! + 10_000);
+  assert.equal(n.checks, expected);
 });
 
 test('low memory starts pressure, evicts a pod per check, reports at once, and lasts the transition period after the last low check', async () => {
-  // Memory runs low at 55 s (the host says so): the check comes at the next grid point.
+  // Memory runs low from 55 s to 80 s (the host says so at 55 s): the check comes at the next grid point.
   const n = await startNode({ memoryLowAt: (ms) => ms >= 55_000 && ms < 80_000, changes: [55_000] });
   await n.run(200_000);
-  assert.equal(n.evictions, [60_000, 70_000]);
-  assert.equal(n.statuses, [{ atMs: 60_000, pressure: true }, { atMs: 100_000, pressure: false }]);
+  const low: number[] = [];
+  for (let t = gridAt(55_000); t < 80_000; t += 10_000) low.push(t);
+  // Each low check evicts a pod; pressure ends at the first check 30 s after the last low one.
+  const end = gridAt(low.at(-1)! + 30_000);
+  assert.equal(n.evictions, low);
+  assert.equal(n.statuses, [{ atMs: low[0]!, pressure: true }, { atMs: end, pressure: false }]);
   const pressure = n.records.filter((r) => r.kind === 'transition' && r.from.startsWith('Running'));
   assert.equal(pressure.map((r) => [r.t, r.kind === 'transition' && `${r.event} ${r.from} → ${r.to}`]),
-    [[60_000, 'CHECK Running.Normal → Running.Pressure'], [100_000, 'CHECK Running.Pressure → Running.Normal']]);
+    [[low[0]!, 'CHECK Running.Normal → Running.Pressure'], [end, 'CHECK Running.Pressure → Running.Normal']]);
 });
 
 test('the loops leave no records of their own: a renewal or a quiet check leaves the node in the state it was in', async () => {

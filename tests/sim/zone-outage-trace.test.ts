@@ -1,5 +1,6 @@
 // The machines decide a zone outage: in zone-outage.yaml zone-b's node agents are cut off from the
-// control plane at 5m. The actor system's records show each of its nodes' health machine going
+// control plane at 5m. Their leases renew spread over the period, not in lockstep. The actor
+// system's records show each of its nodes' health machine going
 // Ready → Unknown 40-50 s after the node's last lease renewal (the monitor grace period,
 // the health machine's delay, counted from the pass that saw the renewal); zone-b's zone machine
 // going Normal → FullDisruption on the pass that took its last Ready node away, while the other
@@ -56,6 +57,13 @@ test('zone-outage: health machines go Unknown after the grace period, the zone m
   const partitioned = [...zoneOf].filter(([, z]) => z === partition.zone).map(([n]) => n);
   assert.is(partitioned.length, 20);
 
+  // The zone's leases renew spread over their period, as independently started agents' do, not in
+  // lockstep: each node's last renewal before the partition, over the 10 s before it.
+  const last = partitioned.map((name) => renewals.get(name)!.filter((t) => t <= partition.atMs).at(-1)!);
+  const mean = last.reduce((a, b) => a + b, 0) / last.length;
+  const sd = Math.sqrt(last.reduce((a, t) => a + (t - mean) ** 2, 0) / last.length);
+  assert.ok(Math.max(...last) - Math.min(...last) > 7_500 && sd > 2_000, `last renewals ${last.map((t) => t - partition.atMs).join(' ')} ms from the partition (sd ${sd.toFixed(0)} ms)`);
+
   // Each partitioned node: Unknown 40-50 s after its last renewal before the partition.
   const unknownAt: number[] = [];
   for (const name of partitioned) {
@@ -69,12 +77,19 @@ test('zone-outage: health machines go Unknown after the grace period, the zone m
     unknownAt.push(lost.t);
   }
 
-  // The zone: fully disrupted on the pass that took its last Ready node away; the others stay Normal.
+  // The zone: partially disrupted on the pass that left more than 2 and at least
+  // unhealthyZoneThreshold of its nodes not Ready (if one did before the last), fully on the pass
+  // that took its last Ready node away; the others stay Normal.
   const zones = transitions.filter((r) => r.machine === 'zone' && r.from !== 'Initial');
   const down = zones.find((r) => r.id.endsWith(`:${partition.zone}`) && r.to === 'FullDisruption');
   assert.ok(down, 'zone-b went FullDisruption');
-  assert.is(down.from, 'Normal');
   assert.is(down.t, Math.max(...unknownAt), 'on the pass that took its last Ready node away');
+  const notReadyAt = (t: number) => unknownAt.filter((u) => u <= t).length;
+  const partial = [...new Set(unknownAt)].sort((a, b) => a - b)
+    .find((t) => notReadyAt(t) > 2 && notReadyAt(t) / partitioned.length >= o.unhealthyZoneThreshold && notReadyAt(t) < partitioned.length);
+  const partly = zones.filter((r) => r.id.endsWith(`:${partition.zone}`) && r.to === 'PartialDisruption');
+  assert.equal(partly.map((r) => [r.from, r.t]), partial === undefined ? [] : [['Normal', partial]], 'partially disrupted on its pass');
+  assert.is(down.from, partial === undefined ? 'Normal' : 'PartialDisruption');
   assert.ok(zones.every((r) => r.id.endsWith(`:${partition.zone}`)), zones.map((r) => `${r.id} ${r.to}`).join(', '));
 
   // Taints: every partitioned node once, no other; the k-th no sooner than k zone periods after the first can be decided.

@@ -64,7 +64,11 @@ async function world(seed: number, options: Partial<NodeAgentOptions> = {}) {
     spec: { nodeName: NODE, containers: [{ name: 'app', image: 'nginx:1.27' }, { name: 'sidecar', image: 'busybox:1.36' }], ...extra } } as KObject);
   const planOf = (o: KObject): PodPlan => drawPodPlan(agent.options.podStages, agentRandom.fork(`pod/${o.metadata.uid}`));
   const close = () => { agent.stop(); pods.stop(); leases.stop(); server.stop(); };
-  return { clock, t0, client, agent, link, history, phases, renewals, until, pod, planOf, close };
+  // The phases the node machine draws for its loops, first of its stream: the first renewal's, then the first status check's.
+  const loops = agentRandom.fork('lease-jitter');
+  const leasePhase = Math.round(10_000 * loops.next());
+  const checkPhase = Math.round(10_000 * loops.next());
+  return { clock, t0, client, agent, link, history, phases, renewals, until, pod, planOf, close, leasePhase, checkPhase };
 }
 
 test('the agent registers a Ready node with its labels, capacity, node info and taints', async () => {
@@ -90,10 +94,12 @@ test('the agent registers a Ready node with its labels, capacity, node info and 
   w.close();
 });
 
-test('without jitter the lease is renewed every 10 s, renewTime a MicroTime', async () => {
+test('without jitter the lease is renewed every 10 s from its phase, renewTime a MicroTime', async () => {
   const w = await world(1, { leaseRenewJitterFactor: 0 });
   await w.until(60_000);
-  assert.equal(w.renewals.map((t) => t - w.t0), [0, 10_000, 20_000, 30_000, 40_000, 50_000, 60_000], 'created, then renewed 6 times');
+  const p = w.leasePhase;
+  assert.equal(w.renewals.map((t) => t - w.t0), [0, p, p + 10_000, p + 20_000, p + 30_000, p + 40_000, p + 50_000].filter((t) => t <= 60_000),
+    'created, then renewed from the phase drawn within the period');
   const lease = await w.client.get(LEASES, 'orch-node-lease', NODE);
   const spec = lease.spec as Rec;
   assert.is(spec.holderIdentity, NODE);
@@ -105,8 +111,9 @@ test('without jitter the lease is renewed every 10 s, renewTime a MicroTime', as
 test('with the default jitter each renewal comes 10 to 10.4 s after the previous one', async () => {
   const w = await world(2);
   await w.until(120_000);
-  const gaps = w.renewals.slice(1).map((t, i) => t - w.renewals[i]!);
-  assert.ok(gaps.length >= 11, `${gaps.length} renewals`);
+  assert.is(w.renewals[1]! - w.t0, w.leasePhase, 'the first renewal at the phase drawn');
+  const gaps = w.renewals.slice(2).map((t, i) => t - w.renewals[i + 1]!);
+  assert.ok(gaps.length >= 10, `${gaps.length} renewals`);
   for (const g of gaps) assert.ok(g >= 10_000 && g < 10_400, `gap ${g}`);
   w.close();
 });
@@ -114,10 +121,12 @@ test('with the default jitter each renewal comes 10 to 10.4 s after the previous
 test('an unchanged node status is written again after nodeStatusReportFrequency (5 m)', async () => {
   const w = await world(1);
   const heartbeat = async () => ((await w.client.get(NODES, undefined, NODE)).status as Rec).conditions.find((c: Rec) => c.type === 'Ready').lastHeartbeatTime;
-  await w.until(299_000);
+  // Checked every 10 s from its phase: written at the first check 5 m after the registration.
+  const due = w.checkPhase + 10_000 * Math.ceil((300_000 - w.checkPhase) / 10_000);
+  await w.until(due - 1);
   assert.is(await heartbeat(), timestamp(w.t0));
-  await w.until(300_000);
-  assert.is(await heartbeat(), timestamp(w.t0 + 300_000));
+  await w.until(due);
+  assert.is(await heartbeat(), timestamp(w.t0 + due));
   w.close();
 });
 
