@@ -1,11 +1,11 @@
 // The sequence view's records: what passed between a few chosen actors. The page chooses the actors
 // (PUT /inspect/api/sequence); from then on, each actor system the inspector shows keeps the
-// records that concern them (those of actors chosen before stay until dropped for room, but are
-// not answered): their starts, transitions and stops, the events they sent to other
+// records that concern them: their starts, transitions and stops, the events they sent to other
 // actors (a transition whose sender is one of them), and the requests they sent to the API server.
 // Each chosen actor's newest records, kept by the system, are there from the moment it is chosen.
-// Under `orchsim run --ui` every run is watched from its start, so a run replayed from 0:00 to go
-// back holds the chosen actors' whole story up to the time it stops at.
+// Records of actors no longer chosen stay until dropped for room but are not answered. Under
+// `orchsim run --ui` every run is watched from its start, so a run replayed from 0:00 to go back
+// holds the chosen actors' whole story up to the time it stops at.
 import type { ActorSystem } from '../../actors/system/actor-system.ts';
 import type { InspectionRecord, SendRecord } from '../../actors/system/records.ts';
 import { InspectError } from './query.ts';
@@ -76,10 +76,10 @@ export class Sequences {
     const recording = this.#recordings.get(system)!;
     const kept = recording.records;
     const seen = new Set(kept.map((r) => ('seq' in r ? r.seq : -1)));
-    let more = false;
-    for (const id of added) for (const r of system.history(id) ?? []) if (!seen.has(r.seq)) more = kept.push(r) > 0;
+    const before = kept.length;
+    for (const id of added) for (const r of system.history(id) ?? []) if (!seen.has(r.seq)) kept.push(r);
     // Stable: records at one time keep their order (a send has no seq of its own).
-    if (more) kept.sort((a, b) => a.t - b.t || ('seq' in a && 'seq' in b ? a.seq - b.seq : 0));
+    if (kept.length > before) kept.sort((a, b) => a.t - b.t || ('seq' in a && 'seq' in b ? a.seq - b.seq : 0));
   }
 
   /** `system`'s sequence, as GET /inspect/api/sequence?from=&to=&limit= asks. */
