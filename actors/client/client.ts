@@ -14,8 +14,7 @@ import { payload, valueOf } from '../../transport/payload.ts';
 import { CHANGES_SUBJECT, REQUEST_SUBJECT, type ChangesReply, type ChangesRequest, type WireResponse } from '../apiserver/bus-endpoint.ts';
 import type { ApiRequest } from '../apiserver/request.ts';
 import type { RateLimiter } from './rate-limiter.ts';
-import { actorIds } from '../system/ids.ts';
-import { noteSend } from '../system/senders.ts';
+import { noteRequest } from '../system/senders.ts';
 
 export interface ListOptions {
   labelSelector?: string;
@@ -108,7 +107,7 @@ export class ApiClient {
   async request(method: string, url: string, body?: unknown, contentType = 'application/json'): Promise<unknown> {
     const headers = { 'user-agent': this.userAgent, accept: 'application/json', ...(body !== undefined ? { 'content-type': contentType } : {}) };
     const req = requestOf(method, url, headers, body, contentType);
-    noteSend(actorIds.apiserver(), () => `${method} ${url.split('?', 1)[0]}`);
+    noteRequest(method, url);
     let reply: WireResponse;
     for (let attempt = 0; ; attempt++) {
       // Every attempt takes its turn with the rate limiter, as client-go throttles each try.

@@ -8,6 +8,7 @@
 // none, and sends from there have no sender: an actor's own answers and timers, as the inspector
 // shows them.
 import type { ActorSystem } from './actor-system.ts';
+import { actorIds } from './ids.ts';
 
 export interface Sender {
   readonly id: string;
@@ -45,8 +46,8 @@ export function asSender<T>(id: string, fn: () => T): T {
   }
 }
 
-/** Records a request to `target` (`GET /api/v1/nodes/n1`) as sent by the running actor, if its system records sends. */
-export function noteSend(target: string, event: () => string): void {
+/** Records a request to the API server (`GET /api/v1/nodes/n1`) as sent by the running actor, if its system records sends. */
+export function noteRequest(method: string, url: string): void {
   const s = top;
-  if (s?.system?.recordsSends) s.system.sent(s.id, target, event());
+  if (s?.system?.recordsSends) s.system.sent(s.id, actorIds.apiserver(), `${method} ${url.split('?', 1)[0]}`);
 }

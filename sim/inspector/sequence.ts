@@ -86,10 +86,10 @@ export class Sequences {
   query(system: ActorSystem, params: URLSearchParams): SequenceAnswer {
     for (const key of params.keys()) if (!['from', 'to', 'limit'].includes(key)) throw new InspectError(400, `unknown parameter ${JSON.stringify(key)}; the sequence takes from, to (virtual ms) and limit`);
     const timeMs = system.elapsedMs();
-    const from = msOf(params.get('from'), 'from', 0);
-    const to = msOf(params.get('to'), 'to', timeMs);
+    const from = wholeOf(params.get('from'), 'from', 0);
+    const to = wholeOf(params.get('to'), 'to', timeMs);
     if (to < from) throw new InspectError(400, `"to" (${to}) is before "from" (${from})`);
-    const limit = msOf(params.get('limit'), 'limit', DEFAULT_LIMIT);
+    const limit = wholeOf(params.get('limit'), 'limit', DEFAULT_LIMIT);
     if (limit < 1 || limit > MAX_LIMIT) throw new InspectError(400, `limit must be a whole number from 1 to ${MAX_LIMIT}, got ${limit}`);
     const recording = this.#recordings.get(system);
     const all = recording?.records ?? [];
@@ -104,9 +104,10 @@ export class Sequences {
   }
 }
 
-function msOf(text: string | null, name: string, fallback: number): number {
+/** A whole number given as `name` (`fallback` when absent), or a 400. */
+function wholeOf(text: string | null, name: string, fallback: number): number {
   if (text === null || text === '') return fallback;
   const n = Number(text);
-  if (!(Number.isInteger(n) && n >= 0)) throw new InspectError(400, `${name} must be a whole number of milliseconds, got ${JSON.stringify(text)}`);
+  if (!(Number.isInteger(n) && n >= 0)) throw new InspectError(400, `${name} must be a whole number, got ${JSON.stringify(text)}`);
   return n;
 }

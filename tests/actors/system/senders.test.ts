@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { fromPromise, setup } from 'xstate';
 import { ActorSystem, type InspectionRecord } from '../../../actors/system/index.ts';
 import type { SendRecord } from '../../../actors/system/records.ts';
-import { asSender, currentSender, noteSend } from '../../../actors/system/senders.ts';
+import { asSender, currentSender, noteRequest } from '../../../actors/system/senders.ts';
 import { machineClock } from '../../helpers/machine-clock.ts';
 
 /** A bell that rings when told and goes quiet after a second of its own. */
@@ -75,11 +75,11 @@ test('requests made in an actor\'s step or by the actors it invokes are its send
   const { records, sends } = recorded(system);
   let answered!: () => void;
   const r = system.host(ringer.provide({
-    actions: { ring: () => noteSend('apiserver', () => 'POST /api/v1/namespaces/default/events') },
+    actions: { ring: () => noteRequest('POST', '/api/v1/namespaces/default/events') },
     actors: {
       ask: fromPromise(() => {
-        noteSend('apiserver', () => 'GET /api/v1/nodes/n1');
-        return new Promise<void>((resolve) => (answered = resolve)).then(() => noteSend('apiserver', () => 'GET /api/v1/nodes/n2'));
+        noteRequest('GET', '/api/v1/nodes/n1?resourceVersion=0');
+        return new Promise<void>((resolve) => (answered = resolve)).then(() => noteRequest('GET', '/api/v1/nodes/n2'));
       }),
     },
   }), { id: 'ringer/1' }).start();
@@ -95,11 +95,11 @@ test('requests made in an actor\'s step or by the actors it invokes are its send
 
 test('a request outside any step, or while nobody listens for sends, is not recorded', () => {
   const system = new ActorSystem(machineClock());
-  const r = system.host(ringer.provide({ actions: { ring: () => noteSend('apiserver', () => { throw new Error('described while nobody listens'); }) } }), { id: 'ringer/1' }).start();
+  const r = system.host(ringer.provide({ actions: { ring: () => noteRequest('GET', '/api/v1/nodes') } }), { id: 'ringer/1' }).start();
   r.send({ type: 'PRESS' });
   const sends: SendRecord[] = [];
   system.onSend((x) => sends.push(x));
-  noteSend('apiserver', () => 'GET /api/v1/nodes');
+  noteRequest('GET', '/api/v1/nodes');
   assert.equal(sends, []);
 });
 
