@@ -3,13 +3,17 @@
 //
 //   WaitingForCaches  invoke syncCaches (list and watch what it reads)   → Running | Failed
 //   Running           Watching: works off informer events (its queue's workers run)
-//                     Waiting:  a periodic controller's pass on entry and again every
-//                               periodMs after it (wait.Until), e.g. the node lifecycle
-//                               controller's monitor pass, the pod garbage collector's sweep
+//                     Passing:  a periodic controller's pass (invoke pass), e.g. the node
+//                               lifecycle controller's monitor pass, the pod garbage
+//                               collector's sweep; it ends when the pass's writes have
+//                               returned                                    → Waiting
+//                     Waiting:  periodMs after the pass ended (wait.Until's sliding period),
+//                               the next one                                → Passing
 //   any               STOP                                                → Stopped (final)
 //
-// The host supplies the I/O: the actor `syncCaches`, the actions `run` (on entering Running:
-// start the workers, sweep what the caches hold), `pass` (one periodic pass) and `halt` (stop).
+// The host supplies the I/O: the actors `syncCaches` and `pass` (one periodic pass; a failed
+// pass is the pass's to report, and the period goes on), the actions `run` (on entering
+// Running: start the workers, sweep what the caches hold) and `halt` (stop).
 import { assign, fromPromise, setup } from 'xstate';
 import { failureMessage } from './failure.ts';
 
@@ -27,12 +31,14 @@ export type ControllerEvent = { type: 'STOP' };
 
 export const controllerMachine = setup({
   types: { context: {} as ControllerContext, input: {} as ControllerInput, events: {} as ControllerEvent },
-  actors: { syncCaches: fromPromise<void>(() => Promise.reject(new Error('supplied by the controller'))) },
+  actors: {
+    syncCaches: fromPromise<void>(() => Promise.reject(new Error('supplied by the controller'))),
+    pass: fromPromise<void>(() => Promise.reject(new Error('supplied by the controller'))),
+  },
   guards: { periodic: ({ context }) => context.periodMs > 0 },
   delays: { periodMs: ({ context }) => context.periodMs },
   actions: {
     run: () => {},
-    pass: () => {},
     halt: () => {},
     noteFailure: assign({ error: ({ event }) => failureMessage(event) }),
   },
@@ -45,7 +51,7 @@ export const controllerMachine = setup({
     WaitingForCaches: {
       invoke: {
         id: 'syncCaches', src: 'syncCaches',
-        onDone: [{ guard: 'periodic', target: 'Running.Waiting' }, { target: 'Running.Watching' }],
+        onDone: [{ guard: 'periodic', target: 'Running.Passing' }, { target: 'Running.Watching' }],
         onError: { target: 'Failed', actions: 'noteFailure' },
       },
     },
@@ -56,7 +62,8 @@ export const controllerMachine = setup({
       initial: 'Watching',
       states: {
         Watching: {},
-        Waiting: { id: 'controller.Running.Waiting', entry: 'pass', after: { periodMs: { target: 'Waiting', reenter: true } } },
+        Passing: { id: 'controller.Running.Passing', invoke: { src: 'pass', onDone: 'Waiting', onError: 'Waiting' } },
+        Waiting: { after: { periodMs: 'Passing' } },
       },
     },
     Failed: { type: 'final', entry: 'halt' },

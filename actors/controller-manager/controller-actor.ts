@@ -16,19 +16,21 @@ export interface ControllerWork {
   syncCaches(): Promise<void>;
   /** Once synced: start the workers, sweep what the caches hold. */
   run?(): void;
-  /** One periodic pass. */
-  pass?(): void;
+  /** One periodic pass; the next starts periodMs after it resolves (it waits for its writes). */
+  pass?(): Promise<void> | void;
   /** Stop: timers cleared, workers stopped. */
   halt(): void;
 }
 
 export class ControllerActor {
   readonly #actor: Actor<typeof controllerMachine>;
+  readonly #system: ActorSystem;
 
   constructor(name: string, work: ControllerWork, system: ActorSystem) {
+    this.#system = system;
     const machine = controllerMachine.provide({
-      actors: { syncCaches: fromPromise(() => work.syncCaches()) },
-      actions: { run: () => work.run?.(), pass: () => work.pass?.(), halt: () => work.halt() },
+      actors: { syncCaches: fromPromise(() => work.syncCaches()), pass: fromPromise(async () => work.pass?.()) },
+      actions: { run: () => work.run?.(), halt: () => work.halt() },
     });
     this.#actor = system.host(machine, { id: actorIds.controller(name), input: { periodMs: work.periodMs ?? 0 } });
   }
@@ -44,12 +46,17 @@ export class ControllerActor {
     this.#actor.send({ type: 'STOP' });
   }
 
+  /** Runs `fn` as this controller: what it sends (events, requests) is the controller's, after a wait too. */
+  as<T>(fn: () => T): T {
+    return this.#system.as(this.#actor.id, fn);
+  }
+
   /** Whether the controller runs (its caches synced, not stopped): what gates its event handlers. */
   get running(): boolean {
     return this.#actor.getSnapshot().matches('Running');
   }
 
-  /** `WaitingForCaches`, `Running.Watching`, `Running.Waiting`, `Stopped` or `Failed`. */
+  /** `WaitingForCaches`, `Running.Watching`, `Running.Passing`, `Running.Waiting`, `Stopped` or `Failed`. */
   get state(): string {
     return stateName(this.#actor.getSnapshot().value);
   }

@@ -37,8 +37,8 @@ export interface Queued {
   addedAtMs: number;
 }
 
-/** What a pass does with a node: done (off the queue), or try again after `retryMs`. */
-export type TaintAction = (q: Queued) => { done: boolean; retryMs?: number };
+/** What a pass does with a node once its write returned: done (off the queue), or try again after `retryMs`. */
+export type TaintAction = (q: Queued) => Promise<{ done: boolean; retryMs?: number }>;
 
 export class TaintingQueue {
   #limiter: TokenBucket;
@@ -88,15 +88,22 @@ export class TaintingQueue {
     this.#limiter = next;
   }
 
-  /** One pass: while the bucket gives tokens, the due head is processed (and stays a member). */
-  try(nowMs: number, action: TaintAction): void {
+  /**
+   * One pass: while the bucket gives tokens, the due head is processed (and stays a member), one
+   * at a time: the next waits for the action's write, and the time is read again for it. The head
+   * stays queued while its action runs, so a node taken out meanwhile (Ready again) is not put back.
+   */
+  async try(now: () => number, action: TaintAction): Promise<void> {
     while (this.#entries.length > 0) {
+      const nowMs = now();
       if (!this.#limiter.tryAccept(nowMs)) return;
       const head = this.#entries[0]!;
       if (nowMs < head.processAtMs) return;
-      this.#entries.shift();
-      const { done, retryMs = 0 } = action(head);
-      if (!done) this.#insert({ ...head, processAtMs: nowMs + retryMs + 1 });
+      const { done, retryMs = 0 } = await action(head);
+      const at = this.#entries.indexOf(head);
+      if (at < 0) continue;
+      this.#entries.splice(at, 1);
+      if (!done) this.#insert({ ...head, processAtMs: now() + retryMs + 1 });
     }
   }
 

@@ -296,6 +296,19 @@ export class ActorSystem {
     for (const l of this.#sendListeners) l(record);
   }
 
+  /**
+   * Runs `fn` as the hosted actor `id`: what it sends is id's. For work an actor goes on with after
+   * a wait (a pass that waited for a write), whose continuation runs in no frame of its own.
+   */
+  as<T>(id: string, fn: () => T): T {
+    const frame = enter(id, this);
+    try {
+      return fn();
+    } finally {
+      leave(frame);
+    }
+  }
+
   /** Milliseconds of the system's clock since it began (what records' `t` count). */
   elapsedMs(): number {
     return this.#t();

@@ -21,7 +21,11 @@
 //   is its own: it removes every NoExecute taint it set and stops tainting; when a zone comes
 //   back, every node gets a fresh grace period.
 // The controller itself runs as `controller/node-lifecycle-controller` (controller-actor.ts),
-// its monitor pass the lifecycle machine's periodic pass; with it runs the tainting of nodes by
+// its monitor pass the lifecycle machine's periodic pass. Both passes wait for their writes, as the
+// real ones block on theirs: the monitor pass updates NODE_UPDATE_WORKERS nodes at a time (each
+// its conditions, its taint, then its pods one by one) and the next starts a period after it ends;
+// the tainting pass writes one taint after the other. So no taint waits behind a pass's backlog in
+// the client's rate limiter, and a zone's taints land its rate apart. With it runs the tainting of nodes by
 // condition (node-condition-taints.ts). Pods are evicted by the taint eviction controller once a
 // taint lands (taint-eviction.ts).
 import { assign, type Actor } from 'xstate';
@@ -52,6 +56,8 @@ const PODS = lookupResource('', 'v1', 'pods')!;
 
 /** How often each zone's tainting queue is worked while it holds nodes (the real NodeEvictionPeriod). */
 export const TAINTING_PASS_MS = 100;
+/** How many nodes a monitor pass updates at once, each waiting for its writes (the real UpdateWorkerSize). */
+export const NODE_UPDATE_WORKERS = 8;
 
 const NOT_READY_TAINT: Taint = { key: NOT_READY, effect: 'NoExecute' };
 const UNREACHABLE_TAINT: Taint = { key: UNREACHABLE, effect: 'NoExecute' };
@@ -124,8 +130,8 @@ export class NodeLifecycleController {
   readonly #zones: Zones;
   /** Nodes whose health machine's grace period is over: the next pass gives its verdict. */
   readonly #silent = new Set<string>();
-  /** The node a pass is looking at: where the health machine's actions apply. */
-  #passing: { node: KObject; now: number; tookReady: boolean; marked: boolean } | undefined;
+  /** The node a pass is looking at: where the health machine's actions apply; `write` is its conditions' write. */
+  #passing: { node: KObject; now: number; tookReady: boolean; marked: boolean; write?: Promise<void> } | undefined;
   /** Nodes some of whose pods could not be marked not Ready: tried again while the node is not Ready. */
   readonly #markRetries = new Set<string>();
   /**
@@ -134,8 +140,11 @@ export class NodeLifecycleController {
    */
   readonly #swapping = new Set<string>();
   #startMs = 0;
-  #lastPassMs = -Infinity;
+  /** When the last tainting pass ended: the next starts TAINTING_PASS_MS after it (wait.Until). */
+  #lastPassEndMs = -Infinity;
   #taintingTimer: unknown;
+  /** A tainting pass is waiting for its writes. */
+  #tainting = false;
 
   constructor(init: NodeLifecycleInit) {
     this.#o = init.options;
@@ -161,13 +170,7 @@ export class NodeLifecycleController {
         await this.#conditionTaints.start();
       },
       run: () => void (this.#startMs = this.#clock.now()),
-      pass: () => {
-        try {
-          this.#monitorNodeHealth();
-        } catch (e) {
-          this.#onError(e);
-        }
-      },
+      pass: () => this.#monitorNodeHealth().catch((e) => this.#onError(e)),
       halt: () => this.#halt(),
     }, this.#system);
   }
@@ -217,9 +220,11 @@ export class NodeLifecycleController {
 
   // ---- Monitoring ---------------------------------------------------------------------------------
 
-  /** The real monitorNodeHealth: one pass over every node, then the zones. */
-  #monitorNodeHealth(): void {
-    const now = this.#clock.now();
+  /**
+   * The real monitorNodeHealth: one pass over every node, NODE_UPDATE_WORKERS at a time, each
+   * waiting for its writes (its conditions, its taints, its pods one by one), then the zones.
+   */
+  async #monitorNodeHealth(): Promise<void> {
     const nodes = this.#nodes.cache.list().sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
     const present = new Set(nodes.map((n) => n.metadata.name!));
     for (const node of nodes) {
@@ -228,7 +233,7 @@ export class NodeLifecycleController {
       const zone = zoneOf(node);
       this.#known.set(name, zone);
       this.#zones.ensure(zone);
-      this.#markReachable(node);
+      await this.#lifecycle.as(() => this.#markReachable(node));
     }
     for (const name of [...this.#known.keys()]) {
       if (present.has(name)) continue;
@@ -248,28 +253,44 @@ export class NodeLifecycleController {
       c.size++;
       counts.set(zone, c);
     }
-    for (const node of nodes) {
-      const name = node.metadata.name!;
-      const { observed, current, hasCondition, tookReady } = this.#updateHealth(node, now);
-      // As the real ComputeZoneState counts them: a node that never posted its Ready condition is not Ready.
-      const c = counts.get(zoneOf(node))!;
-      if (current === 'True') c.ready++;
-      else c.notReady++;
-      if (!hasCondition) continue;
-      this.#decideTaint(node, observed, now);
-      // The real monitorNodeHealth: once when this pass took the node's Ready away, again while a retry is owed.
-      if (tookReady || (this.#markRetries.has(name) && observed.status !== 'True')) this.#markPodsNotReady(name, this.#pods.cache.onNode(name), now);
-      else this.#markRetries.delete(name);
-    }
-    const disruption = this.#zones.observe(counts);
+    let next = 0;
+    const worker = async () => {
+      while (next < nodes.length && this.#lifecycle.running) await this.#updateNode(nodes[next++]!, counts);
+    };
+    await Promise.all(Array.from({ length: Math.min(NODE_UPDATE_WORKERS, nodes.length) }, worker));
+    if (!this.#lifecycle.running) return;
+    const disruption = this.#lifecycle.as(() => this.#zones.observe(counts));
     // Every zone down at once: more likely the controller's own view is cut off. No evictions.
-    if (disruption === 'allDown') for (const node of nodes) this.#markReachable(node);
+    if (disruption === 'allDown') for (const node of nodes) await this.#lifecycle.as(() => this.#markReachable(node));
     // Back from a total outage: every node gets a fresh grace period.
-    if (disruption === 'back') for (const h of this.#health.values()) {
-      h.probeMs = this.#clock.now();
-      h.actor.send({ type: 'RESET', nowMs: h.probeMs });
-    }
+    if (disruption === 'back') this.#lifecycle.as(() => {
+      for (const h of this.#health.values()) {
+        h.probeMs = this.#clock.now();
+        h.actor.send({ type: 'RESET', nowMs: h.probeMs });
+      }
+    });
     this.#armTainting();
+  }
+
+  /**
+   * One node of a monitor pass, as the real updateNodeFunc: its health, counted in its zone, then
+   * its taint and its pods. Each step after a wait runs as the controller (`as`): what it sends is
+   * the controller's.
+   */
+  async #updateNode(node: KObject, counts: Map<string, ZoneCounts>): Promise<void> {
+    const name = node.metadata.name!;
+    const now = this.#clock.now();
+    const { observed, current, hasCondition, tookReady, write } = this.#lifecycle.as(() => this.#updateHealth(node, now));
+    // As the real ComputeZoneState counts them: a node that never posted its Ready condition is not Ready.
+    const c = counts.get(zoneOf(node))!;
+    if (current === 'True') c.ready++;
+    else c.notReady++;
+    await write;
+    if (!hasCondition) return;
+    await this.#lifecycle.as(() => this.#decideTaint(node, observed, now));
+    // The real monitorNodeHealth: once when this pass took the node's Ready away, again while a retry is owed.
+    if (tookReady || (this.#markRetries.has(name) && observed.status !== 'True')) await this.#markPodsNotReady(name, this.#pods.cache.onNode(name), now);
+    else this.#markRetries.delete(name);
   }
 
   /**
@@ -279,7 +300,7 @@ export class NodeLifecycleController {
    * Ready condition's status is told to it (OBSERVED); a node whose grace period is over gets the
    * machine's verdict (PASS).
    */
-  #updateHealth(node: KObject, now: number): { observed: Condition; current: ReadyStatus; hasCondition: boolean; tookReady: boolean } {
+  #updateHealth(node: KObject, now: number): { observed: Condition; current: ReadyStatus; hasCondition: boolean; tookReady: boolean; write?: Promise<void> } {
     const name = node.metadata.name!;
     const ready = readyOf(node);
     const at = node.metadata.creationTimestamp ?? undefined;
@@ -314,17 +335,18 @@ export class NodeLifecycleController {
     }
     let tookReady = false;
     let hasCondition = ready !== undefined;
+    let write: Promise<void> | undefined;
     if (this.#silent.has(health.actor.id)) {
       this.#passing = { node, now, tookReady: false, marked: false };
       health.actor.send({ type: 'PASS', ready: status, probeMs: health.probeMs, nowMs: now });
-      ({ tookReady } = this.#passing);
+      ({ tookReady, write } = this.#passing);
       hasCondition ||= this.#passing.marked;
       this.#passing = undefined;
     }
     // The machine's top-level state is the Ready condition's status as the controller holds it.
     const top = health.actor.getSnapshot().value as Partial<Record<'Ready' | 'NotReady' | 'Unknown', unknown>>;
     const current: ReadyStatus = 'Ready' in top ? 'True' : 'NotReady' in top ? 'False' : 'Unknown';
-    return { observed, current, hasCondition, tookReady };
+    return { observed, current, hasCondition, tookReady, write };
   }
 
   /** The health machine's verdict on the node of this pass: its probed conditions set Unknown. */
@@ -338,7 +360,7 @@ export class NodeLifecycleController {
     // The machine is Unknown now: the written condition, when it comes back on a pass, is no change to tell it.
     health.told = 'Unknown';
     passing.marked = true;
-    this.#writeConditions(node, conditions);
+    passing.write = this.#writeConditions(node, conditions);
   }
   /** The node's conditions with the probed ones Unknown (added when missing), as a silent node's. */
   #unknownConditions(node: KObject, now: number): Condition[] {
@@ -353,9 +375,9 @@ export class NodeLifecycleController {
     return conditions;
   }
 
-  #writeConditions(node: KObject, conditions: Condition[]): void {
+  async #writeConditions(node: KObject, conditions: Condition[]): Promise<void> {
     const patch = { metadata: { resourceVersion: node.metadata.resourceVersion }, status: { conditions } };
-    this.#client.patch(NODES, undefined, node.metadata.name!, patch, 'merge', 'status').catch((e) => {
+    await this.#client.patch(NODES, undefined, node.metadata.name!, patch, 'merge', 'status').catch((e) => {
       // A node that changed meanwhile is probed again on the next pass.
       if (!(e instanceof StatusError && (e.code === 409 || e.code === 404))) this.#onError(e);
     });
@@ -368,96 +390,104 @@ export class NodeLifecycleController {
     const node = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
     if (!node || (old && (old.spec as { nodeName?: string } | undefined)?.nodeName === node)) return;
     const ready = this.#health.get(node)?.ready;
-    if (ready && ready.status !== 'True') this.#markPodsNotReady(node, [pod], this.#clock.now());
+    if (ready && ready.status !== 'True') void this.#markPodsNotReady(node, [pod], this.#clock.now());
   }
 
   /**
-   * The real MarkPodsNotReady: each pod's Ready condition, where it has one and it is not False
-   * already, set False (its transition time now), with the pod's resourceVersion as precondition.
-   * A failure other than the pod being gone owes the node a retry on the next pass.
+   * The real MarkPodsNotReady: one pod after the other, each write waited for, each pod's Ready
+   * condition, where it has one and it is not False already, set False (its transition time now),
+   * with the pod's resourceVersion as precondition. A failure other than the pod being gone owes
+   * the node a retry on the next pass.
    */
-  #markPodsNotReady(nodeName: string, pods: KObject[], now: number): void {
-    const writes: Promise<boolean>[] = [];
+  async #markPodsNotReady(nodeName: string, pods: KObject[], now: number): Promise<void> {
+    let failed = false;
     for (const pod of pods) {
       const conditions = (pod.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
       const ready = conditions.find((c) => c.type === 'Ready');
       if (!ready || ready.status === 'False' || (pod.spec as { nodeName?: string } | undefined)?.nodeName !== nodeName) continue;
       const marked = conditions.map((c) => (c === ready ? { ...c, status: 'False', lastTransitionTime: timestamp(now) } : c));
       const patch = { metadata: { resourceVersion: pod.metadata.resourceVersion }, status: { conditions: marked } };
-      writes.push(this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'merge', 'status').then(() => true, (e) => {
-        if (e instanceof StatusError && e.code === 404) return true;
+      await this.#lifecycle.as(() => this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'merge', 'status')).catch((e) => {
+        if (e instanceof StatusError && e.code === 404) return;
         if (!(e instanceof StatusError && e.code === 409)) this.#onError(e);
-        return false;
-      }));
+        failed = true;
+      });
     }
-    if (writes.length === 0) return void this.#markRetries.delete(nodeName);
-    void Promise.all(writes).then((done) => {
-      if (done.every(Boolean)) this.#markRetries.delete(nodeName);
-      else this.#markRetries.add(nodeName);
-    });
+    if (failed) this.#markRetries.add(nodeName);
+    else this.#markRetries.delete(nodeName);
   }
 
   // ---- Tainting -----------------------------------------------------------------------------------
 
-  /** The real processTaintBaseEviction, on the Ready condition as observed. */
-  #decideTaint(node: KObject, observed: Condition, now: number): void {
+  /** The real processTaintBaseEviction, on the Ready condition as observed; resolves once its writes returned. */
+  async #decideTaint(node: KObject, observed: Condition, now: number): Promise<void> {
     if (observed.status === 'True') return this.#markReachable(node);
     if (this.#swapping.has(node.metadata.name!)) return;
     const [taint, opposite] = observed.status === 'False' ? [NOT_READY_TAINT, UNREACHABLE_TAINT] : [UNREACHABLE_TAINT, NOT_READY_TAINT];
     // A node tainted for the other reason is switched at once: it was already found unhealthy.
-    if (hasTaint(node, opposite.key, 'NoExecute')) return this.#swap(node, taint, opposite, now);
+    if (hasTaint(node, opposite.key, 'NoExecute')) return void (await this.#swap(node, taint, opposite, now));
     const queue = this.#zones.queue(zoneOf(node));
     if (!queue) return;
     // Not tainted yet: queued again from now (a node tainted already stays out of the queue).
     if (!hasTaint(node, taint.key, 'NoExecute')) queue.remove(node.metadata.name!);
-    queue.add(node.metadata.name!, node.metadata.uid ?? '', now);
+    // The tainting pass runs beside the monitor pass: it may take the node before this pass ends.
+    if (queue.add(node.metadata.name!, node.metadata.uid ?? '', now)) this.#armTainting();
   }
 
-  /** The real markNodeAsReachable: no NoExecute taint of ours, out of the tainting queue. */
-  #markReachable(node: KObject): void {
+  /** The real markNodeAsReachable: no NoExecute taint of ours, out of the tainting queue; resolves once the write returned. */
+  async #markReachable(node: KObject): Promise<void> {
     this.#zones.queue(zoneOf(node))?.remove(node.metadata.name!);
     if (!hasTaint(node, NOT_READY, 'NoExecute') && !hasTaint(node, UNREACHABLE, 'NoExecute')) return;
-    updateTaints(this.#client, node, (taints) => swapTaints(taints, [], [NOT_READY_TAINT, UNREACHABLE_TAINT])).catch((e) => this.#onError(e));
+    await updateTaints(this.#client, node, (taints) => swapTaints(taints, [], [NOT_READY_TAINT, UNREACHABLE_TAINT])).catch((e) => this.#onError(e));
   }
 
-  /** Puts `taint` on the node in place of `opposite`; told (onTaint) when the write lands. */
-  #swap(node: KObject, taint: Taint, opposite: Taint, now: number): void {
+  /**
+   * Puts `taint` on the node in place of `opposite`; told (onTaint) when the write lands. Resolves
+   * once the write returned: true when it did (or the node is gone), false when it failed.
+   */
+  async #swap(node: KObject, taint: Taint, opposite: Taint, now: number): Promise<boolean> {
     const name = node.metadata.name!;
     const added = { ...taint, timeAdded: timestamp(now) };
     this.#swapping.add(name);
-    updateTaints(this.#client, node, (taints) => swapTaints(taints, [added], [opposite]))
-      .then((present) => { if (present) this.#onTaint?.(name, taint.key, this.#clock.now()); }, (e) => this.#onError(e))
-      .finally(() => this.#swapping.delete(name));
+    try {
+      if (await updateTaints(this.#client, node, (taints) => swapTaints(taints, [added], [opposite]))) this.#onTaint?.(name, taint.key, this.#clock.now());
+      return true;
+    } catch (e) {
+      this.#onError(e);
+      return false;
+    } finally {
+      this.#swapping.delete(name);
+    }
   }
 
-  /** Works the zones' queues every TAINTING_PASS_MS, on a grid from the controller's start, while any holds a node. */
+  /**
+   * Works the zones' queues while any holds a node: TAINTING_PASS_MS after the last pass ended
+   * (wait.Until), and from idle on a grid from the controller's start.
+   */
   #armTainting(): void {
-    if (!this.#lifecycle.running || this.#taintingTimer !== undefined) return;
+    if (!this.#lifecycle.running || this.#taintingTimer !== undefined || this.#tainting) return;
     if (!this.#zones.queued) return;
     const now = this.#clock.now();
-    let next = this.#startMs + Math.ceil((now - this.#startMs) / TAINTING_PASS_MS) * TAINTING_PASS_MS;
-    if (next <= this.#lastPassMs) next = this.#lastPassMs + TAINTING_PASS_MS;
+    const next = Math.max(this.#startMs + Math.ceil((now - this.#startMs) / TAINTING_PASS_MS) * TAINTING_PASS_MS, this.#lastPassEndMs + TAINTING_PASS_MS);
     this.#taintingTimer = this.#clock.setTimeout(() => {
       this.#taintingTimer = undefined;
-      this.#lastPassMs = this.#clock.now();
-      this.#taintingPass();
-      this.#armTainting();
+      this.#tainting = true;
+      this.#zones.taint((q) => this.#taintQueued(q)).catch((e) => this.#onError(e)).finally(() => {
+        this.#tainting = false;
+        this.#lastPassEndMs = this.#clock.now();
+        this.#armTainting();
+      });
     }, next - now);
   }
 
-  #taintingPass(): void {
-    const now = this.#clock.now();
-    this.#zones.taint(now, (q) => this.#taintQueued(q, now));
-  }
-
-  #taintQueued(q: Queued, now: number): { done: boolean } {
+  /** The real tainting pass's action: the taint its Ready condition calls for, the write waited for (a failed one is tried again). */
+  async #taintQueued(q: Queued): Promise<{ done: boolean }> {
     const node = this.#nodes.cache.get(undefined, q.name);
     if (!node) return { done: true };
     const status = readyOf(node)?.status;
     // Ready again meanwhile: nothing to taint.
     if (status !== 'False' && status !== 'Unknown') return { done: true };
     const [taint, opposite] = status === 'False' ? [NOT_READY_TAINT, UNREACHABLE_TAINT] : [UNREACHABLE_TAINT, NOT_READY_TAINT];
-    this.#swap(node, taint, opposite, now);
-    return { done: true };
+    return { done: await this.#swap(node, taint, opposite, this.#clock.now()) };
   }
 }

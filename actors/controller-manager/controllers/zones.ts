@@ -56,9 +56,9 @@ export class Zones {
     return false;
   }
 
-  /** One tainting pass: every zone's queue, in key order. */
-  taint(nowMs: number, action: TaintAction): void {
-    for (const key of [...this.#zones.keys()].sort()) this.#zones.get(key)!.queue.try(nowMs, action);
+  /** One tainting pass: every zone's queue, in key order, each write waited for. */
+  async taint(action: TaintAction): Promise<void> {
+    for (const key of [...this.#zones.keys()].sort()) await this.#zones.get(key)!.queue.try(() => this.clock.now(), action);
   }
 
   /**

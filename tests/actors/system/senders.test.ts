@@ -58,6 +58,23 @@ test('an event sent in another actor\'s step carries that actor as its sender; a
   assert.is(currentSender(), undefined, 'every frame is left');
 });
 
+test('work an actor goes on with after a wait runs as that actor when it says so (`as`)', async () => {
+  const system = new ActorSystem(machineClock());
+  const { records, sends } = recorded(system);
+  const b = system.host(bell, { id: 'bell/1' }).start();
+  system.host(ringer, { id: 'ringer/1' }).start();
+  await Promise.resolve();
+  system.as('ringer/1', () => {
+    b.send({ type: 'RING' });
+    noteRequest('GET', '/api/v1/nodes');
+  });
+  b.send({ type: 'HUSH' });
+  assert.is(senderOf(records, 'bell/1', 'RING')?.sender, 'ringer/1');
+  assert.is(senderOf(records, 'bell/1', 'HUSH')?.sender, undefined, 'outside it: no sender');
+  assert.equal(sends.map((x) => [x.id, x.event]), [['ringer/1', 'GET /api/v1/nodes']]);
+  assert.is(currentSender(), undefined);
+});
+
 test('an actor that sends to itself in its own step is no sender of its own event', () => {
   const system = new ActorSystem(machineClock());
   const { records } = recorded(system);
