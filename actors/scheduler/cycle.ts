@@ -2,9 +2,12 @@
 // nodes from where the last cycle stopped (round-robin) until enough feasible nodes are found
 // (sampling), then Score and NormalizeScore over the feasible ones, weighted and summed, and the
 // highest total wins, ties broken at random (from the seeded stream) as the real scheduler does.
+// Where pods are nominated, a node must keep room for those of equal or higher priority (filters.ts).
 // Pure: the snapshot in, a decision and its explanation out.
 import type { Random } from '../api/env.ts';
-import { MAX_NODE_SCORE, REASON_SEPARATOR, type CycleState, type FilterPlugin, type NodeInfo, type PodInfo, type ScorePlugin, type Snapshot } from './framework.ts';
+import { filterWithNominated, preFilter, reasonsOf, runFilters, type NodeRejection } from './filters.ts';
+import { MAX_NODE_SCORE, type CycleState, type FilterPlugin, type NodeInfo, type PodInfo, type ScorePlugin, type Snapshot } from './framework.ts';
+import type { Nominator } from './nominator.ts';
 
 export interface CycleInput {
   pod: PodInfo;
@@ -18,12 +21,8 @@ export interface CycleInput {
   random: Random;
   /** `status.nominatedNodeName`: tried first, alone, as the real scheduler does after a preemption. */
   nominated?: string;
-}
-
-/** Why a node was filtered out: the plugin and each reason it gave. */
-export interface NodeRejection {
-  plugin: string;
-  reasons: string[];
+  /** The pods nominated to nodes: on a node, the pod leaves room for those of equal or higher priority. */
+  nominator?: Nominator;
 }
 
 export interface ScoredNode {
@@ -57,32 +56,6 @@ function reject(r: CycleResult, node: string, rejection: NodeRejection): void {
   for (const x of rejection.reasons) byReason[x] = (byReason[x] ?? 0) + 1;
 }
 
-const reasonsOf = (reason: string) => (reason.includes(REASON_SEPARATOR) ? reason.split(REASON_SEPARATOR) : [reason]);
-
-/** The first filter that rejects `node`, or undefined when it fits. */
-export function runFilters(state: CycleState, input: Pick<CycleInput, 'pod' | 'snapshot' | 'filters'>, node: NodeInfo): { plugin: string; reason: string } | undefined {
-  const filters = input.filters;
-  for (let i = 0; i < filters.length; i++) {
-    const reason = filters[i]!.filter(state, input.pod, node, input.snapshot);
-    if (reason !== undefined) return { plugin: filters[i]!.name, reason };
-  }
-  return undefined;
-}
-
-/**
- * Runs every PreFilter in order: the filters that run this cycle (those that did not skip), or
- * the first rejection, which holds for every node.
- */
-export function preFilter(state: CycleState, pod: PodInfo, snapshot: Snapshot, filters: readonly FilterPlugin[]): { filters: FilterPlugin[] } | { reject: NodeRejection } {
-  const active: FilterPlugin[] = [];
-  for (const f of filters) {
-    const pre = f.preFilter?.(state, pod, snapshot);
-    if (pre?.reject !== undefined) return { reject: { plugin: f.name, reasons: reasonsOf(pre.reject) } };
-    if (!pre?.skip) active.push(f);
-  }
-  return { filters: active };
-}
-
 /**
  * The feasible nodes of the cycle under way, reused: cycles run one at a time and no plugin keeps
  * the list past its cycle, so growing a new one for every pod would only feed the collector.
@@ -101,9 +74,13 @@ export function runCycle(input: CycleInput): CycleResult {
     return r;
   }
   const filtering = { pod, snapshot, filters: pre.filters };
+  // With no pod nominated anywhere, the plain filters (the common case, and the fast one).
+  const nominator = input.nominator?.size ? input.nominator : undefined;
+  const prepared = { state, filters: pre.filters };
   if (input.nominated) {
     const n = snapshot.get(input.nominated);
-    if (n && !runFilters(state, filtering, n)) return decide(r, state, input, [n]);
+    if (n && !(nominator ? filterWithNominated(prepared, pod, snapshot, n, nominator.roomFor(n.name, pod), input.filters) : runFilters(state, filtering, n)))
+      return decide(r, state, input, [n]);
   }
   // Written over from the start: emptying the array would give its storage back, to grow again.
   const feasible = feasibleScratch;
@@ -114,7 +91,9 @@ export function runCycle(input: CycleInput): CycleResult {
   for (; i < count && found < input.numToFind; i++) {
     const node = nodes[at]!;
     if (++at === count) at = 0;
-    const failure = runFilters(state, filtering, node);
+    const failure = nominator
+      ? filterWithNominated(prepared, pod, snapshot, node, nominator.roomFor(node.name, pod), input.filters)
+      : runFilters(state, filtering, node);
     if (failure) reject(r, node.name, { plugin: failure.plugin, reasons: reasonsOf(failure.reason) });
     else feasible[found++] = node;
   }

@@ -30,7 +30,8 @@ import { numFeasibleNodesToFind, schedulerOptions, type SchedulerOptions } from 
 import { podInfo } from './pod-info.ts';
 import { defaultFilterPlugins, defaultScorePlugins } from './plugins/index.ts';
 import { SchedulerMetrics } from './metrics.ts';
-import { findPreemption } from './preemption.ts';
+import { Nominator } from './nominator.ts';
+import { findPreemption, PREEMPTED } from './preemption.ts';
 import { SchedulingQueue, type QueuedPod } from './queue.ts';
 import { actorIds } from '../system/ids.ts';
 import { whenState } from '../system/when-state.ts';
@@ -84,6 +85,8 @@ type Rec = Record<string, unknown>;
 export class Scheduler {
   readonly options: SchedulerOptions;
   readonly cache = new SchedulerCache();
+  /** Pending pods nominated to nodes by a preemption: the room kept for them there. */
+  readonly nominator = new Nominator();
   readonly queue: SchedulingQueue;
   readonly counts = { attempts: 0, scheduled: 0, unschedulable: 0, preemptions: 0, bindFailures: 0 };
   /** The registry its /metrics shows. */
@@ -207,6 +210,7 @@ export class Scheduler {
     const nodeName = spec.nodeName as string | undefined;
     if (nodeName) {
       this.queue.delete(key);
+      this.nominator.remove(key);
       // Just bound: its record is its node agent's from here (taken over, or ended if none is in this process).
       if (!old || !(old.spec as Rec).nodeName) this.#system.handOver(actorIds.pod(pod.metadata.namespace!, pod.metadata.name!));
       const phase = (pod.status as Rec | undefined)?.phase;
@@ -226,6 +230,7 @@ export class Scheduler {
     }
     if (spec.schedulerName !== this.options.schedulerName && !(spec.schedulerName === undefined && this.options.schedulerName === 'default-scheduler')) return;
     if (pod.metadata.deletionTimestamp) return;
+    this.#nominated(old, pod);
     // Status-only updates (our own condition writes among them) do not requeue a parked pod.
     if (old && this.queue.has(key) && !specOrLabelsChanged(old, pod)) return;
     if (this.cache.placement(key)?.assumed) return; // assumed and binding: the informer has not caught up
@@ -236,9 +241,23 @@ export class Scheduler {
     this.#kick();
   }
 
+  /**
+   * The real nominator's update: a pod whose status names a node is nominated there, one whose
+   * status dropped it is not any more; one that never had it in its status keeps the nomination
+   * this scheduler gave it (its status may not have caught up).
+   */
+  #nominated(old: KObject | undefined, pod: KObject): void {
+    const was = (old?.status as Rec | undefined)?.nominatedNodeName as string | undefined;
+    const now = (pod.status as Rec | undefined)?.nominatedNodeName as string | undefined;
+    if (now) {
+      if (this.nominator.nodeOf(cacheKey(pod)) !== now) this.nominator.nominate(podInfo(pod), now);
+    } else if (was) this.nominator.remove(cacheKey(pod));
+  }
+
   #podDeleted(pod: KObject): void {
     const key = cacheKey(pod);
     this.queue.delete(key);
+    this.nominator.remove(key);
     this.#system.release(actorIds.pod(pod.metadata.namespace!, pod.metadata.name!));
     if (this.cache.unplace(key)) this.#podFreedResources();
   }
@@ -282,7 +301,7 @@ export class Scheduler {
     const r = runCycle({
       pod: info, snapshot, filters: this.#filters, scores: this.#scores, start: this.#nextStart,
       numToFind: numFeasibleNodesToFind(this.options.percentageOfNodesToScore, snapshot.nodes.length), random: this.#tieBreaks,
-      ...(nominated ? { nominated } : {}),
+      nominator: this.nominator, ...(nominated ? { nominated } : {}),
     });
     this.#nextStart = r.nextStart;
     const now = this.#clock.now();
@@ -292,6 +311,7 @@ export class Scheduler {
     };
     if (r.node) {
       this.counts.scheduled++;
+      this.nominator.remove(key);
       this.cache.place(info, r.node.name, true);
       this.queue.done(key);
       this.#record(decision);
@@ -307,13 +327,16 @@ export class Scheduler {
     let message = fitErrorMessage(r, snapshot.nodes.length);
     let nominate: string | undefined;
     if (snapshot.nodes.length > 0) {
-      const p = findPreemption(info, r, snapshot, this.#filters, this.#preemptionOffsets);
+      const p = findPreemption(info, r, snapshot, this.#filters, this.#preemptionOffsets, this.nominator);
       this.#metrics.preemption(p.ok ? p.preemption.victims.length : undefined);
       if (p.ok) {
         this.counts.preemptions++;
         nominate = p.preemption.node;
         decision.preemption = { node: nominate, victims: p.preemption.victims.map((v) => v.key) };
+        // Room is kept for it at once, before its status says so; lower-priority pods nominated there lose theirs.
+        this.nominator.nominate(info, nominate);
         for (const v of p.preemption.victims) void this.#evict(v, info.key);
+        for (const u of p.preemption.unnominated) void this.#unnominate(u);
       } else message += ` ${p.message}`;
     }
     decision.message = message;
@@ -374,13 +397,29 @@ export class Scheduler {
     }
   }
 
-  /** Deletes a preemption victim with its own grace period, as the real scheduler does. */
+  /**
+   * Marks a preemption victim (its DisruptionTarget condition: what tells a preemptor waiting on
+   * it that it goes) and deletes it with its own grace period, as the real scheduler does.
+   */
   async #evict(victim: PodInfo, preemptor: string): Promise<void> {
     const { namespace, name, uid } = victim.pod.metadata;
+    const condition = { ...PREEMPTED, status: 'True', message: `${this.options.schedulerName}: preempting to accommodate a higher priority pod`,
+      lastTransitionTime: timestamp(this.#clock.now()) };
     try {
+      await this.#client.patch(PODS, namespace, name!, { status: { conditions: [condition] } }, 'strategic', 'status');
       await this.#client.delete(PODS, namespace, name!, { preconditions: { uid } });
     } catch (e) {
       if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#report(new Error(`preempting ${victim.key} for ${preemptor}: ${(e as Error).message}`));
+    }
+  }
+
+  /** Clears a pod's nomination: a preemption for a more important pod took its node. */
+  async #unnominate(pod: PodInfo): Promise<void> {
+    this.nominator.remove(pod.key);
+    try {
+      await this.#client.patch(PODS, pod.namespace, pod.name, { status: { nominatedNodeName: null } }, 'strategic', 'status');
+    } catch (e) {
+      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#report(e);
     }
   }
 

@@ -6,7 +6,8 @@ import * as assert from 'uvu/assert';
 import { addPod, makeSnapshot, newNodeInfo, removePod } from '../../../actors/scheduler/pod-info.ts';
 import { balancedAllocation } from '../../../actors/scheduler/plugins/balanced-allocation.ts';
 import { imageLocality } from '../../../actors/scheduler/plugins/image-locality.ts';
-import { preFilter, runCycle, runFilters } from '../../../actors/scheduler/cycle.ts';
+import { runCycle } from '../../../actors/scheduler/cycle.ts';
+import { preFilter, runFilters } from '../../../actors/scheduler/filters.ts';
 import {
   defaultFilterPlugins, defaultScorePlugins, nodeAffinity, nodeName, nodePorts, nodeResourcesFit,
   nodeUnschedulable, taintToleration,

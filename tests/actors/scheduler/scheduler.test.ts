@@ -157,6 +157,46 @@ test('a high-priority pod preempts the fewest, least important pods and lands on
   w.stop();
 });
 
+test('a preemptor waits for its victims with its room kept: no second preemption, and a pod of lower priority does not take the room', async () => {
+  // By the real scheduler's rules: 'urgent' (100, 2 cpu) preempts two of n1's four 1-cpu pods
+  // (priority 0, 30 s grace; no agent here, so they stay terminating until the test finishes
+  // them). Changes meanwhile retry it, but its nominated node still holds its terminating victims:
+  // it waits. 'small' (priority 0, 2 cpu), created while they terminate, must leave the room to
+  // urgent, and cannot preempt pods of its own priority. Once the victims are gone urgent lands
+  // on n1, and only its two victims were ever deleted.
+  const w = await world();
+  await w.node('n1', '4');
+  await w.scheduler.start();
+  for (const name of ['low-a', 'low-b', 'low-c', 'low-d']) await w.pod(name, '1', { priority: 0, terminationGracePeriodSeconds: 30 });
+  await w.run(1_000);
+  await w.pod('urgent', '2', { priority: 100 });
+  await w.run(1_000);
+  const preemptions = () => w.decisions.filter((d) => d.preemption);
+  assert.is(preemptions().length, 1);
+  const victims = preemptions()[0]!.preemption!.victims;
+  assert.is(victims.length, 2);
+  assert.is((await w.get('urgent')).status.nominatedNodeName, 'n1');
+  const victim = await w.get(victims[0]!.split('/')[1]!);
+  assert.ok(victim.metadata.deletionTimestamp, 'terminating');
+  assert.equal(victim.status.conditions.find((c: Rec) => c.type === 'DisruptionTarget')?.reason, 'PreemptionByScheduler');
+  await w.node('n2', '1'); // a change: every pending pod is tried again
+  await w.pod('small', '2', { priority: 0 });
+  await w.run(10_000);
+  await w.node('n3', '1');
+  await w.run(1_000);
+  assert.ok(w.decisions.filter((d) => d.pod === 'default/urgent').length >= 3, 'urgent was tried again meanwhile');
+  assert.match(w.decisions.filter((d) => d.pod === 'default/urgent').at(-1)!.message!, /not eligible due to a terminating pod on the nominated node\.$/);
+  assert.is(preemptions().length, 1, 'no second preemption');
+  for (const key of victims) await w.client.delete(PODS, 'default', key.split('/')[1]!, { gracePeriodSeconds: 0 });
+  await w.run(30_000);
+  assert.is((await w.get('urgent')).spec.nodeName, 'n1');
+  assert.is((await w.get('small')).spec.nodeName, undefined);
+  const names = (await w.client.list(PODS, 'default')).items.map((p) => p.metadata.name).sort();
+  assert.equal(names, ['low-a', 'low-b', 'low-c', 'low-d', 'small', 'urgent'].filter((n) => !victims.includes(`default/${n}`)));
+  assert.is(preemptions().length, 1);
+  w.stop();
+});
+
 test('the same seed makes the same choices among equal nodes', async () => {
   const choices = async (seed: number) => {
     const w = await world({}, seed);
