@@ -1,16 +1,20 @@
 // Capacity planning: the smallest cluster that meets a scenario's targets on every seed, through
 // its faults. The pools the plan varies grow together, step by step, from their min to their max
-// counts; a candidate passes when every seed's run meets every target and every checker holds.
+// counts; a candidate passes when every seed's run meets every target and every checker holds. A
+// scenario with a fault set (`zone: any`) runs each member on each seed: the plan holds for the worst.
 // Binary search over the steps, assuming that a larger cluster never does worse; every candidate
 // tried is kept, so the report shows the figures against cluster size and the margin at the answer.
 import type { Report } from './report/types.ts';
 import type { CheckResult } from './checkers.ts';
 import type { PlanTargets } from './scenario/plan.ts';
+import { members } from './scenario/fault-sets.ts';
 import type { Scenario } from './scenario/types.ts';
 
 /** What one run gives the planner. */
 export interface RunFigures {
   seed: number;
+  /** The member of the scenario's fault set this run was (`zone-a`); absent with no set. */
+  member?: string;
   pendingAtEnd: number;
   /** Every ReplicaSet back at its desired Ready count at the end. */
   readyAtEnd: boolean;
@@ -28,6 +32,8 @@ export interface Candidate {
   runs: RunFigures[];
   /** The targets some seed missed (empty: the candidate passes). */
   missed: string[];
+  /** The fault set's members on which some seed missed a target (empty with no set, or when it passes). */
+  missedOn: string[];
   pass: boolean;
 }
 
@@ -35,6 +41,8 @@ export interface PlanResult {
   scenario: string;
   targets: PlanTargets;
   seeds: number[];
+  /** The fault set's members each candidate ran (`zone-a`, ...); empty with no set. */
+  members: string[];
   /** Every candidate run, smallest first. */
   candidates: Candidate[];
   /** The smallest passing candidate; undefined when even the largest fails. */
@@ -85,10 +93,14 @@ export async function planCapacity(scenario: Scenario, run: Runner, onCandidate?
     if (known) return known;
     const counts = countsAt(step);
     const candidate = scenarioWith(scenario, counts);
-    const runs = await Promise.all(seeds.map((seed) => run(candidate, seed)));
+    const runs = await Promise.all(members(candidate).flatMap((m) => seeds.map(async (seed) => {
+      const figures = await run(m.scenario, seed);
+      return m.label ? { ...figures, member: m.label } : figures;
+    })));
     const missed = [...new Set(runs.flatMap((r) => missedTargets(plan.targets, r)))].sort();
+    const missedOn = [...new Set(runs.filter((r) => r.member !== undefined && missedTargets(plan.targets, r).length > 0).map((r) => r.member!))].sort();
     const total = candidate.nodePools.reduce((n, p) => n + p.count, 0);
-    const c: Candidate = { counts, totalNodes: total, runs, missed, pass: missed.length === 0 };
+    const c: Candidate = { counts, totalNodes: total, runs, missed, missedOn, pass: missed.length === 0 };
     tried.set(step, c);
     onCandidate?.(c);
     return c;
@@ -107,5 +119,6 @@ export async function planCapacity(scenario: Scenario, run: Runner, onCandidate?
     if (hi > 0) await tryStep(hi - 1);
   }
   const candidates = [...tried.values()].sort((a, b) => a.totalNodes - b.totalNodes);
-  return { scenario: scenario.name, targets: plan.targets, seeds, candidates, ...(answer ? { answer } : {}) };
+  const sets = members(scenario).map((m) => m.label).filter((l) => l !== '');
+  return { scenario: scenario.name, targets: plan.targets, seeds, members: sets, candidates, ...(answer ? { answer } : {}) };
 }

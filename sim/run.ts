@@ -13,6 +13,7 @@ import type { Scenario } from './scenario/types.ts';
 import { startWorkloads } from './workload.ts';
 import { openInspectLog, type InspectLog } from './inspect-log.ts';
 import type { ActorSystem, Inspect } from '../actors/system/actor-system.ts';
+import { members } from './scenario/fault-sets.ts';
 
 export interface LiveRun {
   /** Virtual ms since the run's start. */
@@ -90,7 +91,9 @@ export class ScenarioRun {
   }
 
   /** Assembles the cluster and starts the workloads, the faults and the sampler; virtual time has not moved. */
-  static async start(scenario: Scenario, options: RunOptions = {}): Promise<ScenarioRun> {
+  /** Runs `scenario`; one with a fault set (`zone: any`) runs its first member. */
+  static async start(given: Scenario, options: RunOptions = {}): Promise<ScenarioRun> {
+    const scenario = members(given)[0]!.scenario;
     const wallStart = performance.now();
     const seed = options.seed ?? scenario.seed;
     const errors: string[] = [];

@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { planCapacity, type Candidate } from '../plan.ts';
+import { members } from '../scenario/fault-sets.ts';
 import { workerPool } from '../plan-workers.ts';
 import { planMetrics, renderPlanHtml } from '../report/plan-html.ts';
 import { stableJson } from '../report/write.ts';
@@ -41,7 +42,9 @@ export async function planCommand(argv: string[], log: (line: string) => void = 
   const scenario = await loadScenarioArg(file);
   if (!scenario.plan) throw new OptionError(`${file} has no plan: section: say which pools vary and the targets (see sim/scenarios/README.md)`);
   const p = scenario.plan;
-  log(`planning ${scenario.name}: ${p.vary.map((v) => `${v.pool} ${v.min}..${v.max}`).join(', ')} nodes, ${p.seeds} seeds per candidate, ${draft.workers} workers`);
+  const sets = members(scenario).map((m) => m.label).filter((l) => l !== '');
+  log(`planning ${scenario.name}: ${p.vary.map((v) => `${v.pool} ${v.min}..${v.max}`).join(', ')} nodes, ${p.seeds} seeds per candidate` +
+    `${sets.length ? ` on each of ${sets.length} fault members (${sets.join(', ')})` : ''}, ${draft.workers} workers`);
   const pool = workerPool(draft.workers);
   const start = performance.now();
   let result;
@@ -54,7 +57,7 @@ export async function planCommand(argv: string[], log: (line: string) => void = 
   if (result.answer) {
     const a = result.answer;
     log(`answer: ${formatInteger(a.totalNodes)} nodes (${Object.entries(a.counts).map(([k, v]) => `${k} ${v}`).join(', ')})` +
-      (below ? `; ${formatInteger(below.totalNodes)} nodes missed ${below.missed.join(', ')}` : '; the smallest candidate'));
+      (below ? `; ${formatInteger(below.totalNodes)} nodes missed ${below.missed.join(', ')}${on(below)}` : '; the smallest candidate'));
     for (const m of planMetrics(result).filter((m) => m.bound !== undefined))
       log(`  ${m.title}: ${m.format(m.worst(a.runs))} (target ≤ ${m.format(m.bound!)})${below ? `; ${m.format(m.worst(below.runs))} at ${formatInteger(below.totalNodes)} nodes` : ''}`);
   } else log('answer: none; even the largest candidate missed a target: raise the plan\'s max');
@@ -67,5 +70,8 @@ export async function planCommand(argv: string[], log: (line: string) => void = 
 }
 
 function candidateLine(c: Candidate, seconds: number): string {
-  return `  ${formatInteger(c.totalNodes).padStart(6)} nodes  ${c.pass ? 'pass' : `missed ${c.missed.join(', ')}`}  (${seconds.toFixed(1)} s)`;
+  return `  ${formatInteger(c.totalNodes).padStart(6)} nodes  ${c.pass ? 'pass' : `missed ${c.missed.join(', ')}${on(c)}`}  (${seconds.toFixed(1)} s)`;
 }
+
+/** Where a candidate of a fault set missed: ` losing zone-a`. */
+const on = (c: Candidate) => (c.missedOn.length ? ` losing ${c.missedOn.join(', ')}` : '');

@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { loadScenario, ScenarioError } from '../scenario/load.ts';
 import type { Scenario } from '../scenario/types.ts';
+import { members } from '../scenario/fault-sets.ts';
 import { runScenario, type LiveRun, type RunOptions as ScenarioRunOptions, type RunOutcome } from '../run.ts';
 import { startStatelyBridge } from '../inspector/stately.ts';
 import { checkedInspector, inspectorOptions } from './inspector-options.ts';
@@ -100,6 +101,8 @@ export async function runCommand(argv: string[], log: (line: string) => void = c
   const seed = draft.seed ?? scenario.seed;
   log(`running ${scenario.name}: ${formatInteger(scenario.nodePools.reduce((n, p) => n + p.count, 0))} nodes, ` +
     `${formatInteger(scenario.workloads.reduce((n, w) => n + w.count, 0))} pods, ${formatDuration(scenario.durationMs)} of virtual time, seed ${seed}`);
+  const sets = members(scenario);
+  if (sets.length > 1) log(`faults: zone any: this run loses ${sets[0]!.label}, the first of ${sets.length} (${sets.map((m) => m.label).join(', ')}); orchsim plan runs each`);
   boundHeapGrowth(draft.heapGrowth);
   const stately = chosen ? await startStatelyBridge() : undefined;
   if (stately) log(`Stately inspector for ${draft.inspectActors.join(',')} at ${stately.url}`);

@@ -32,16 +32,16 @@ export function renderPlanHtml(r: PlanResult): string {
   const metrics = planMetrics(r).filter((m) => m.bound !== undefined);
   const sizes = r.candidates.map((c) => c.totalNodes);
   const answer = r.answer
-    ? `<p class="desc">The smallest cluster that met every target on every seed: <b>${formatInteger(r.answer.totalNodes)} nodes</b> (${escapeHtml(countsText(r.answer))}).</p>`
+    ? `<p class="desc">The smallest cluster that met every target on every seed${r.members.length ? ', whichever zone it lost' : ''}: <b>${formatInteger(r.answer.totalNodes)} nodes</b> (${escapeHtml(countsText(r.answer))}).</p>`
     : '<p class="desc">No candidate met every target, not even the largest: raise the plan\'s max.</p>';
   const rows = r.candidates.map((c) => [
-    { text: formatInteger(c.totalNodes), numeric: true }, countsText(c), c.pass ? 'pass' : `missed ${c.missed.join(', ')}`,
+    { text: formatInteger(c.totalNodes), numeric: true }, countsText(c), c.pass ? 'pass' : `missed ${c.missed.join(', ')}${c.missedOn.length ? ` losing ${c.missedOn.join(', ')}` : ''}`,
     ...metrics.map((m) => ({ text: m.format(m.worst(c.runs)), numeric: true })),
   ]);
   const head = [{ text: 'Nodes', numeric: true }, 'Pools', 'Result', ...metrics.map((m) => ({ text: `${m.title} (≤ ${m.format(m.bound!)})`, numeric: true }))];
   const charts = metrics.map((m) => {
     const series: LineSeries[] = [
-      { label: `worst of ${r.seeds.length} seeds`, values: r.candidates.map((c) => m.worst(c.runs)) },
+      { label: `worst of ${r.seeds.length} seeds${r.members.length ? ` × ${r.members.length} faults` : ''}`, values: r.candidates.map((c) => m.worst(c.runs)) },
       { label: 'target', values: r.candidates.map(() => m.bound!), color: '#e15759' },
     ];
     return figure(m.title, lineChart({ title: m.title, tMs: sizes, series, xFormat: (n) => `${formatInteger(n)} nodes`, yFormat: m.format }));
@@ -50,6 +50,6 @@ export function renderPlanHtml(r: PlanResult): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">', `<title>orchsim plan: ${escapeHtml(r.scenario)}</title>`, `<style>${CSS}</style>`,
     '</head>', '<body><main>', `<header><h1>orchsim plan: ${escapeHtml(r.scenario)}</h1>${answer}</header>`,
     section('figures', 'Targets against cluster size', `<div class="charts">${charts.join('\n')}</div>`),
-    section('candidates', 'Candidates run', table(head, rows) + `<p class="muted">Each candidate ran seeds ${r.seeds.join(', ')}; figures are the worst over them.</p>`),
+    section('candidates', 'Candidates run', table(head, rows) + `<p class="muted">Each candidate ran seeds ${r.seeds.join(', ')}${r.members.length ? `, each losing ${escapeHtml(r.members.join(', '))} in turn` : ''}; figures are the worst over them.</p>`),
     '</main></body>', '</html>', ''].join('\n');
 }

@@ -10,6 +10,8 @@ import { dnsLabel, durationMs, nonEmptyString, number, oneOf, optional, positive
 const FAULT_FIELDS = ['kind', 'at', 'recoverAfter', 'nodes', 'count', 'pool', 'zone', 'memory', 'replica', 'downFor', 'upFor', 'probability', 'latency', 'component'];
 const KIND_FIELDS: Record<string, string[]> = { downFor: ['nodeFlap'], upFor: ['nodeFlap'], probability: ['messageLoss'], latency: ['latency'], component: ['messageLoss', 'latency'] };
 const FAULT_NODES_MAX = 100_000;
+/** `zone: any`: the fault over every zone in turn, a fault set (fault-sets.ts). */
+export const ANY_ZONE = 'any';
 
 /** One entry of `faults:`; `runMs` is the scenario's duration, `pools` every pool by name. */
 export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePool>, replicas: Scenario['replicas']): Fault {
@@ -77,14 +79,19 @@ export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePo
   const zone = optional(f.child('zone'), nonEmptyString, undefined);
   const candidates = pool === undefined ? [...pools.values()] : [pools.get(pool) ?? f.child('pool').fail(`must name a node pool (${listed([...pools.keys()])})`)];
   if (pool !== undefined) out.pool = pool;
-  if (zone !== undefined) {
+  const zones = new Set(candidates.flatMap((p) => p.zones));
+  if (zone === ANY_ZONE) out.zones = [...zones].sort();
+  else if (zone !== undefined) {
     out.zone = zone;
-    const zones = new Set(candidates.flatMap((p) => p.zones));
-    if (!zones.has(zone)) f.child('zone').fail(`must be a zone of ${pool === undefined ? 'some pool' : `pool ${pool}`} (${listed([...zones].map((z) => JSON.stringify(z)))})`);
+    if (!zones.has(zone)) f.child('zone').fail(`must be a zone of ${pool === undefined ? 'some pool' : `pool ${pool}`} (${listed([...zones].map((z) => JSON.stringify(z)))}), or any`);
   }
-  const matching = candidates.reduce((n, p) => n + (zone === undefined ? p.count : nodesInZone(p, zone)), 0);
+  // Drawn from every zone of a set in turn: the count must fit the smallest.
+  const inZone = (z: string | undefined) => candidates.reduce((n, p) => n + (z === undefined ? p.count : nodesInZone(p, z)), 0);
+  const [matching, from] = out.zones
+    ? out.zones.map((z) => [inZone(z), z] as const).sort((a, b) => a[0] - b[0])[0]!
+    : [inZone(zone), zone] as const;
   if (f.child('count').present) out.count = positiveInteger(f.child('count'), FAULT_NODES_MAX);
-  if (out.count > matching) f.child('count').fail(`must be at most the number of nodes it draws from (${matching}${describeFilter(pool, zone)})`);
+  if (out.count > matching) f.child('count').fail(`must be at most the number of nodes it draws from (${matching}${describeFilter(pool, from)})`);
   return out;
 }
 
@@ -129,17 +136,27 @@ function replicaFault(f: Field, out: Fault, kind: ReplicaFaultKind, replicas: Sc
 function zoneFault(f: Field, out: Fault, pools: ReadonlyMap<string, NodePool>): Fault {
   for (const other of ['nodes', 'count', 'pool', 'memory'])
     if (f.child(other).present) f.child(other).error('does not apply to zonePartition: it cuts off every node of its zone');
-  if (!f.child('zone').present) f.child('zone').error('is required for zonePartition: the zone cut off');
+  if (!f.child('zone').present) f.child('zone').error('is required for zonePartition: the zone cut off, or any (each zone in turn)');
   const zone = nonEmptyString(f.child('zone'));
   const zones = new Set([...pools.values()].flatMap((p) => p.zones));
-  if (!zones.has(zone)) f.child('zone').fail(`must be a zone of some pool (${listed([...zones].map((z) => JSON.stringify(z)))})`);
-  out.zone = zone;
-  out.count = [...pools.values()].reduce((n, p) => n + nodesInZone(p, zone), 0);
+  if (zone === ANY_ZONE) out.zones = [...zones].sort();
+  else {
+    if (!zones.has(zone)) f.child('zone').fail(`must be a zone of some pool (${listed([...zones].map((z) => JSON.stringify(z)))}), or any`);
+    out.zone = zone;
+    out.count = zonePartitionSize(pools.values(), zone);
+  }
   if (f.child('recoverAfter').present) {
     out.recoverAfterMs = durationMs(f.child('recoverAfter'));
     if (!(out.recoverAfterMs > 0)) f.child('recoverAfter').fail('must be greater than 0');
   }
   return out;
+}
+
+/** The nodes a zone partition cuts off: every node of the zone. */
+export function zonePartitionSize(pools: Iterable<NodePool>, zone: string): number {
+  let n = 0;
+  for (const p of pools) n += nodesInZone(p, zone);
+  return n;
 }
 
 function positiveDuration(f: Field): number {

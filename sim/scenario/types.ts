@@ -100,6 +100,12 @@ export interface Fault {
   count: number;
   pool?: string;
   zone?: string;
+  /**
+   * A fault set (`zone: any`): the fault once per zone of this list, each a member of the set.
+   * `orchsim plan` runs every member and answers for the worst; `orchsim run` runs the first
+   * (fault-sets.ts). Absent: the fault is the one given.
+   */
+  zones?: string[];
   /** memoryPressure: the extra memory used on each target node, in bytes. */
   memoryBytes?: number;
   /** Replica faults: the replica's index, or the one leading at the time. */

@@ -20,7 +20,7 @@ nodePools:
 workloads:
   - { name: web, count: 32, controller: ReplicaSet, requests: { cpu: "1", memory: 64Mi } }
 faults:
-  - { kind: zonePartition, at: 1m, zone: zone-a }
+  - { kind: zonePartition, at: 1m, zone: any }
 plan:
   vary: [{ pool: pool, min: 10, max: 13 }]
   seeds: 1
@@ -31,12 +31,14 @@ test('plans with two worker processes and writes the answer', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'orchsim-plan-'));
   await writeFile(join(dir, 'spare-zone.yaml'), SCENARIO);
   const { stdout } = await run('node', [CLI, 'plan', join(dir, 'spare-zone.yaml'), '--workers', '2', '--out', dir]);
-  assert.match(stdout, /answer: 12 nodes \(pool 12\); 11 nodes missed pendingAtEnd/);
+  assert.match(stdout, /1 seeds per candidate on each of 3 fault members \(zone-a, zone-b, zone-c\)/);
+  assert.match(stdout, /answer: 12 nodes \(pool 12\); 11 nodes missed pendingAtEnd losing zone-a, zone-b\n/);
   const plan = JSON.parse(await readFile(join(dir, 'plan.json'), 'utf8'));
   assert.is(plan.answer.totalNodes, 12);
   assert.equal(plan.candidates.map((c: { totalNodes: number }) => c.totalNodes), [11, 12, 13]);
   const html = await readFile(join(dir, 'plan.html'), 'utf8');
-  assert.ok(html.includes('<b>12 nodes</b>'));
+  assert.ok(html.includes('whichever zone it lost: <b>12 nodes</b>'));
+  assert.ok(html.includes('each losing zone-a, zone-b, zone-c in turn'));
   assert.ok(html.includes('aria-label="Pods pending at the end"'));
 });
 

@@ -1,10 +1,13 @@
 // Capacity planning on a cluster whose answer is known by construction: 32 one-CPU pods of a
-// ReplicaSet fill exactly 8 four-CPU nodes, and zone-a (every third node) is cut off: the other two
-// zones must hold all 32, so the smallest cluster is 12 nodes (4 per zone) and 11 is not enough.
+// ReplicaSet fill exactly 8 four-CPU nodes, and a zone is cut off: the other two zones must hold
+// all 32. Node i is in zone i mod 3, so at 11 nodes zones a and b hold 4 each and zone c 3: losing
+// zone-c leaves 8 nodes, enough, but losing zone-a or zone-b leaves 7. The plan for zone-c alone
+// answers 11; for any zone (a fault set), 12, and 11 misses losing zone-a and zone-b.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { figuresOf, missedTargets, planCapacity } from '../../sim/plan.ts';
 import { runScenario } from '../../sim/run.ts';
+import { members } from '../../sim/scenario/fault-sets.ts';
 import { parseScenario } from '../../sim/scenario/load.ts';
 
 const SCENARIO = `
@@ -25,26 +28,37 @@ workloads:
 faults:
   - kind: zonePartition
     at: 1m
-    zone: zone-a
+    zone: any
 plan:
   vary: [{ pool: pool, min: 6, max: 15 }]
   seeds: 2
   targets: { pendingAtEnd: 0, readyAtEnd: true }
 `;
 
-test('the smallest cluster that survives losing a zone: 12 nodes, and 11 falls short by pending pods', async () => {
-  const scenario = parseScenario(SCENARIO, { name: 'spare-zone', dir: '.' });
-  const result = await planCapacity(scenario, async (s, seed) => {
-    const { report, checks, errors } = await runScenario(s, { seed });
-    return figuresOf(seed, report, checks, errors);
-  });
+const plan = (text: string) => planCapacity(parseScenario(text, { name: 'spare-zone', dir: '.' }), async (s, seed) => {
+  const { report, checks, errors } = await runScenario(s, { seed });
+  return figuresOf(seed, report, checks, errors);
+});
+
+test('the smallest cluster that survives losing any zone: 12 nodes; 11 falls short losing zone-a or zone-b', async () => {
+  const result = await plan(SCENARIO);
   assert.is(result.answer?.totalNodes, 12);
   assert.equal(result.seeds, [1, 2]);
+  assert.equal(result.members, ['zone-a', 'zone-b', 'zone-c']);
+  assert.equal(result.answer!.runs.map((r) => `${r.member} ${r.seed}`).sort(), ['zone-a 1', 'zone-a 2', 'zone-b 1', 'zone-b 2', 'zone-c 1', 'zone-c 2']);
   const below = result.candidates.find((c) => c.totalNodes === 11);
   assert.ok(below && !below.pass, 'the candidate just below the answer was run and failed');
   assert.ok(below.missed.includes('pendingAtEnd') && below.missed.includes('readyAtEnd'), below.missed.join(', '));
+  assert.equal(below.missedOn, ['zone-a', 'zone-b']);
   assert.ok(result.candidates.every((c) => c.pass === (c.totalNodes >= 12)), 'monotone over the candidates tried');
   assert.is(result.candidates.at(-1)!.totalNodes, 15, 'the largest was tried first');
+});
+
+test('losing zone-c alone, the smallest of the three: 11 nodes do', async () => {
+  const result = await plan(SCENARIO.replace('zone: any', 'zone: zone-c'));
+  assert.is(result.answer?.totalNodes, 11);
+  assert.equal(result.members, []);
+  assert.equal(result.candidates.find((c) => c.totalNodes === 10)?.missedOn, [], 'no set: nothing to name');
 });
 
 test('targets are checked one by one, and a checker violation fails a run', () => {
@@ -68,6 +82,19 @@ test('a plan: section names real pools and at least one target', () => {
   assert.is(error(`${base}plan: { vary: [{ pool: a, min: 4, max: 3 }], targets: { pendingAtEnd: 0 } }`), 's.yaml: plan.vary[0].max: must be at least min (4), got 3');
   assert.is(error(`${base}plan: { vary: [{ pool: a, min: 1, max: 3 }], targets: {} }`),
     's.yaml: plan.targets: must set at least one of pendingAtEnd, readyAtEnd, schedulingLatencyP99, podStartupP99, cpuUtilisationMax');
+});
+
+test('a fault set: zone any expands to one member per zone, in order; a count must fit the smallest zone', () => {
+  const pools = 'duration: 5m\nnodePools: [{ name: a, count: 5, zones: [z2, z1] }, { name: b, count: 1, zones: [z3] }]\n';
+  const s = parseScenario(`${pools}faults: [{ kind: zonePartition, at: 1m, zone: any }, { kind: nodeCrash, at: 2m, zone: any, pool: a, count: 2 }]\n`, { name: 's', dir: '.' });
+  const m = members(s);
+  assert.equal(m.map((x) => x.label), ['z1 + z1', 'z1 + z2', 'z2 + z1', 'z2 + z2', 'z3 + z1', 'z3 + z2']);
+  assert.equal(m[2]!.scenario.faults.map((f) => [f.kind, f.zone, f.count, f.zones]), [['zonePartition', 'z2', 3, undefined], ['nodeCrash', 'z1', 2, undefined]]);
+  assert.equal(members(parseScenario(pools, { name: 's', dir: '.' })).map((x) => x.label), ['']);
+  assert.throws(() => parseScenario(`${pools}faults: [{ kind: nodeCrash, at: 1m, zone: any, pool: a, count: 3 }]\n`, { name: 's', dir: '.' }),
+    (e: Error) => e.message === 's.yaml: faults[0].count: must be at most the number of nodes it draws from (2 in pool a, zone z1), got 3');
+  assert.throws(() => parseScenario(`${pools}faults: [{ kind: zonePartition, at: 1m, zone: z9 }]\n`, { name: 's', dir: '.' }),
+    (e: Error) => e.message === 's.yaml: faults[0].zone: must be a zone of some pool ("z2", "z1", "z3"), or any, got "z9"');
 });
 
 test.run();

@@ -354,7 +354,7 @@ test('a fault naming a node no pool has is rejected', () => {
   rejects('faults: [{ kind: nodeCrash, at: 1m, nodes: [general-01, general-01] }]', 'faults[0].nodes[1]', 'is listed twice, got "general-01"');
   rejects('faults: [{ kind: nodeCrash, at: 1m, nodes: [general-01], count: 1 }]', 'faults[0].count', 'cannot be given with nodes: name the nodes, or give count with optional pool and zone filters');
   rejects('faults: [{ kind: nodeCrash, at: 1m, pool: gpu }]', 'faults[0].pool', 'must name a node pool (general), got "gpu"');
-  rejects('faults: [{ kind: nodeCrash, at: 1m, zone: zone-c }]', 'faults[0].zone', 'must be a zone of some pool ("zone-a", "zone-b"), got "zone-c"');
+  rejects('faults: [{ kind: nodeCrash, at: 1m, zone: zone-c }]', 'faults[0].zone', 'must be a zone of some pool ("zone-a", "zone-b"), or any, got "zone-c"');
   rejects('faults: [{ kind: nodeSlow, at: 1m }]', 'faults[0].kind', 'must be one of nodeCrash, memoryPressure, zonePartition, nodeFlap, messageLoss, latency, apiServerRestart, natsOutage, controllerManagerCrash, controllerManagerFreeze, schedulerCrash, schedulerFreeze, got "nodeSlow"');
 });
 
@@ -396,7 +396,7 @@ test('replicas and the control-plane faults: the leader or an index, a freeze ne
   ]);
   rejectsWhole(`${base}faults: [{ kind: schedulerFreeze, at: 1m }]`, 'faults[0].recoverAfter', 'is required for schedulerFreeze: how long the replica stays frozen');
   rejectsWhole(`${base}faults: [{ kind: controllerManagerCrash, at: 1m, replica: 2 }]`, 'faults[0].replica', 'must be leader or a replica index from 0 to 1 (replicas: 2), got 2');
-  rejectsWhole(`${base}faults: [{ kind: zonePartition, at: 1m }]`, 'faults[0].zone', 'is required for zonePartition: the zone cut off');
+  rejectsWhole(`${base}faults: [{ kind: zonePartition, at: 1m }]`, 'faults[0].zone', 'is required for zonePartition: the zone cut off, or any (each zone in turn)');
   rejectsWhole(`${base}faults: [{ kind: schedulerCrash, at: 1m, count: 2 }]`, 'faults[0].count', 'does not apply to schedulerCrash: it hits one replica (replica: leader or an index)');
   rejectsWhole('duration: 5m\nnodePools: [{ name: a, count: 1 }]\nreplicas: { scheduler: 0 }', 'replicas.scheduler', 'must be an integer from 1 to 10, got 0');
 });
