@@ -1,12 +1,13 @@
-// Capacity planning: the smallest cluster that meets a scenario's targets on every seed, through
-// its faults. The pools the plan varies grow together, step by step, from their min to their max
-// counts; a candidate passes when every seed's run meets every target and every checker holds. A
-// scenario with a fault set (`zone: any`) runs each member on each seed: the plan holds for the worst.
-// Binary search over the steps, assuming that a larger cluster never does worse; every candidate
-// tried is kept, so the report shows the figures against cluster size and the margin at the answer.
+// Capacity planning: the smallest (or cheapest) cluster that meets a scenario's targets on every
+// seed, through its faults. A candidate passes when every seed's run meets every target and every
+// checker holds; a scenario with a fault set (`zone: any`) runs each member on each seed, so the
+// plan holds for the worst. The search (plan-search.ts) grows the varied pools together or chooses
+// each on its own; every candidate tried is kept, so the report shows the figures against cluster
+// size, the frontier of mixes and the margin at the answer.
 import type { Report } from './report/types.ts';
 import type { CheckResult } from './checkers.ts';
 import type { PlanTargets } from './scenario/plan.ts';
+import { searchFrontier, searchTogether, type Counts } from './plan-search.ts';
 import { members } from './scenario/fault-sets.ts';
 import type { Scenario } from './scenario/types.ts';
 
@@ -29,6 +30,8 @@ export interface Candidate {
   /** Nodes per varied pool. */
   counts: Record<string, number>;
   totalNodes: number;
+  /** What its nodes cost per hour, when every pool has a costPerHour. */
+  costPerHour?: number;
   runs: RunFigures[];
   /** The targets some seed missed (empty: the candidate passes). */
   missed: string[];
@@ -43,9 +46,13 @@ export interface PlanResult {
   seeds: number[];
   /** The fault set's members each candidate ran (`zone-a`, ...); empty with no set. */
   members: string[];
+  /** What the answer makes smallest. */
+  minimise: 'nodes' | 'cost';
   /** Every candidate run, smallest first. */
   candidates: Candidate[];
-  /** The smallest passing candidate; undefined when even the largest fails. */
+  /** The passing mixes no other passing mix undercuts in every pool (one, the answer, when pools grow together). */
+  frontier: Candidate[];
+  /** The frontier's smallest by `minimise`; undefined when even the largest fails. */
   answer?: Candidate;
 }
 
@@ -83,15 +90,12 @@ export function scenarioWith(scenario: Scenario, counts: Record<string, number>)
 export async function planCapacity(scenario: Scenario, run: Runner, onCandidate?: (c: Candidate) => void): Promise<PlanResult> {
   const plan = scenario.plan;
   if (!plan) throw new Error(`scenario ${scenario.name} has no plan: section (what to vary and the targets)`);
-  const steps = Math.max(...plan.vary.map((v) => v.max - v.min));
-  const countsAt = (step: number) =>
-    Object.fromEntries(plan.vary.map((v) => [v.pool, steps === 0 ? v.min : v.min + Math.round(((v.max - v.min) * step) / steps)]));
   const seeds = Array.from({ length: plan.seeds }, (_, i) => scenario.seed + i);
-  const tried = new Map<number, Candidate>();
-  const tryStep = async (step: number): Promise<Candidate> => {
-    const known = tried.get(step);
+  const tried = new Map<string, Candidate>();
+  const keyOf = (counts: Counts) => plan.vary.map((v) => counts[v.pool]).join(',');
+  const evaluate = async (counts: Counts): Promise<Candidate> => {
+    const known = tried.get(keyOf(counts));
     if (known) return known;
-    const counts = countsAt(step);
     const candidate = scenarioWith(scenario, counts);
     const runs = await Promise.all(members(candidate).flatMap((m) => seeds.map(async (seed) => {
       const figures = await run(m.scenario, seed);
@@ -100,25 +104,39 @@ export async function planCapacity(scenario: Scenario, run: Runner, onCandidate?
     const missed = [...new Set(runs.flatMap((r) => missedTargets(plan.targets, r)))].sort();
     const missedOn = [...new Set(runs.filter((r) => r.member !== undefined && missedTargets(plan.targets, r).length > 0).map((r) => r.member!))].sort();
     const total = candidate.nodePools.reduce((n, p) => n + p.count, 0);
-    const c: Candidate = { counts, totalNodes: total, runs, missed, missedOn, pass: missed.length === 0 };
-    tried.set(step, c);
+    const cost = costPerHour(candidate);
+    const c: Candidate = { counts, totalNodes: total, ...(cost === undefined ? {} : { costPerHour: cost }), runs, missed, missedOn, pass: missed.length === 0 };
+    tried.set(keyOf(counts), c);
     onCandidate?.(c);
     return c;
   };
-  let answer: Candidate | undefined;
-  if ((await tryStep(steps)).pass) {
-    let lo = 0;
-    let hi = steps;
-    while (lo < hi) {
-      const mid = Math.floor((lo + hi) / 2);
-      if ((await tryStep(mid)).pass) hi = mid;
-      else lo = mid + 1;
+  // A larger cluster never does worse: a candidate under one that missed misses, one over one that passed passes.
+  const passes = async (counts: Counts): Promise<boolean> => {
+    const known = tried.get(keyOf(counts));
+    if (known) return known.pass;
+    for (const c of tried.values()) {
+      if (!c.pass && plan.vary.every((v) => counts[v.pool]! <= c.counts[v.pool]!)) return false;
+      if (c.pass && plan.vary.every((v) => counts[v.pool]! >= c.counts[v.pool]!)) return true;
     }
-    answer = await tryStep(hi);
-    // The margin: the candidate just below the answer, and what it missed.
-    if (hi > 0) await tryStep(hi - 1);
-  }
-  const candidates = [...tried.values()].sort((a, b) => a.totalNodes - b.totalNodes);
+    return (await evaluate(counts)).pass;
+  };
+  const independent = plan.independent && plan.vary.length > 1;
+  const mixes = independent ? await searchFrontier(plan, passes) : [await searchTogether(plan, passes)].filter((c) => c !== undefined);
+  // Each mix of the frontier as run (a mix the assumption decided is run now, for its figures).
+  const frontier = await Promise.all(mixes.map(evaluate));
+  const measure = (c: Candidate) => (plan.minimise === 'cost' ? c.costPerHour! : c.totalNodes);
+  const answer = [...frontier].sort((x, y) => measure(x) - measure(y) || x.totalNodes - y.totalNodes)[0];
+  const candidates = [...tried.values()].sort((x, y) => x.totalNodes - y.totalNodes || keyOf(x.counts).localeCompare(keyOf(y.counts)));
   const sets = members(scenario).map((m) => m.label).filter((l) => l !== '');
-  return { scenario: scenario.name, targets: plan.targets, seeds, members: sets, candidates, ...(answer ? { answer } : {}) };
+  return { scenario: scenario.name, targets: plan.targets, minimise: plan.minimise, seeds, members: sets, candidates, frontier, ...(answer ? { answer } : {}) };
+}
+
+/** What the scenario's nodes cost per hour; undefined unless every pool says. */
+export function costPerHour(scenario: Scenario): number | undefined {
+  let total = 0;
+  for (const p of scenario.nodePools) {
+    if (p.costPerHour === undefined) return undefined;
+    total += p.count * p.costPerHour;
+  }
+  return Math.round(total * 1e6) / 1e6;
 }

@@ -43,7 +43,8 @@ export async function planCommand(argv: string[], log: (line: string) => void = 
   if (!scenario.plan) throw new OptionError(`${file} has no plan: section: say which pools vary and the targets (see sim/scenarios/README.md)`);
   const p = scenario.plan;
   const sets = members(scenario).map((m) => m.label).filter((l) => l !== '');
-  log(`planning ${scenario.name}: ${p.vary.map((v) => `${v.pool} ${v.min}..${v.max}`).join(', ')} nodes, ${p.seeds} seeds per candidate` +
+  log(`planning ${scenario.name}: ${p.vary.map((v) => `${v.pool} ${v.min}..${v.max}${v.step > 1 ? ` by ${v.step}` : ''}`).join(', ')} nodes` +
+    `${p.vary.length > 1 ? (p.independent ? ' (each on its own)' : ' (together)') : ''}, the ${p.minimise === 'cost' ? 'cheapest' : 'smallest'}, ${p.seeds} seed${p.seeds === 1 ? '' : 's'} per candidate` +
     `${sets.length ? ` on each of ${sets.length} fault members (${sets.join(', ')})` : ''}, ${draft.workers} workers`);
   const pool = workerPool(draft.workers);
   const start = performance.now();
@@ -53,13 +54,19 @@ export async function planCommand(argv: string[], log: (line: string) => void = 
   } finally {
     pool.close();
   }
-  const below = result.answer && result.candidates.filter((c) => c.totalNodes < result.answer!.totalNodes).at(-1);
+  // The margin: the largest candidate that missed with no pool above the answer's.
+  const a0 = result.answer;
+  const below = a0 && result.candidates.filter((c) => !c.pass && Object.keys(c.counts).every((k) => c.counts[k]! <= a0.counts[k]!)).at(-1);
+  if (result.frontier.length > 1) {
+    log('frontier (passing mixes no other undercuts in every pool):');
+    for (const c of result.frontier) log(`  ${mix(c)}`);
+  }
   if (result.answer) {
     const a = result.answer;
-    log(`answer: ${formatInteger(a.totalNodes)} nodes (${Object.entries(a.counts).map(([k, v]) => `${k} ${v}`).join(', ')})` +
-      (below ? `; ${formatInteger(below.totalNodes)} nodes missed ${below.missed.join(', ')}${on(below)}` : '; the smallest candidate'));
+    log(`answer: ${mix(a)}` +
+      (below ? `; ${size(below)} missed ${below.missed.join(', ')}${on(below)}` : '; the smallest candidate'));
     for (const m of planMetrics(result).filter((m) => m.bound !== undefined))
-      log(`  ${m.title}: ${m.format(m.worst(a.runs))} (target ≤ ${m.format(m.bound!)})${below ? `; ${m.format(m.worst(below.runs))} at ${formatInteger(below.totalNodes)} nodes` : ''}`);
+      log(`  ${m.title}: ${m.format(m.worst(a.runs))} (target ≤ ${m.format(m.bound!)})${below ? `; ${m.format(m.worst(below.runs))} at ${size(below)}` : ''}`);
   } else log('answer: none; even the largest candidate missed a target: raise the plan\'s max');
   const dir = resolve(draft.out);
   await mkdir(dir, { recursive: true });
@@ -70,8 +77,19 @@ export async function planCommand(argv: string[], log: (line: string) => void = 
 }
 
 function candidateLine(c: Candidate, seconds: number): string {
-  return `  ${formatInteger(c.totalNodes).padStart(6)} nodes  ${c.pass ? 'pass' : `missed ${c.missed.join(', ')}${on(c)}`}  (${seconds.toFixed(1)} s)`;
+  const pools = Object.keys(c.counts).length > 1 ? ` (${countsText(c)})` : '';
+  return `  ${formatInteger(c.totalNodes).padStart(6)} nodes${pools}  ${c.pass ? 'pass' : `missed ${c.missed.join(', ')}${on(c)}`}  (${seconds.toFixed(1)} s)`;
 }
+
+/** `20 nodes`, or `4 nodes (small 3, big 1)` when several pools vary. */
+const size = (c: Candidate) => `${formatInteger(c.totalNodes)} nodes${Object.keys(c.counts).length > 1 ? ` (${countsText(c)})` : ''}`;
+
+const countsText = (c: Candidate) => Object.entries(c.counts).map(([k, v]) => `${k} ${v}`).join(', ');
+
+/** `21 nodes (general 21), 8.4/h`: a mix and its cost. */
+const mix = (c: Candidate) => `${formatInteger(c.totalNodes)} nodes (${countsText(c)})${c.costPerHour === undefined ? '' : `, ${formatCost(c.costPerHour)}/h`}`;
+
+const formatCost = (v: number) => (Math.round(v * 100) / 100).toFixed(2);
 
 /** Where a candidate of a fault set missed: ` losing zone-a`. */
 const on = (c: Candidate) => (c.missedOn.length ? ` losing ${c.missedOn.join(', ')}` : '');

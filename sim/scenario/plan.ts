@@ -3,7 +3,9 @@
 // cluster must meet on every seed (through the scenario's faults) to pass.
 //
 //   plan:
-//     vary: [{ pool: general, min: 3, max: 40 }]   # pools varied together, each from min to max nodes
+//     vary: [{ pool: general, min: 3, max: 40 }]   # pools varied, each from min to max nodes (step: 1)
+//     independent: false                           # true: each pool's count chosen on its own
+//     minimise: nodes                              # or cost: Σ count × the pool's costPerHour
 //     seeds: 3                                     # default 3: seeds seed, seed+1, ...
 //     targets:                                     # at least one
 //       pendingAtEnd: 0                            # pods still Pending at the end, at most
@@ -14,7 +16,7 @@
 import type { NodePool } from './types.ts';
 import type { Field } from './field.ts';
 import { listed } from './field.ts';
-import { durationMs, integer, number, optional } from './schema.ts';
+import { durationMs, integer, number, oneOf, optional } from './schema.ts';
 
 export interface PlanTargets {
   pendingAtEnd?: number;
@@ -25,12 +27,18 @@ export interface PlanTargets {
 }
 
 export interface Plan {
-  vary: { pool: string; min: number; max: number }[];
+  vary: { pool: string; min: number; max: number; step: number }[];
+  /** Each varied pool's count chosen on its own (the frontier of smallest mixes); false: all grow together. */
+  independent: boolean;
+  /** What the answer makes smallest among the candidates that pass. */
+  minimise: 'nodes' | 'cost';
   seeds: number;
   targets: PlanTargets;
 }
 
-const PLAN_FIELDS = ['vary', 'seeds', 'targets'];
+const PLAN_FIELDS = ['vary', 'independent', 'minimise', 'seeds', 'targets'];
+/** Candidates an independent plan may have to try: the frontier walk's bound, so a plan says up front when its grid is too fine. */
+const GRID_MAX = 5_000;
 const TARGET_FIELDS = ['pendingAtEnd', 'readyAtEnd', 'schedulingLatencyP99', 'podStartupP99', 'cpuUtilisationMax'];
 const SEEDS_MAX = 20;
 const NODES_MAX = 100_000;
@@ -40,7 +48,7 @@ export function plan(f: Field, pools: ReadonlyMap<string, NodePool>): Plan {
   if (!f.child('vary').present) f.child('vary').error('is required: the pools to vary, e.g. [{ pool: general, min: 3, max: 40 }]');
   const seen = new Set<string>();
   const vary = f.child('vary').list('pools to vary', { nonEmpty: true, max: pools.size }).map((v) => {
-    v.mapping(['pool', 'min', 'max']);
+    v.mapping(['pool', 'min', 'max', 'step']);
     const at = v.child('pool');
     const pool = typeof at.value === 'string' ? at.value : '';
     if (!pools.has(pool)) at.fail(`must name a node pool (${listed([...pools.keys()])})`);
@@ -49,8 +57,22 @@ export function plan(f: Field, pools: ReadonlyMap<string, NodePool>): Plan {
     const min = integer(v.child('min'), 1, NODES_MAX, 'a positive integer');
     const max = integer(v.child('max'), 1, NODES_MAX, 'a positive integer');
     if (max < min) v.child('max').fail(`must be at least min (${min})`);
-    return { pool, min, max };
+    const step = optional(v.child('step'), (s) => integer(s, 1, NODES_MAX, 'a positive integer'), 1);
+    return { pool, min, max, step };
   });
+  const independent = optional(f.child('independent'), (x) => {
+    if (typeof x.value !== 'boolean') x.fail('must be true or false');
+    return x.value as boolean;
+  }, false);
+  const minimise = optional(f.child('minimise'), (x) => oneOf(x, ['nodes', 'cost'] as const), 'nodes');
+  if (minimise === 'cost') for (const p of pools.values())
+    if (p.costPerHour === undefined) f.child('minimise').fail(`cost needs every pool's costPerHour (pool ${p.name} has none)`);
+  const values = (v: { min: number; max: number; step: number }) => Math.floor((v.max - v.min) / v.step) + 1;
+  if (independent && vary.length > 1) {
+    const sorted = vary.map(values).sort((a, b) => b - a);
+    const walk = sorted.slice(2).reduce((n, k) => n * k, 1) * (sorted[0]! + sorted[1]!);
+    if (walk > GRID_MAX) f.child('vary').error(`asks for up to ${walk} candidates (more than ${GRID_MAX}): raise step or narrow min..max`);
+  }
   const seeds = optional(f.child('seeds'), (s) => integer(s, 1, SEEDS_MAX, `an integer from 1 to ${SEEDS_MAX}`), 3);
   const t = f.child('targets');
   if (!t.present) t.error(`is required: at least one of ${TARGET_FIELDS.join(', ')}`);
@@ -65,5 +87,5 @@ export function plan(f: Field, pools: ReadonlyMap<string, NodePool>): Plan {
   if (t.child('podStartupP99').present) targets.podStartupP99Ms = durationMs(t.child('podStartupP99'));
   if (t.child('cpuUtilisationMax').present) targets.cpuUtilisationMax = number(t.child('cpuUtilisationMax'), 0, 1, 'a fraction from 0 to 1');
   if (Object.keys(targets).length === 0) t.error(`must set at least one of ${TARGET_FIELDS.join(', ')}`);
-  return { vary, seeds, targets };
+  return { vary, independent, minimise, seeds, targets };
 }

@@ -5,9 +5,9 @@ import type { NodePool } from './types.ts';
 import type { Field } from './field.ts';
 import { taints } from './constraints.ts';
 import { manifest } from './manifest-schema.ts';
-import { dnsLabel, labels, labelValue, optional, positiveInteger, quantity } from './schema.ts';
+import { dnsLabel, labels, labelValue, number, optional, positiveInteger, quantity } from './schema.ts';
 
-const POOL_FIELDS = ['name', 'count', 'region', 'zones', 'capacity', 'labels', 'taints', 'node'];
+const POOL_FIELDS = ['name', 'count', 'region', 'zones', 'capacity', 'labels', 'taints', 'node', 'costPerHour'];
 const CAPACITY_FIELDS = ['cpu', 'memory', 'ephemeralStorage', 'pods'] as const;
 const DEFAULT_CAPACITY: NodePool['capacity'] = { cpu: '4', memory: '16Gi', ephemeralStorage: '100Gi', pods: 110 };
 const POOL_NODES_MAX = 100_000;
@@ -60,6 +60,7 @@ function pool(f: Field, name: string, count: number, facts: NodeFacts | undefine
     labels: { ...facts?.labels, ...labels(f.child('labels')) },
     taints: f.child('taints').present ? taints(f.child('taints')) : (facts?.taints ?? []),
   };
+  if (f.child('costPerHour').present) out.costPerHour = number(f.child('costPerHour'), 0, 1e9, 'a non-negative number (per node-hour)');
   if (facts) out.manifest = facts.manifest;
   return out;
 }

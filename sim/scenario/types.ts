@@ -44,6 +44,8 @@ export interface NodePool {
   capacity: { cpu: string; memory: string; ephemeralStorage: string; pods: number };
   labels: Record<string, string>;
   taints: Taint[];
+  /** What one of its nodes costs per hour, in the user's currency (`orchsim plan` can minimise it). */
+  costPerHour?: number;
   /** When the pool came from a Node manifest (`node:`): that manifest, for labels/taints/capacity it carries. */
   manifest?: KObject;
 }

@@ -31,7 +31,7 @@ test('plans with two worker processes and writes the answer', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'orchsim-plan-'));
   await writeFile(join(dir, 'spare-zone.yaml'), SCENARIO);
   const { stdout } = await run('node', [CLI, 'plan', join(dir, 'spare-zone.yaml'), '--workers', '2', '--out', dir]);
-  assert.match(stdout, /1 seeds per candidate on each of 3 fault members \(zone-a, zone-b, zone-c\)/);
+  assert.match(stdout, /1 seed per candidate on each of 3 fault members \(zone-a, zone-b, zone-c\)/);
   assert.match(stdout, /answer: 12 nodes \(pool 12\); 11 nodes missed pendingAtEnd losing zone-a, zone-b\n/);
   const plan = JSON.parse(await readFile(join(dir, 'plan.json'), 'utf8'));
   assert.is(plan.answer.totalNodes, 12);

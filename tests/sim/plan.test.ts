@@ -61,6 +61,50 @@ test('losing zone-c alone, the smallest of the three: 11 nodes do', async () => 
   assert.equal(result.candidates.find((c) => c.totalNodes === 10)?.missedOn, [], 'no set: nothing to name');
 });
 
+// Two pools chosen independently, by construction: 16 one-CPU pods on small nodes (2 CPU, 1.0 an
+// hour) and big ones (8 CPU, 5.0 an hour: dearer per CPU). A mix passes when 2 small + 8 big >= 16,
+// so the frontier is small 1 + big 2 (3 nodes, 11.0/h) and small 4 + big 1 (5 nodes, 9.0/h).
+const TWO_POOLS = (minimise: string) => `
+name: two-pools
+duration: 3m
+sampleInterval: 30s
+nodePools:
+  - { name: small, count: 1, costPerHour: 1.0, capacity: { cpu: "2", memory: 16Gi, pods: 110 } }
+  - { name: big, count: 1, costPerHour: 5.0, capacity: { cpu: "8", memory: 64Gi, pods: 110 } }
+workloads:
+  - { name: web, count: 16, controller: ReplicaSet, requests: { cpu: "1", memory: 64Mi } }
+plan:
+  vary: [{ pool: small, min: 1, max: 8 }, { pool: big, min: 1, max: 3 }]
+  independent: true
+  minimise: ${minimise}
+  seeds: 1
+  targets: { pendingAtEnd: 0 }
+`;
+
+test('two pools chosen independently: the frontier of mixes, the cheapest by cost, the fewest by nodes', async () => {
+  const cheapest = await plan(TWO_POOLS('cost'));
+  const mixes = (cs: { counts: Record<string, number> }[]) => cs.map((c) => `${c.counts.small}+${c.counts.big}`);
+  assert.equal(mixes(cheapest.frontier), ['1+2', '4+1']);
+  assert.equal(cheapest.frontier.map((c) => c.costPerHour), [11, 9]);
+  assert.equal(mixes([cheapest.answer!]), ['4+1']);
+  assert.is(cheapest.minimise, 'cost');
+  // Every mix tried that the frontier undercuts, or that misses, is on record; none passed below the frontier.
+  for (const c of cheapest.candidates) assert.is(c.pass, 2 * c.counts.small! + 8 * c.counts.big! >= 16, `${mixes([c])}`);
+  assert.ok(cheapest.candidates.length <= 8, `the walk ran ${cheapest.candidates.length} candidates, not the grid's 24`);
+  const fewest = await plan(TWO_POOLS('nodes'));
+  assert.equal(mixes([fewest.answer!]), ['1+2']);
+});
+
+/** The message parsing `text` fails with, or 'no error'. */
+const error = (text: string) => {
+  try {
+    parseScenario(text, { name: 's', dir: '.' });
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return 'no error';
+};
+
 test('targets are checked one by one, and a checker violation fails a run', () => {
   const ok = { seed: 1, pendingAtEnd: 0, readyAtEnd: true, schedulingLatencyP99Ms: 1_000, podStartupP99Ms: 3_000, cpuUtilisationMax: 0.5, violations: [] };
   const targets = { pendingAtEnd: 0, readyAtEnd: true, schedulingLatencyP99Ms: 2_000, podStartupP99Ms: 2_000, cpuUtilisationMax: 0.6 };
@@ -68,16 +112,18 @@ test('targets are checked one by one, and a checker violation fails a run', () =
   assert.equal(missedTargets({ cpuUtilisationMax: 0.4 }, { ...ok, violations: ['check: no pod bound twice'] }), ['cpuUtilisationMax', 'checks']);
 });
 
+test('minimising cost needs every pool\'s cost; an independent grid too fine for a walk is refused up front', () => {
+  const base = 'duration: 5m\nnodePools: [{ name: a, count: 2, costPerHour: 1 }, { name: b, count: 2 }]\n';
+  assert.is(error(`${base}plan: { vary: [{ pool: a, min: 1, max: 3 }], minimise: cost, targets: { pendingAtEnd: 0 } }`),
+    "s.yaml: plan.minimise: cost needs every pool's costPerHour (pool b has none), got \"cost\"");
+  assert.is(error(`${base}plan: { vary: [{ pool: a, min: 1, max: 3000 }, { pool: b, min: 1, max: 3000 }], independent: true, targets: { pendingAtEnd: 0 } }`),
+    's.yaml: plan.vary: asks for up to 6000 candidates (more than 5000): raise step or narrow min..max');
+  assert.is(error(`${base}plan: { vary: [{ pool: a, min: 1, max: 3000, step: 10 }, { pool: b, min: 1, max: 3000, step: 10 }], independent: true, targets: { pendingAtEnd: 0 } }`), 'no error');
+  assert.is(error(`duration: 5m\nnodePools: [{ name: a, count: 2, costPerHour: -1 }]\n`), 's.yaml: nodePools[0].costPerHour: must be a non-negative number (per node-hour), got -1');
+});
+
 test('a plan: section names real pools and at least one target', () => {
   const base = 'duration: 5m\nnodePools: [{ name: a, count: 2 }]\n';
-  const error = (text: string) => {
-    try {
-      parseScenario(text, { name: 's', dir: '.' });
-    } catch (e) {
-      return (e as Error).message;
-    }
-    return 'no error';
-  };
   assert.is(error(`${base}plan: { vary: [{ pool: b, min: 1, max: 3 }], targets: { pendingAtEnd: 0 } }`), 's.yaml: plan.vary[0].pool: must name a node pool (a), got "b"');
   assert.is(error(`${base}plan: { vary: [{ pool: a, min: 4, max: 3 }], targets: { pendingAtEnd: 0 } }`), 's.yaml: plan.vary[0].max: must be at least min (4), got 3');
   assert.is(error(`${base}plan: { vary: [{ pool: a, min: 1, max: 3 }], targets: {} }`),
