@@ -14,6 +14,7 @@ import { startWorkloads } from './workload.ts';
 import { openInspectLog, type InspectLog } from './inspect-log.ts';
 import type { ActorSystem, Inspect } from '../actors/system/actor-system.ts';
 import { members } from './scenario/fault-sets.ts';
+import { Timelines } from './timelines.ts';
 
 export interface LiveRun {
   /** Virtual ms since the run's start. */
@@ -68,6 +69,7 @@ export class ScenarioRun {
   readonly #wallStart: number;
   readonly #errors: string[];
   readonly #checks: Checkers;
+  readonly #timelines: Timelines;
   readonly #unobserve: () => void;
   readonly #log: InspectLog | undefined;
   #workloads: Awaited<ReturnType<typeof startWorkloads>> | undefined;
@@ -76,7 +78,7 @@ export class ScenarioRun {
   #disposed = false;
 
   private constructor(scenario: Scenario, options: RunOptions, wallStart: number, errors: string[], cluster: SimCluster,
-    metrics: RunMetrics, checks: Checkers, log: () => InspectLog | undefined) {
+    metrics: RunMetrics, timelines: Timelines, checks: Checkers, log: () => InspectLog | undefined) {
     this.scenario = scenario;
     this.seed = options.seed ?? scenario.seed;
     this.#options = options;
@@ -86,7 +88,11 @@ export class ScenarioRun {
     this.metrics = metrics;
     this.#checks = checks;
     this.t0 = metrics.t0;
-    this.#unobserve = cluster.server.store.onChange((c) => metrics.observe(c));
+    this.#timelines = timelines;
+    this.#unobserve = cluster.server.store.onChange((c) => {
+      metrics.observe(c);
+      timelines.observe(c);
+    });
     this.#log = log();
   }
 
@@ -101,6 +107,7 @@ export class ScenarioRun {
       if (errors.length < MAX_ERRORS) errors.push(`${where}: ${e instanceof Error ? e.message : String(e)}`);
     };
     let metrics: RunMetrics | undefined;
+    let timelines: Timelines | undefined;
     let checkers: Checkers | undefined;
     let log: InspectLog | undefined;
     const cluster = new SimCluster(scenario, seed, {
@@ -110,7 +117,11 @@ export class ScenarioRun {
       },
       ...(options.recordsPerActor ? { recordsPerActor: options.recordsPerActor } : {}),
       ...(options.inspect ? { inspect: options.inspect } : {}),
-      onDecision: (d) => metrics?.decision(d), onError: noteError,
+      onDecision: (d) => {
+        metrics?.decision(d);
+        timelines?.decision(d);
+      },
+      onError: noteError,
       onTaint: () => metrics?.taint(), onEvict: () => metrics?.taintEviction(),
       onLeading: (lock, holder, leading, atMs) => {
         metrics?.leading(lock, holder, leading, atMs);
@@ -120,8 +131,9 @@ export class ScenarioRun {
     const { clock, server } = cluster;
     const zones = [...new Set(cluster.nodes.map((n) => n.zone))].sort();
     metrics = new RunMetrics(clock, server.options.etcdPrefix, zones, clock.now(), scenario.sampleIntervalMs);
+    timelines = new Timelines(clock, server.options.etcdPrefix, metrics.t0);
     checkers = new Checkers(metrics);
-    const run = new ScenarioRun(scenario, options, wallStart, errors, cluster, metrics, checkers, () => log);
+    const run = new ScenarioRun(scenario, options, wallStart, errors, cluster, metrics, timelines, checkers, () => log);
     try {
       await run.#begin(noteError);
     } catch (e) {
@@ -180,7 +192,7 @@ export class ScenarioRun {
     await drainMicrotasks();
     await checks.compareCaches(cluster.server.store, cacheChecks(cluster), (o) => (o.spec as { nodeName?: string } | undefined)?.nodeName ?? '');
     for (const e of this.#workloads?.errors ?? []) this.#errors.push(`workloads: ${e}`);
-    const report = buildReport(scenario, seed, m, cluster, this.#faults, t0);
+    const report = { ...buildReport(scenario, seed, m, cluster, this.#faults, t0), timelines: this.#timelines.report() };
     const explanations = (this.#options.explain ?? []).map((key) => {
       const d = cluster.scheduler?.explain(key);
       return { pod: key, decision: d && { ...d, atMs: d.atMs - t0 } };
@@ -244,7 +256,7 @@ function pendingPods(m: RunMetrics, cluster: SimCluster, t0: number): PendingPod
   return out;
 }
 
-function buildReport(scenario: Scenario, seed: number, m: RunMetrics, cluster: SimCluster, faults: Report['faults'], t0: number): Report {
+function buildReport(scenario: Scenario, seed: number, m: RunMetrics, cluster: SimCluster, faults: Report['faults'], t0: number): Omit<Report, 'timelines'> {
   const span = m.firstCreateMs !== undefined && m.lastBindMs !== undefined ? m.lastBindMs - m.firstCreateMs : 0;
   const unschedulable: Record<string, number> = {};
   for (const reason of m.lastFailure.values()) unschedulable[reason] = (unschedulable[reason] ?? 0) + 1;

@@ -23,6 +23,18 @@ export interface Report {
   failovers: Failover[];
   /** Each time a ReplicaSet had fewer Ready pods than it wants, once it had had them all, and when it got back. */
   replicaSetDips: ReplicaSetDip[];
+  /** What happened to each node and each pod, in order (sim/timelines.ts). */
+  timelines: Timelines;
+}
+
+/** One event of a node's or a pod's timeline: virtual ms from the start, what, and a detail (a node, a taint key, who). */
+export type TimelineEntry = [number, string] | [number, string, string];
+
+export interface Timelines {
+  /** By node name: registered, Ready / NotReady / Unknown, tainted and untainted (NoExecute, with the key), deleted. */
+  nodes: Record<string, TimelineEntry[]>;
+  /** By `namespace/name`: created, scheduled (node), started, preempted (by pod) or evicted (by whom), deleting, Succeeded / Failed (reason), deleted. */
+  pods: Record<string, TimelineEntry[]>;
 }
 
 export interface ReplicaSetDip {

@@ -33,7 +33,7 @@ test('zone-outage: health machines go Unknown after the grace period, the zone m
   const renewals = new Map<string, number[]>();
   let zoneOf = new Map<string, string>();
   let t0 = 0;
-  const { errors, checks } = await runScenario(scenario, {
+  const { errors, checks, report } = await runScenario(scenario, {
     inspectLog: { file },
     onStarted: (live) => {
       t0 = live.cluster.clock.now();
@@ -119,6 +119,31 @@ test('zone-outage: health machines go Unknown after the grace period, the zone m
   // client's queue (at most a few requests).
   times.slice(1).forEach((t, k) => assert.ok(t - times[k]! >= periodMs - 500, `taints ${k} and ${k + 1} ${t - times[k]!} ms apart (${times.join(' ')})`));
   assert.ok(times.at(-1)! <= down.t + partitioned.length * periodMs + 60_000, `the last taint at ${times.at(-1)} ms`);
+
+  // The report's timelines say the same, node by node and pod by pod: each partitioned node
+  // Unknown as its health machine went Unknown, tainted when the taint landed; each of its pods
+  // evicted by the taint eviction controller once 300 s have passed (the default toleration), and no other.
+  const { nodes, pods } = report.timelines;
+  for (const [i, name] of partitioned.entries()) {
+    const at = (what: string, detail?: string) => nodes[name]!.filter((e) => e[1] === what && e[2] === detail).map((e) => e[0]);
+    // Its condition is written when the machine goes Unknown, and lands before that pass ends (the pass waits for it).
+    const [written] = at('Unknown');
+    assert.ok(at('Unknown').length === 1 && written! >= unknownAt[i]! && written! <= endOf(unknownAt[i]!), `${name} Unknown at ${written}, its machine at ${unknownAt[i]}`);
+    assert.equal(at('tainted', UNREACHABLE), [taints.get(name)!], `${name} tainted`);
+    assert.ok(at('untainted', UNREACHABLE)[0]! > partition.atMs + partition.recoverAfterMs!, `${name} untainted after the partition healed`);
+    assert.equal(nodes[name]![0], [0, 'registered']);
+  }
+  const evicted = Object.entries(pods).filter(([, e]) => e.some((x) => x[1] === 'evicted'));
+  assert.ok(evicted.length >= 400, `${evicted.length} pods evicted`);
+  for (const [pod, entries] of evicted) {
+    const node = entries.find((e) => e[1] === 'scheduled')![2]!;
+    const eviction = entries.find((e) => e[1] === 'evicted')!;
+    assert.is(eviction[2], 'taint-eviction-controller');
+    // Decided at the toleration's end; the deletions of a node's pods go out together, at most a second through the controller's client.
+    const late = eviction[0] - (taints.get(node)! + 300_000);
+    assert.ok(late >= 0 && late < 1_000, `${pod} on ${node}: evicted ${late} ms after its toleration ended`);
+  }
+  assert.equal(new Set(evicted.map(([, e]) => e.find((x) => x[1] === 'scheduled')![2])), new Set(partitioned));
 
   // Every pod deleted gracefully (by the taint eviction controller) is an object actor from Live to Removed.
   const objects = records.filter((r) => r.machine === 'object');

@@ -58,6 +58,10 @@ export function sampleReport(): Report {
     ],
     failovers: [{ lock: 'orch-controller-manager', from: 'controller-manager-0', to: 'controller-manager-1', atMs: 30_000, gapMs: 17_500 }],
     replicaSetDips: [{ replicaSet: 'default/web', desired: 50, fromMs: 21_000, toMs: 24_500 }, { replicaSet: 'default/web', desired: 50, fromMs: 50_000 }],
+    timelines: {
+      nodes: { 'pool-0': [[0, 'registered'], [1_000, 'Ready'], [20_000, 'Unknown'], [25_000, 'tainted', 'node.kubernetes.io/unreachable']] },
+      pods: { 'default/web-0': [[0, 'created'], [12, 'scheduled', 'pool-0'], [3_000, 'started'], [325_000, 'evicted', 'taint-eviction-controller']] },
+    },
   };
 }
 
