@@ -16,6 +16,7 @@ import { schedulerReplica } from '../actors/scheduler/replica.ts';
 import type { Replica } from '../actors/client/replica.ts';
 import { ActorSystem, type Inspect } from '../actors/system/actor-system.ts';
 import { Link, LostRequestError } from './link.ts';
+import { ServedBus } from './request-time.ts';
 import { NoRespondersError } from '../transport/bus.ts';
 import { MemoryBus } from '../transport/memory-bus.ts';
 import { Kernel } from './kernel.ts';
@@ -74,6 +75,8 @@ export class SimCluster {
   readonly agents = new Map<string, NodeAgent>();
   /** Each component's link to the bus (node agents by node name, replicas by identity): where faults cut or freeze it. */
   readonly links = new Map<string, Link>();
+  /** The API server's side of the request-time model, when the scenario has one: where the requests' time went. */
+  readonly served: ServedBus | undefined;
   readonly #hooks: ClusterHooks;
   readonly #byName: Map<string, SimNode>;
 
@@ -85,8 +88,10 @@ export class SimCluster {
     this.random = seededRandom(seed);
     this.system = new ActorSystem(this.clock, { ...(hooks.recordsPerActor ? { recordsPerActor: hooks.recordsPerActor } : {}), ...(hooks.inspect ? { inspect: hooks.inspect } : {}) });
     hooks.onSystem?.(this.system);
+    // With a request-time model the server's bus delays and serves its requests; its clients' is the plain one.
+    this.served = scenario.requestTime && new ServedBus(this.bus, this.clock, this.random.fork('request-time'), scenario.requestTime);
     this.server = new ApiServer(apiServerFromScenario(scenario.options.apiserver),
-      { clock: this.clock, random: this.random.fork('apiserver'), bus: this.bus, system: this.system });
+      { clock: this.clock, random: this.random.fork('apiserver'), bus: this.served ?? this.bus, system: this.system });
     this.controllerManagers = Array.from({ length: scenario.replicas.controllerManager }, (_, i) => this.#controllerManager(i));
     this.schedulers = Array.from({ length: scenario.replicas.scheduler }, (_, i) => this.#scheduler(i));
     this.nodes = planNodes(scenario);
@@ -116,7 +121,7 @@ export class SimCluster {
     this.apiServerDown = true;
     this.clock.setTimeout(() => {
       this.#requestsBefore += old.requests;
-      this.server = new ApiServer(old.options, { clock: this.clock, random: this.random.fork(`apiserver/restart-${++this.#restarts}`), bus: this.bus, store: old.store, system: this.system });
+      this.server = new ApiServer(old.options, { clock: this.clock, random: this.random.fork(`apiserver/restart-${++this.#restarts}`), bus: this.served ?? this.bus, store: old.store, system: this.system });
       this.apiServerDown = false;
       void this.server.start().catch((e) => this.#error('apiserver', e));
     }, downMs);

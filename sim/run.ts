@@ -7,13 +7,14 @@ import { Checkers, type CheckResult } from './checkers.ts';
 import { drainMicrotasks } from './kernel.ts';
 import { histogram, percentiles, RunMetrics } from './metrics.ts';
 import { scheduleFaults } from './faults.ts';
-import type { PendingPod, Report } from './report/types.ts';
+import type { PendingPod, Report, RequestTime } from './report/types.ts';
 import type { Decision } from '../actors/scheduler/scheduler.ts';
 import type { Scenario } from './scenario/types.ts';
 import { startWorkloads } from './workload.ts';
 import { openInspectLog, type InspectLog } from './inspect-log.ts';
 import type { ActorSystem, Inspect } from '../actors/system/actor-system.ts';
 import { members } from './scenario/fault-sets.ts';
+import type { RequestTimes } from './request-time.ts';
 import { Timelines } from './timelines.ts';
 
 export interface LiveRun {
@@ -149,6 +150,7 @@ export class ScenarioRun {
     await cluster.start();
     const endMs = scenario.durationMs;
     this.#workloads = await startWorkloads(cluster.bus, clock, cluster.random.fork('workloads'), scenario.workloads, t0, endMs);
+    cluster.served?.start();
     this.#faults = scheduleFaults(cluster, clock, cluster.random.fork('faults'), scenario.faults, t0, (e) => noteError('faults', e));
     const sample = () => {
       m.sample(cluster.apiRequests, cluster.controllers.zoneStates());
@@ -291,5 +293,10 @@ function buildReport(scenario: Scenario, seed: number, m: RunMetrics, cluster: S
     leadership: m.leadership,
     failovers: m.failovers(),
     replicaSetDips: m.replicaSetDips,
+    ...(cluster.served ? { requestTime: requestTimeOf(cluster.served.times) } : {}),
   };
+}
+
+function requestTimeOf(t: RequestTimes): RequestTime {
+  return { requests: t.requests, networkMs: t.networkMs, queueMs: percentiles(t.queueMs), serviceMs: percentiles(t.serviceMs) };
 }

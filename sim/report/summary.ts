@@ -86,6 +86,14 @@ function leaders(report: Report): string[] {
   });
 }
 
+/** Where a request's time went: the network both ways, the server's queue, its service. */
+function requestTime(t: NonNullable<Report['requestTime']>): string[] {
+  const p = (x: Percentiles) => `p50 ${formatMs(x.p50)}  p99 ${formatMs(x.p99)}  max ${formatMs(x.max)}`;
+  return [`${formatInteger(t.requests)} requests over the bus, each ${formatMs(t.networkMs)} of network each way`,
+    `waiting for a server slot: ${p(t.queueMs)}`, `served: ${p(t.serviceMs)}`,
+    'a component also waits for its own client\'s QPS limit before sending'];
+}
+
 function wallLines(durationMs: number, wall: WallFigures): string[] {
   const speed = wall.wallMs > 0 ? ` (${formatCount(durationMs / wall.wallMs)} virtual s per wall s)` : '';
   return [...entry('wall time', `${formatMs(wall.wallMs)}${speed}`), ...entry('peak memory', `${formatBytes(wall.peakRssBytes)} RSS`)];
@@ -117,6 +125,7 @@ export function renderSummary(report: Report, wall?: WallFigures): string {
     ...(report.replicaSetDips.length ? entry('replica sets', dips(report)) : []),
     ...entry('events', formatInteger(s.events) + perVirtualSecond(s.events, durationMs)),
     ...entry('api requests', formatInteger(s.apiRequests) + perVirtualSecond(s.apiRequests, durationMs)),
+    ...(report.requestTime ? entry('request time', ...requestTime(report.requestTime)) : []),
     ...(wall ? wallLines(durationMs, wall) : []),
   ];
   return lines.join('\n');

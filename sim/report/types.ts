@@ -25,6 +25,17 @@ export interface Report {
   replicaSetDips: ReplicaSetDip[];
   /** What happened to each node and each pod, in order (sim/timelines.ts). */
   timelines: Timelines;
+  /** Where the API requests' time went, when the scenario models it (`requestTime:`). */
+  requestTime?: RequestTime;
+}
+
+export interface RequestTime {
+  requests: number;
+  /** One way, each request and its reply. */
+  networkMs: number;
+  /** Waiting for one of the server's slots, and being served, per request. */
+  queueMs: Percentiles;
+  serviceMs: Percentiles;
 }
 
 /** One event of a node's or a pod's timeline: virtual ms from the start, what, and a detail (a node, a taint key, who). */

@@ -85,11 +85,12 @@ import { nodePool } from './pools.ts';
 import { durationMs, integer, nonEmptyString, optional, string } from './schema.ts';
 import { workload } from './workloads.ts';
 import { yamlDocuments } from './yaml-documents.ts';
+import { requestTime } from './request-time.ts';
 
 export { ScenarioError } from './field.ts';
 export { nodeNames } from './pools.ts';
 
-const SCENARIO_FIELDS = ['name', 'description', 'seed', 'duration', 'sampleInterval', 'nodePools', 'workloads', 'faults', 'options', 'replicas', 'plan', 'manifests'];
+const SCENARIO_FIELDS = ['name', 'description', 'seed', 'duration', 'sampleInterval', 'nodePools', 'workloads', 'faults', 'options', 'replicas', 'requestTime', 'plan', 'manifests'];
 const REPLICAS_MAX = 10;
 const COMPONENTS = ['apiserver', 'scheduler', 'nodeagent', 'controllerManager'] as const;
 const RUN_MAX_MS = 7 * 24 * 3_600_000; // 7 days
@@ -156,6 +157,7 @@ export function parseScenario(text: string, source: { name: string; dir: string;
     faults: listed(root.child('faults'), 'faults', FAULTS_MAX).map((f) => fault(f, runMs, poolsByName, replicaCounts)),
     options: componentOptions(root.child('options')),
     replicas: replicaCounts,
+    ...(root.child('requestTime').present ? { requestTime: requestTime(root.child('requestTime')) } : {}),
     ...(root.child('plan').present ? { plan: plan(root.child('plan'), poolsByName) } : {}),
   };
 }

@@ -3,6 +3,7 @@
 // Times are virtual milliseconds from the start of the run; quantities are already parsed.
 import type { KObject } from '../../actors/api/types.ts';
 import type { Taint } from '../../actors/scheduler/framework.ts';
+import type { RequestTimeModel } from '../request-time.ts';
 import type { Plan } from './plan.ts';
 
 export interface Scenario {
@@ -22,6 +23,8 @@ export interface Scenario {
   options: ComponentOptions;
   /** `replicas:` how many controller managers and schedulers run (default 1 each); they elect leaders. */
   replicas: { controllerManager: number; scheduler: number };
+  /** `requestTime:` how long API requests take; absent, they are answered at the instant they are sent. */
+  requestTime?: RequestTimeModel;
   /** `plan:` what `orchsim plan` varies and the targets it checks. */
   plan?: Plan;
 }

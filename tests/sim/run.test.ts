@@ -48,6 +48,20 @@ test('the same scenario and seed give a byte-identical report; another seed give
   assert.is.not(a.report.traceHash, c.report.traceHash);
 });
 
+test('with the request-time model: still byte-identical per seed, every checker holds, and scheduling takes time', async () => {
+  const timed = () => parseScenario(`${SCENARIO}requestTime: { network: 1ms, read: 2ms, write: 5ms }\n`, { name: 'small', dir: '.' });
+  const a = await runScenario(timed(), { seed: 5 });
+  const b = await runScenario(timed(), { seed: 5 });
+  assert.is(stableJson(a.report), stableJson(b.report));
+  for (const c of a.checks) assert.is(c.violations, 0, `${c.name}: ${c.examples.join('; ')}`);
+  assert.equal(a.errors, []);
+  // A binding is a write: at least the network both ways, so no pod is scheduled in 0 ms.
+  assert.ok(a.report.summary.schedulingLatencyMs.p50 >= 2, `p50 ${a.report.summary.schedulingLatencyMs.p50} ms`);
+  const t = a.report.requestTime!;
+  assert.ok(t.requests > 1_000 && t.networkMs === 1 && t.serviceMs.p50 > 0, JSON.stringify(t));
+  assert.is((await runScenario(scenario(), { seed: 5 })).report.requestTime, undefined, 'off unless asked for');
+});
+
 test('every checker holds and the figures match the scenario', async () => {
   const { report, checks, errors } = await runScenario(scenario(), { seed: 5 });
   for (const c of checks) assert.is(c.violations, 0, `${c.name}: ${c.examples.join('; ')}`);
