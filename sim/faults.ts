@@ -73,7 +73,7 @@ export function scheduleFaults(cluster: SimCluster, clock: Clock, random: Random
         return void clock.setTimeout(() => (record.recoveredAtMs = clock.now() - t0), f.recoverAfterMs!);
       }
       const targets = targetsOf(cluster, f, stream);
-      const record: FaultRecord = { kind: f.kind, atMs: clock.now() - t0, targets };
+      const record: FaultRecord = { kind: f.kind, atMs: clock.now() - t0, ...(f.zone !== undefined ? { zone: f.zone } : {}), targets };
       records.push(record);
       const effect = effectOf(cluster, f, onError);
       const endAt = f.recoverAfterMs === undefined ? Infinity : clock.now() + f.recoverAfterMs;

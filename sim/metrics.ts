@@ -323,12 +323,17 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 const ratio = (a: number, b: number) => (b > 0 ? round(a / b) : 0);
 const zoneOf = (o: KObject) => o.metadata.labels?.['topology.kubernetes.io/zone'] ?? '';
 
-/** The reason that ruled out the most nodes in a failed attempt (ties: alphabetical). */
+/**
+ * A failed attempt's binding constraint, counted as its FitError message counts: the reason that
+ * ruled out the most nodes, summed over the plugins that gave it; of equal counts, the one the
+ * message lists first (it sorts "<count> <reason>" as strings, so equal counts go by reason).
+ */
 function mainReason(d: Decision): string {
+  const nodes = new Map<string, number>();
+  for (const byReason of Object.values(d.filtered)) for (const [reason, n] of Object.entries(byReason)) nodes.set(reason, (nodes.get(reason) ?? 0) + n);
   let best = '';
   let most = -1;
-  for (const byReason of Object.values(d.filtered))
-    for (const [reason, n] of Object.entries(byReason)) if (n > most || (n === most && reason < best)) [best, most] = [reason, n];
+  for (const [reason, n] of nodes) if (n > most || (n === most && reason < best)) [best, most] = [reason, n];
   return best || (d.nodes === 0 ? 'no nodes in the cluster' : 'unknown');
 }
 

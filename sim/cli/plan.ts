@@ -9,7 +9,7 @@ import { members } from '../scenario/fault-sets.ts';
 import { workerPool } from '../plan-workers.ts';
 import { planMetrics, renderPlanHtml } from '../report/plan-html.ts';
 import { stableJson } from '../report/write.ts';
-import { formatInteger } from '../report/format.ts';
+import { formatCost, formatInteger } from '../report/format.ts';
 import { helpText } from '../../actors/api/options/help.ts';
 import { bool, int, string } from '../../actors/api/options/kinds.ts';
 import { OptionError, OptionTable, type OptionSpec } from '../../actors/api/options/table.ts';
@@ -88,8 +88,6 @@ const countsText = (c: Candidate) => Object.entries(c.counts).map(([k, v]) => `$
 
 /** `21 nodes (general 21), 8.4/h`: a mix and its cost. */
 const mix = (c: Candidate) => `${formatInteger(c.totalNodes)} nodes (${countsText(c)})${c.costPerHour === undefined ? '' : `, ${formatCost(c.costPerHour)}/h`}`;
-
-const formatCost = (v: number) => (Math.round(v * 100) / 100).toFixed(2);
 
 /** Where a candidate of a fault set missed: ` losing zone-a`. */
 const on = (c: Candidate) => (c.missedOn.length ? ` losing ${c.missedOn.join(', ')}` : '');

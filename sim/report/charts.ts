@@ -3,6 +3,9 @@
 // lines keep at most a few points per pixel column, hover targets and fault markers are capped.
 // Every coordinate goes through `coord`, so no "NaN" or "Infinity" can reach the page; every text
 // goes through `escapeHtml`. Hover details are SVG <title> elements: tooltips without script.
+// No text is cut short or drawn over another: the margins grow to the widest tick label, legend
+// labels wrap (chart-text.ts), fault labels stack in rows above the plot.
+import { coord, legend, LINE_HEIGHT, textWidth, widest, type LegendItem } from './chart-text.ts';
 import { escapeHtml } from './escape.ts';
 import { formatClock, formatCount, formatInteger, formatPercent } from './format.ts';
 import { clockDigits, niceTicks, timeTicks } from './ticks.ts';
@@ -13,10 +16,13 @@ const MARKER_COLOUR = '#c0392b';
 const WIDTH = 640;
 const PLOT_HEIGHT = 170;
 const MARGIN = { left: 54, right: 30, bottom: 30 };
-const CHAR_WIDTH = 6.2; // at font-size 11, near enough for layout
+const LABEL_GAP = 8; // between two labels side by side
+const TILT = (40 * Math.PI) / 180; // of bar labels too wide to stand side by side
 const MAX_HOVER_COLUMNS = 240;
 const MAX_MARKERS = 200;
-const MAX_LEGEND_LABEL = 40;
+// Rows of fault labels above a plot; a fault that finds no room keeps its line and tooltip (the
+// report's fault table lists every fault).
+const MAX_MARKER_LABEL_ROWS = 4;
 
 export interface LineSeries {
   label: string;
@@ -25,11 +31,14 @@ export interface LineSeries {
   color?: string;
 }
 
-/** A fault on a time chart: a dashed line at `atMs`, shaded until `untilMs` when it recovered. */
+/** A fault on a time chart: a dashed line at `atMs` labelled `label`, shaded until `untilMs` when it recovered. */
 export interface TimeMarker {
   atMs: number;
   untilMs?: number;
+  /** Drawn beside the line, so short: what and where (`zonePartition pool-01 +19 more`). */
   label: string;
+  /** The tooltip, when it says more than the label. */
+  detail?: string;
 }
 
 export interface LineChartOptions {
@@ -40,9 +49,13 @@ export interface LineChartOptions {
   yMax?: number;
   /** Tick labels and tooltips; formatCount by default. */
   yFormat?: (value: number) => string;
+  /** A value axis of named states: values are indices into these names, with a tick (and label) for each. */
+  yCategories?: readonly string[];
   markers?: readonly TimeMarker[];
   /** An x axis of plain numbers (e.g. nodes) instead of virtual time: `tMs` then holds those numbers. */
   xFormat?: (x: number) => string;
+  /** The plain numbers are whole (nodes): ticks one or more apart, never between two. */
+  xIntegers?: boolean;
 }
 
 export interface BarChartOptions {
@@ -59,13 +72,6 @@ interface Frame {
   height: number;
 }
 
-/** A coordinate with one decimal; anything not finite becomes 0 rather than "NaN". */
-function coord(v: number): string {
-  if (!Number.isFinite(v)) return '0';
-  const r = Math.round(v * 10) / 10;
-  return String(r === 0 ? 0 : r);
-}
-
 function extent(values: Iterable<number>): [number, number] | undefined {
   let lo = Infinity;
   let hi = -Infinity;
@@ -77,54 +83,42 @@ function extent(values: Iterable<number>): [number, number] | undefined {
   return lo <= hi ? [lo, hi] : undefined;
 }
 
-function shorten(label: string): string {
-  return label.length > MAX_LEGEND_LABEL ? `${label.slice(0, MAX_LEGEND_LABEL - 1)}…` : label;
-}
-
 function svgOpen(title: string, height: number): string {
   const t = escapeHtml(title);
   return `<svg class="chart" viewBox="0 0 ${WIDTH} ${coord(height)}" role="img" aria-label="${t}" font-size="11"><title>${t}</title>`;
 }
 
-interface LegendItem {
-  label: string;
-  color: string;
-  dash?: string;
+interface ValueScale {
+  min: number;
+  max: number;
+  ticks: readonly number[];
+  format: (v: number) => string;
 }
 
-/** Swatches and labels in rows that wrap at the plot's width. */
-function legend(items: readonly LegendItem[], frameLeft: number, maxWidth: number): { svg: string; height: number } {
-  const parts: string[] = [];
-  let x = 0;
-  let row = 0;
-  for (const item of items) {
-    const label = shorten(item.label);
-    const itemWidth = 22 + label.length * CHAR_WIDTH + 14;
-    if (x > 0 && x + itemWidth > maxWidth) {
-      x = 0;
-      row++;
-    }
-    const y = 12 + row * 16;
-    const dash = item.dash ? ` stroke-dasharray="${item.dash}"` : '';
-    parts.push(
-      `<line x1="${coord(frameLeft + x)}" y1="${y - 4}" x2="${coord(frameLeft + x + 16)}" y2="${y - 4}" stroke="${item.color}" stroke-width="3"${dash}/>` +
-        `<text x="${coord(frameLeft + x + 22)}" y="${y}" fill="#333">${escapeHtml(label)}</text>`,
-    );
-    x += itemWidth;
-  }
-  return { svg: `<g class="legend">${parts.join('')}</g>`, height: items.length === 0 ? 0 : (row + 1) * 16 + 4 };
+function valueScale(o: LineChartOptions): ValueScale {
+  const names = o.yCategories;
+  // A tick per name and none between: a tick between two names has no name of its own, and
+  // rounding it to a neighbour's names that neighbour twice.
+  if (names?.length) return { min: 0, max: Math.max(1, names.length - 1), ticks: names.map((_, i) => i), format: (v) => names[Math.round(v)] ?? '–' };
+  const values = extent(o.series.flatMap((s) => s.values.slice(0, o.tMs.length))) ?? [0, 0];
+  return { ...niceTicks(Math.min(0, values[0]), Math.max(o.yMax ?? 0, values[1])), format: o.yFormat ?? formatCount };
 }
 
-function valueAxis(ticks: readonly number[], sy: (v: number) => number, frame: Frame, format: (v: number) => string): string {
+/** Grid lines and tick labels, right-aligned in the left margin (which `leftMargin` makes wide enough). */
+function valueAxis(scale: ValueScale, sy: (v: number) => number, frame: Frame): string {
   const right = frame.left + frame.width;
-  return ticks
+  const ticks = scale.ticks
     .map((t) => {
       const y = coord(sy(t));
       return `<line x1="${frame.left}" y1="${y}" x2="${right}" y2="${y}" stroke="#e3e6ea"/>` +
-        `<text x="${frame.left - 6}" y="${y}" dy="0.32em" text-anchor="end" fill="#555">${escapeHtml(format(t))}</text>`;
+        `<text x="${frame.left - 6}" y="${y}" dy="0.32em" text-anchor="end" fill="#555">${escapeHtml(scale.format(t))}</text>`;
     })
     .join('');
+  return `<g class="y-axis">${ticks}</g>`;
 }
+
+/** The left margin: room for the widest value label and half the first x label. */
+const leftMargin = (valueLabels: readonly string[], firstX = '') => Math.ceil(Math.max(MARGIN.left, widest(valueLabels) + 12, textWidth(firstX) / 2 + 2));
 
 function frameLines(frame: Frame): string {
   const bottom = frame.top + frame.height;
@@ -178,19 +172,51 @@ function seriesPath(tMs: readonly number[], values: readonly number[], sx: (t: n
     .join('');
 }
 
-function markerLayer(markers: readonly TimeMarker[], domain: [number, number], sx: (t: number) => number, frame: Frame): string {
-  const bottom = coord(frame.top + frame.height);
-  return markers
+interface PlacedMarker {
+  marker: TimeMarker;
+  /** Where its label sits: beside the line, in a row above the plot (none when every row was taken there). */
+  label?: { x: number; end: boolean; row: number };
+}
+
+/**
+ * The markers inside the domain, each label beside its line (to its right, or to its left near the
+ * chart's right edge) in the first row where it clears the labels already there; rows fill left to right.
+ */
+function placeMarkers(markers: readonly TimeMarker[], domain: [number, number], sx: (t: number) => number): { placed: PlacedMarker[]; rows: number } {
+  const rowEnds: number[] = [];
+  const placed = markers
     .filter((m) => Number.isFinite(m.atMs) && m.atMs >= domain[0] && m.atMs <= domain[1])
     .slice(0, MAX_MARKERS)
-    .map((m) => {
+    .sort((a, b) => a.atMs - b.atMs)
+    .map((marker): PlacedMarker => {
+      const x = sx(marker.atMs);
+      const width = textWidth(marker.label);
+      const end = x + 3 + width > WIDTH - 2;
+      const from = end ? x - 3 - width : x + 3;
+      let row = rowEnds.findIndex((e) => e + LABEL_GAP <= from);
+      if (row < 0 && rowEnds.length < MAX_MARKER_LABEL_ROWS) row = rowEnds.length;
+      if (row < 0) return { marker };
+      rowEnds[row] = from + width;
+      return { marker, label: { x: end ? x - 3 : x + 3, end, row } };
+    });
+  return { placed, rows: rowEnds.length };
+}
+
+function markerLayer(placed: readonly PlacedMarker[], domain: [number, number], sx: (t: number) => number, frame: Frame, labelsTop: number): string {
+  const bottom = coord(frame.top + frame.height);
+  return placed
+    .map(({ marker: m, label }) => {
       const x = coord(sx(m.atMs));
       const until = m.untilMs !== undefined && Number.isFinite(m.untilMs) && m.untilMs > m.atMs ? Math.min(m.untilMs, domain[1]) : undefined;
       const band = until === undefined ? '' :
         `<rect x="${x}" y="${coord(frame.top)}" width="${coord(sx(until) - sx(m.atMs))}" height="${coord(frame.height)}" fill="${MARKER_COLOUR}" fill-opacity="0.07"/>`;
-      return `<g class="marker"><title>${escapeHtml(m.label)}</title>${band}` +
-        `<line x1="${x}" y1="${coord(frame.top)}" x2="${x}" y2="${bottom}" stroke="${MARKER_COLOUR}" stroke-width="1.2" stroke-dasharray="4 3"/>` +
-        `<line x1="${x}" y1="${coord(frame.top)}" x2="${x}" y2="${bottom}" stroke="transparent" stroke-width="8"/></g>`;
+      // A labelled line reaches up to its label's row.
+      const top = coord(label ? labelsTop + label.row * LINE_HEIGHT + 1 : frame.top);
+      const text = label ? `<text class="fault-label" x="${coord(label.x)}" y="${coord(labelsTop + label.row * LINE_HEIGHT + 11)}"` +
+        `${label.end ? ' text-anchor="end"' : ''} fill="${MARKER_COLOUR}">${escapeHtml(m.label)}</text>` : '';
+      return `<g class="marker"><title>${escapeHtml(m.detail ?? m.label)}</title>${band}` +
+        `<line x1="${x}" y1="${top}" x2="${x}" y2="${bottom}" stroke="${MARKER_COLOUR}" stroke-width="1.2" stroke-dasharray="4 3"/>` +
+        `<line x1="${x}" y1="${top}" x2="${x}" y2="${bottom}" stroke="transparent" stroke-width="8"/>${text}</g>`;
     })
     .join('');
 }
@@ -214,71 +240,115 @@ function hoverColumns(o: LineChartOptions, sx: (t: number) => number, frame: Fra
   return parts.join('');
 }
 
-/** Values over virtual time, x from 0 (or the first sample) to the last sample, y from 0. */
+interface XAxis {
+  domain: [number, number];
+  ticks: number[];
+  format: (x: number) => string;
+}
+
+/** Virtual time from 0 (or the first sample) to the last sample, in clock ticks; or plain numbers from the first to the last. */
+function xAxis(o: LineChartOptions, times: [number, number]): XAxis {
+  if (o.xFormat) {
+    const domain: [number, number] = [times[0], times[1] > times[0] ? times[1] : times[0] + 1];
+    const ticks = niceTicks(domain[0], domain[1], 5, o.xIntegers ? 1 : 0).ticks.filter((t) => t >= domain[0] && t <= domain[1]);
+    return { domain, ticks, format: o.xFormat };
+  }
+  const start = Math.min(0, times[0]);
+  const domain: [number, number] = [start, times[1] > start ? times[1] : start + 1000];
+  const { stepMs, ticksMs } = timeTicks(domain[0], domain[1]);
+  const clock = { withHours: domain[1] >= 3_600_000, fractionDigits: clockDigits(stepMs) };
+  return { domain, ticks: ticksMs, format: (t) => formatClock(t, clock) };
+}
+
+/** Grid lines and ticks at every tick; labels at as many as stand side by side without touching. */
+function xAxisLines(x: XAxis, sx: (t: number) => number, frame: Frame): string {
+  const bottom = frame.top + frame.height;
+  const labels = x.ticks.map(x.format);
+  const spacing = x.ticks.length > 1 ? sx(x.ticks[1]!) - sx(x.ticks[0]!) : Infinity;
+  const every = Math.max(1, Math.ceil((widest(labels) + LABEL_GAP) / spacing));
+  const ticks = x.ticks
+    .map((t, i) => {
+      const at = coord(sx(t));
+      // 18 px down: clear of the lowest value label, which is centred on the same corner.
+      const label = i % every === 0 ? `<text x="${at}" y="${coord(bottom + 18)}" text-anchor="middle" fill="#555">${escapeHtml(labels[i]!)}</text>` : '';
+      return `<line x1="${at}" y1="${coord(frame.top)}" x2="${at}" y2="${coord(bottom)}" stroke="#f0f2f4"/>` +
+        `<line x1="${at}" y1="${coord(bottom)}" x2="${at}" y2="${coord(bottom + 4)}" stroke="#888"/>${label}`;
+    })
+    .join('');
+  return `<g class="x-axis">${ticks}</g>`;
+}
+
+/** Values over virtual time (or plain numbers), y from 0; the margins fit the tick labels, fault labels get rows above the plot. */
 export function lineChart(o: LineChartOptions): string {
   const times = extent(o.tMs);
   if (!times || o.series.length === 0) return emptyChart(o.title, 'No samples');
-  const formatV = o.yFormat ?? formatCount;
+  const scale = valueScale(o);
+  const x = xAxis(o, times);
+  const xLabels = x.ticks.map(x.format);
+  const left = leftMargin(scale.ticks.map(scale.format), xLabels[0]);
+  const width = WIDTH - left - Math.ceil(Math.max(MARGIN.right, textWidth(xLabels.at(-1) ?? '') / 2 + 2));
   const items: LegendItem[] = o.series.map((s, i) => ({
     label: s.label,
     color: s.color ?? PALETTE[i % PALETTE.length]!,
     ...(i >= PALETTE.length ? { dash: '6 3' } : {}),
   }));
-  const key = legend(items, MARGIN.left, WIDTH - MARGIN.left - MARGIN.right);
-  const frame: Frame = { left: MARGIN.left, top: 10 + key.height, width: WIDTH - MARGIN.left - MARGIN.right, height: PLOT_HEIGHT };
-  const start = o.xFormat ? times[0] : Math.min(0, times[0]);
-  const domain: [number, number] = [start, times[1] > start ? times[1] : start + (o.xFormat ? 1 : 1000)];
-  const values = extent(o.series.flatMap((s) => s.values.slice(0, o.tMs.length))) ?? [0, 0];
-  const y = niceTicks(Math.min(0, values[0]), Math.max(o.yMax ?? 0, values[1]));
-  const sx = (t: number) => frame.left + ((t - domain[0]) / (domain[1] - domain[0])) * frame.width;
-  const sy = (v: number) => frame.top + frame.height - ((v - y.min) / (y.max - y.min)) * frame.height;
-  const xTicks = o.xFormat ? { ticksMs: niceTicks(domain[0], domain[1]).ticks.filter((t) => t >= domain[0] && t <= domain[1]), stepMs: 0 } : timeTicks(domain[0], domain[1]);
-  const clock = { withHours: domain[1] >= 3_600_000, fractionDigits: clockDigits(xTicks.stepMs) };
-  const formatT = o.xFormat ?? ((t: number) => formatClock(t, clock));
-  const bottom = frame.top + frame.height;
-  const xAxis = xTicks.ticksMs
-    .map((t) => {
-      const x = coord(sx(t));
-      return `<line x1="${x}" y1="${coord(frame.top)}" x2="${x}" y2="${coord(bottom)}" stroke="#f0f2f4"/>` +
-        `<line x1="${x}" y1="${coord(bottom)}" x2="${x}" y2="${coord(bottom + 4)}" stroke="#888"/>` +
-        `<text x="${x}" y="${coord(bottom + 16)}" text-anchor="middle" fill="#555">${escapeHtml(formatT(t))}</text>`;
-    })
-    .join('');
-  return svgOpen(o.title, bottom + MARGIN.bottom) + key.svg + valueAxis(y.ticks, sy, frame, formatV) + xAxis +
+  const key = legend(items, left, width);
+  const sx = (t: number) => left + ((t - x.domain[0]) / (x.domain[1] - x.domain[0])) * width;
+  const markers = placeMarkers(o.markers ?? [], x.domain, sx);
+  const labelsTop = 10 + key.height;
+  // 6 px under the last row of fault labels, clear of the top value label, centred on the frame's top.
+  const frame: Frame = { left, top: labelsTop + (markers.rows > 0 ? markers.rows * LINE_HEIGHT + 6 : 0), width, height: PLOT_HEIGHT };
+  const sy = (v: number) => frame.top + frame.height - ((v - scale.min) / (scale.max - scale.min)) * frame.height;
+  return svgOpen(o.title, frame.top + frame.height + MARGIN.bottom) + key.svg + valueAxis(scale, sy, frame) + xAxisLines(x, sx, frame) +
     o.series.map((s, i) => seriesPath(o.tMs, s.values, sx, sy, items[i]!)).join('') +
-    frameLines(frame) + hoverColumns(o, sx, frame, formatT, formatV) + markerLayer(o.markers ?? [], domain, sx, frame) + '</svg>';
+    frameLines(frame) + hoverColumns(o, sx, frame, x.format, scale.format) + markerLayer(markers.placed, x.domain, sx, frame, labelsTop) + '</svg>';
 }
 
-/** One bar per label; labels tilt when they would not fit side by side. */
+/**
+ * One bar per label. Labels too wide to stand side by side tilt, and those too close to clear
+ * their neighbours even tilted are left to every second (or third...) bar; each is whole, with the
+ * room below and to the left of the plot it needs.
+ */
 export function barChart(o: BarChartOptions): string {
   const n = Math.min(o.labels.length, o.values.length);
   if (n === 0) return emptyChart(o.title, 'No data');
   const values = o.values.slice(0, n).map((v) => (Number.isFinite(v) && v > 0 ? v : 0));
+  const labels = o.labels.slice(0, n);
   const total = values.reduce((a, b) => a + b, 0);
-  const longest = Math.max(...o.labels.slice(0, n).map((l) => shorten(l).length));
-  const band = (WIDTH - MARGIN.left - MARGIN.right) / n;
-  const tilt = longest * CHAR_WIDTH + 6 > band;
-  const every = Math.max(1, Math.ceil(14 / band)); // a label every 14 px at most
-  // Room above the plot for the count over the tallest bar.
-  const frame: Frame = { left: MARGIN.left, top: 20, width: WIDTH - MARGIN.left - MARGIN.right, height: PLOT_HEIGHT };
-  const bottom = frame.top + frame.height;
-  const labelSpace = tilt ? Math.min(110, 14 + longest * CHAR_WIDTH * 0.7) : MARGIN.bottom;
   const y = niceTicks(0, Math.max(0, ...values));
+  const longest = widest(labels);
+  let left = leftMargin(y.ticks.map(formatCount));
+  let band = (WIDTH - left - MARGIN.right) / n;
+  const tilt = longest + 6 > band;
+  // A tilted label reaches left of its bar's centre by cos 40° of its length, and a little more for its height.
+  const overhang = tilt ? Math.cos(TILT) * textWidth(labels[0]!) + 10 - band / 2 : 0;
+  if (overhang > left) {
+    left = Math.ceil(overhang);
+    band = (WIDTH - left - MARGIN.right) / n;
+  }
+  const every = tilt ? Math.max(1, Math.ceil((LINE_HEIGHT + 2) / (band * Math.sin(TILT)))) : 1;
+  // Room above the plot for the count over the tallest bar.
+  const frame: Frame = { left, top: 20, width: WIDTH - left - MARGIN.right, height: PLOT_HEIGHT };
+  const bottom = frame.top + frame.height;
+  const labelSpace = tilt ? Math.ceil(16 + Math.sin(TILT) * longest) : MARGIN.bottom;
   const sy = (v: number) => bottom - (v / (y.max - y.min)) * frame.height;
   const colour = o.color ?? PALETTE[0]!;
+  const texts: string[] = [];
   const bars = values.map((v, i) => {
-    const label = o.labels[i]!;
+    const label = labels[i]!;
     const cx = frame.left + (i + 0.5) * band;
     const barWidth = Math.max(1, band * 0.8);
     const share = total > 0 ? ` (${formatPercent(v / total)})` : '';
     const top = sy(v);
-    const count = band >= 26 && v > 0 ? `<text x="${coord(cx)}" y="${coord(top - 4)}" text-anchor="middle" fill="#333">${escapeHtml(formatCount(v))}</text>` : '';
-    const text = i % every !== 0 ? '' : tilt
-      ? `<text x="${coord(cx)}" y="${coord(bottom + 12)}" text-anchor="end" transform="rotate(-40 ${coord(cx)} ${coord(bottom + 12)})" fill="#555">${escapeHtml(shorten(label))}</text>`
-      : `<text x="${coord(cx)}" y="${coord(bottom + 16)}" text-anchor="middle" fill="#555">${escapeHtml(label)}</text>`;
+    const countText = formatCount(v);
+    const count = v > 0 && textWidth(countText) + 4 <= band ? `<text x="${coord(cx)}" y="${coord(top - 4)}" text-anchor="middle" fill="#333">${escapeHtml(countText)}</text>` : '';
+    if (i % every === 0) texts.push(tilt
+      ? `<text x="${coord(cx)}" y="${coord(bottom + 12)}" text-anchor="end" transform="rotate(${coord((-TILT * 180) / Math.PI)} ${coord(cx)} ${coord(bottom + 12)})" fill="#555">${escapeHtml(label)}</text>`
+      : `<text x="${coord(cx)}" y="${coord(bottom + 18)}" text-anchor="middle" fill="#555">${escapeHtml(label)}</text>`);
     return `<g><title>${escapeHtml(`${label}: ${formatInteger(v)}${share}`)}</title>` +
       `<rect class="hover" x="${coord(frame.left + i * band)}" y="${coord(frame.top)}" width="${coord(band)}" height="${coord(frame.height)}" fill="transparent"/>` +
-      `<rect x="${coord(cx - barWidth / 2)}" y="${coord(top)}" width="${coord(barWidth)}" height="${coord(bottom - top)}" fill="${colour}"/>${count}</g>${text}`;
+      `<rect x="${coord(cx - barWidth / 2)}" y="${coord(top)}" width="${coord(barWidth)}" height="${coord(bottom - top)}" fill="${colour}"/>${count}</g>`;
   });
-  return svgOpen(o.title, bottom + labelSpace) + valueAxis(y.ticks, sy, frame, formatCount) + bars.join('') + frameLines(frame) + '</svg>';
+  const scale: ValueScale = { ...y, format: formatCount };
+  return svgOpen(o.title, bottom + labelSpace) + valueAxis(scale, sy, frame) + bars.join('') + `<g class="x-axis">${texts.join('')}</g>` + frameLines(frame) + '</svg>';
 }

@@ -122,3 +122,9 @@ export function formatList(items: readonly string[], shown = 3): string {
   if (rest === 0) return head;
   return head ? `${head} +${rest} more` : `+${rest} more`;
 }
+
+/** A cost (an hour, in whatever currency the scenario counts in) with two decimals: 8.4 → "8.40". */
+export function formatCost(v: number): string {
+  if (!Number.isFinite(v)) return MISSING;
+  return (Math.round(v * 100) / 100).toFixed(2);
+}

@@ -12,6 +12,7 @@ const MAX_REASON_ROWS = 100;
 const MAX_FAULT_ROWS = 500;
 const TARGETS_SHOWN = 5;
 const TARGETS_IN_TOOLTIP = 100;
+const TARGETS_ON_CHART = 2;
 const COLOURS = { pending: '#f28e2b', running: '#4e79a7', succeeded: '#59a14f', failed: '#e15759', memory: '#b07aa1' };
 
 function perVirtualSecond(count: number, durationMs: number): string {
@@ -64,14 +65,28 @@ function summarySection(r: Report): string {
       ...percentileRows(s.schedulingLatencyMs).map(([k, v]): [string, string] => [`Latency ${k}`, v]),
     ]),
     card('Pod startup (creation to Running)', percentileRows(s.podStartupMs)),
+    ...(r.requestTime ? [requestTimeCard(r.requestTime)] : []),
   ].join('\n')}</div>`);
 }
 
+/** Where the requests' time went (the scenario's request-time model): network, the server's queue, its service. */
+function requestTimeCard(t: NonNullable<Report['requestTime']>): string {
+  return card('Request time (each API request)', [
+    ['Requests over the bus', formatInteger(t.requests)],
+    ['Network, each way', formatMs(t.networkMs)],
+    ['Waiting for a server slot p50 / p99', `${formatMs(t.queueMs.p50)} / ${formatMs(t.queueMs.p99)}`],
+    ['Served p50 / p99', `${formatMs(t.serviceMs.p50)} / ${formatMs(t.serviceMs.p99)}`],
+  ]);
+}
+
+/** Each fault's line on the time charts, labelled with its kind and its zone or first targets; the tooltip tells the rest. */
 function faultMarkers(faults: readonly FaultRecord[]): TimeMarker[] {
   return faults.map((f) => ({
     atMs: f.atMs,
     ...(f.recoveredAtMs !== undefined ? { untilMs: f.recoveredAtMs } : {}),
-    label: `${f.kind} at ${formatClock(f.atMs)}: ${formatList(f.targets, TARGETS_SHOWN) || 'no targets'}` +
+    // A zone's fault is named by its zone: its nodes are the whole zone (or drawn from it).
+    label: [f.kind, f.kind === 'zonePartition' && f.zone ? f.zone : formatList(f.targets, TARGETS_ON_CHART)].filter(Boolean).join(' '),
+    detail: `${f.kind}${f.zone ? ` (${f.zone})` : ''} at ${formatClock(f.atMs)}: ${formatList(f.targets, TARGETS_SHOWN) || 'no targets'}` +
       (f.recoveredAtMs !== undefined ? `, recovered at ${formatClock(f.recoveredAtMs)}` : ''),
   }));
 }
@@ -83,7 +98,7 @@ function timeSection(r: Report, markers: readonly TimeMarker[]): string {
   const s = r.series;
   const chart = (title: string, series: LineSeries[], extra: { yMax?: number; yFormat?: (v: number) => string } = {}) =>
     figure(title, lineChart({ title, tMs: s.tMs, series, markers, ...extra }));
-  const note = markers.length > 0 ? '<p class="muted">Dashed red lines mark faults; the shading lasts until recovery.</p>' : '';
+  const note = markers.length > 0 ? '<p class="muted">Dashed red lines mark faults, labelled with their kind and targets; the shading lasts until recovery.</p>' : '';
   return section('time', 'Over virtual time', `${note}<div class="charts">${[
     chart('Pods by phase', [
       { label: 'pending', values: s.podsPending, color: COLOURS.pending },
@@ -158,7 +173,7 @@ function unschedulableSection(r: Report): string {
   ]);
   const more = entries.length > MAX_REASON_ROWS ? `<p class="muted">${entries.length - MAX_REASON_ROWS} more reasons not shown.</p>` : '';
   return section('unschedulable', 'Unschedulable reasons',
-    '<p class="muted">Pods that failed at least one scheduling attempt, by the first reason of their last failure.</p>' +
+    '<p class="muted">Pods that failed at least one scheduling attempt, by the binding constraint of their last failed attempt: the reason that ruled out the most nodes, the largest count in its "0/N nodes are available" message (of equal counts, the one the message lists first).</p>' +
       table(['Reason', { text: 'Pods', numeric: true }, { text: 'Share', numeric: true }], rows) + more);
 }
 
@@ -178,19 +193,24 @@ function pendingSection(r: Report): string {
 
 const ZONE_STATES = ['Initial', 'Normal', 'PartialDisruption', 'FullDisruption'];
 
+/** A zone's state as its index in ZONE_STATES; a state not listed leaves a gap rather than a point below the axis. */
+const zoneStateIndex = (state: string) => (ZONE_STATES.includes(state) ? ZONE_STATES.indexOf(state) : Number.NaN);
+
 /** Zone states, NoExecute taints and evictions, and the leaders of each lock with the failovers between them. */
 function controlPlaneSection(r: Report, markers: readonly TimeMarker[]): string {
   const s = r.series;
-  const chart = (title: string, series: LineSeries[], extra: { yMax?: number; yFormat?: (v: number) => string } = {}) =>
+  const chart = (title: string, series: LineSeries[], extra: { yCategories?: readonly string[] } = {}) =>
     figure(title, lineChart({ title, tMs: s.tMs, series, markers, ...extra }));
   const zones = Object.keys(s.zoneStates).sort();
+  // Taints and the evictions they cause on two charts, each on its own scale: a zone is tainted at
+  // 0.1 nodes/s while its pods go at several per second, so on one scale the taints lie flat on
+  // zero. Two charts over the same time axis, rather than a second value axis on one: with two
+  // axes, where the lines cross and which is higher means nothing, yet it is what the eye reads.
   const charts = [
-    chart('NoExecute taints and pods deleted for them, per second', [
-      { label: 'taints/s', values: s.taintsPerSec, color: COLOURS.failed },
-      { label: 'evictions/s', values: s.taintEvictionsPerSec, color: COLOURS.pending },
-    ]),
-    ...(zones.length ? [chart('Zone states (node lifecycle controller)', zones.map((z) => ({ label: z, values: s.zoneStates[z]!.map((st) => ZONE_STATES.indexOf(st)) })),
-      { yMax: ZONE_STATES.length - 1, yFormat: (v) => ZONE_STATES[Math.round(v)] ?? '' })] : []),
+    chart('NoExecute taints set per second', [{ label: 'taints/s', values: s.taintsPerSec, color: COLOURS.failed }]),
+    chart('Pods deleted for NoExecute taints per second', [{ label: 'evictions/s', values: s.taintEvictionsPerSec, color: COLOURS.pending }]),
+    ...(zones.length ? [chart('Zone states (node lifecycle controller)', zones.map((z) => ({ label: z, values: s.zoneStates[z]!.map(zoneStateIndex) })),
+      { yCategories: ZONE_STATES })] : []),
   ];
   const terms = r.leadership.map((t) => [t.lock, t.holder, { text: formatClock(t.fromMs), numeric: true }, { text: t.toMs !== undefined ? formatClock(t.toMs) : 'end', numeric: true }]);
   const failovers = r.failovers.map((f) => [f.lock, `${f.from} → ${f.to}`, { text: formatClock(f.atMs), numeric: true }, { text: formatMs(f.gapMs), numeric: true }]);

@@ -19,9 +19,11 @@ figcaption{font-weight:600;margin-bottom:2px}
 figcaption small{font-weight:400;color:#666;margin-left:8px}
 svg.chart{display:block;width:100%;height:auto;font-family:inherit}
 svg .hover:hover{fill:rgba(0,0,0,.06)}
+.table-scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;background:#fff}
-th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eceff2;vertical-align:top;overflow-wrap:anywhere}
-.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eceff2;vertical-align:top;overflow-wrap:break-word}
+.num{text-align:right;font-variant-numeric:tabular-nums}
+td.num{white-space:nowrap}
 .card th{font-weight:400;color:#555}
 .muted{color:#777}
 footer{margin-top:32px;color:#888;font-size:12px}
@@ -35,9 +37,15 @@ function cell(c: Cell | string, tag: 'td' | 'th' = 'td'): string {
   return `<${tag}${attrs}>${escapeHtml(text)}</${tag}>`;
 }
 
+/**
+ * Cells wrap between words and never inside one (`break-word`, unlike `anywhere`, leaves a
+ * column's narrowest width at its longest word), and numeric headings wrap too, so long headings
+ * cannot squeeze the text columns to a letter wide. A table whose words alone are wider than the
+ * page scrolls sideways in its own box rather than widening the page.
+ */
 export function table(head: readonly (Cell | string)[], rows: readonly (readonly (Cell | string)[])[]): string {
   const body = rows.map((r) => `<tr>${r.map((c) => cell(c)).join('')}</tr>`).join('\n');
-  return `<table><thead><tr>${head.map((c) => cell(c, 'th')).join('')}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+  return `<div class="table-scroll"><table><thead><tr>${head.map((c) => cell(c, 'th')).join('')}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
 /** A titled two-column table of figures. */

@@ -3,7 +3,7 @@
 import type { Candidate, PlanResult, RunFigures } from '../plan.ts';
 import { lineChart, type LineSeries } from './charts.ts';
 import { escapeHtml } from './escape.ts';
-import { formatCount, formatInteger, formatMs } from './format.ts';
+import { formatCost, formatCount, formatInteger, formatMs } from './format.ts';
 import { CSS, figure, section, table } from './page.ts';
 
 interface Metric {
@@ -26,29 +26,42 @@ export function planMetrics(r: PlanResult): Metric[] {
   ];
 }
 
-const countsText = (c: Candidate) => Object.entries(c.counts).map(([pool, n]) => `${pool} ${n}`).join(', ');
+// A no-break space holds a pool to its count, and a bound to its ≤, when a cell wraps.
+const countsText = (c: Candidate) => Object.entries(c.counts).map(([pool, n]) => `${pool}\u00a0${n}`).join(', ');
 
 export function renderPlanHtml(r: PlanResult): string {
   const metrics = planMetrics(r).filter((m) => m.bound !== undefined);
   const sizes = r.candidates.map((c) => c.totalNodes);
+  const costed = r.candidates.some((c) => c.costPerHour !== undefined);
+  const cost = (c: Candidate) => (c.costPerHour === undefined ? '' : `, ${formatCost(c.costPerHour)}\u00a0an\u00a0hour`);
   const answer = r.answer
-    ? `<p class="desc">The smallest cluster that met every target on every seed${r.members.length ? ', whichever zone it lost' : ''}: <b>${formatInteger(r.answer.totalNodes)} nodes</b> (${escapeHtml(countsText(r.answer))}).</p>`
+    ? `<p class="desc">The ${r.minimise === 'cost' ? 'cheapest' : 'smallest'} cluster that met every target on every seed${r.members.length ? ', whichever zone it lost' : ''}: ` +
+      `<b>${formatInteger(r.answer.totalNodes)} nodes</b> (${escapeHtml(countsText(r.answer) + cost(r.answer))}).</p>`
     : '<p class="desc">No candidate met every target, not even the largest: raise the plan\'s max.</p>';
   const rows = r.candidates.map((c) => [
-    { text: formatInteger(c.totalNodes), numeric: true }, countsText(c), c.pass ? 'pass' : `missed ${c.missed.join(', ')}${c.missedOn.length ? ` losing ${c.missedOn.join(', ')}` : ''}`,
+    { text: formatInteger(c.totalNodes), numeric: true }, countsText(c), ...(costed ? [{ text: c.costPerHour === undefined ? '–' : formatCost(c.costPerHour), numeric: true }] : []),
+    c.pass ? 'pass' : `missed ${c.missed.join(', ')}${c.missedOn.length ? ` losing ${c.missedOn.join(', ')}` : ''}`,
     ...metrics.map((m) => ({ text: m.format(m.worst(c.runs)), numeric: true })),
   ]);
-  const head = [{ text: 'Nodes', numeric: true }, 'Pools', 'Result', ...metrics.map((m) => ({ text: `${m.title} (≤ ${m.format(m.bound!)})`, numeric: true }))];
+  const head = [{ text: 'Nodes', numeric: true }, 'Pools', ...(costed ? [{ text: 'Cost an hour', numeric: true }] : []), 'Result',
+    ...metrics.map((m) => ({ text: `${m.title} (≤\u00a0${m.format(m.bound!)})`, numeric: true }))];
+  // Pools chosen independently: the passing mixes no other undercuts in every pool, the answer among them.
+  const frontier = r.frontier.length > 1 ? section('frontier', 'Frontier of mixes',
+    table([{ text: 'Nodes', numeric: true }, 'Pools', ...(costed ? [{ text: 'Cost an hour', numeric: true }] : []), ''],
+      r.frontier.map((c) => [{ text: formatInteger(c.totalNodes), numeric: true }, countsText(c),
+        ...(costed ? [{ text: c.costPerHour === undefined ? '–' : formatCost(c.costPerHour), numeric: true }] : []), c === r.answer ? 'the answer' : ''])) +
+    `<p class="muted">Every mix that passed and that no other passing mix undercuts in every pool; the answer is the ${r.minimise === 'cost' ? 'cheapest' : 'smallest'}.</p>`) : '';
   const charts = metrics.map((m) => {
     const series: LineSeries[] = [
-      { label: `worst of ${r.seeds.length} seeds${r.members.length ? ` × ${r.members.length} faults` : ''}`, values: r.candidates.map((c) => m.worst(c.runs)) },
+      { label: `worst of ${r.seeds.length} seed${r.seeds.length === 1 ? '' : 's'}${r.members.length ? ` × ${r.members.length} faults` : ''}`, values: r.candidates.map((c) => m.worst(c.runs)) },
       { label: 'target', values: r.candidates.map(() => m.bound!), color: '#e15759' },
     ];
-    return figure(m.title, lineChart({ title: m.title, tMs: sizes, series, xFormat: (n) => `${formatInteger(n)} nodes`, yFormat: m.format }));
+    return figure(m.title, lineChart({ title: m.title, tMs: sizes, series, xFormat: (n) => `${formatInteger(n)} nodes`, xIntegers: true, yFormat: m.format }));
   });
   return ['<!doctype html>', '<html lang="en">', '<head>', '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">', `<title>orchsim plan: ${escapeHtml(r.scenario)}</title>`, `<style>${CSS}</style>`,
     '</head>', '<body><main>', `<header><h1>orchsim plan: ${escapeHtml(r.scenario)}</h1>${answer}</header>`,
+    frontier,
     section('figures', 'Targets against cluster size', `<div class="charts">${charts.join('\n')}</div>`),
     section('candidates', 'Candidates run', table(head, rows) + `<p class="muted">Each candidate ran seeds ${r.seeds.join(', ')}${r.members.length ? `, each losing ${escapeHtml(r.members.join(', '))} in turn` : ''}; figures are the worst over them.</p>`),
     '</main></body>', '</html>', ''].join('\n');

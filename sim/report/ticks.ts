@@ -21,8 +21,11 @@ function clean(value: number): number {
   return Number(value.toPrecision(12));
 }
 
-/** About `target` ticks covering [min, max]; a flat or missing range becomes [0, 1] or [v, 2v]. */
-export function niceTicks(min: number, max: number, target = 5): ValueTicks {
+/**
+ * About `target` ticks covering [min, max]; a flat or missing range becomes [0, 1] or [v, 2v].
+ * Steps are at least `minStep` (1 for whole things, such as nodes: no tick between two).
+ */
+export function niceTicks(min: number, max: number, target = 5, minStep = 0): ValueTicks {
   let lo = Number.isFinite(min) ? min : 0;
   let hi = Number.isFinite(max) ? max : lo;
   if (hi < lo) [lo, hi] = [hi, lo];
@@ -30,7 +33,7 @@ export function niceTicks(min: number, max: number, target = 5): ValueTicks {
   const raw = (hi - lo) / Math.max(1, target);
   const magnitude = 10 ** Math.floor(Math.log10(raw));
   const norm = raw / magnitude;
-  const step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * magnitude;
+  const step = Math.max(minStep, (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * magnitude);
   const first = Math.floor(lo / step) * step;
   const last = Math.ceil(hi / step) * step;
   const count = Math.min(MAX_TICKS, Math.round((last - first) / step) + 1);

@@ -12,7 +12,7 @@ export interface Report {
   summary: Summary;
   series: Series;
   histograms: { schedulingLatencyMs: Histogram; podStartupMs: Histogram };
-  /** Pods that failed at least one scheduling attempt, by the first reason of their last failure. */
+  /** Pods that failed at least one scheduling attempt, by the reason of their last failure that ruled out the most nodes. */
   unschedulable: Record<string, number>;
   faults: FaultRecord[];
   zones: string[];
@@ -150,6 +150,8 @@ export interface Histogram {
 export interface FaultRecord {
   kind: string;
   atMs: number;
+  /** The zone it hit, for a zone partition (or node faults drawn from one zone). */
+  zone?: string;
   /** What it hit (node names). */
   targets: string[];
   recoveredAtMs?: number;

@@ -7,25 +7,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { spareZone } from '../helpers/spare-zone.ts';
 
 const run = promisify(execFile);
 const CLI = join(import.meta.dirname, '../../sim/cli/orchsim.js');
 
-const SCENARIO = `
-name: spare-zone
-duration: 10m
-sampleInterval: 30s
-nodePools:
-  - { name: pool, count: 9, region: r, zones: [zone-a, zone-b, zone-c], capacity: { cpu: "4", memory: 64Gi, pods: 110 } }
-workloads:
-  - { name: web, count: 32, controller: ReplicaSet, requests: { cpu: "1", memory: 64Mi } }
-faults:
-  - { kind: zonePartition, at: 1m, zone: any }
-plan:
-  vary: [{ pool: pool, min: 10, max: 13 }]
-  seeds: 1
-  targets: { pendingAtEnd: 0 }
-`;
+const SCENARIO = spareZone('{ pendingAtEnd: 0 }');
 
 test('plans with two worker processes and writes the answer', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'orchsim-plan-'));

@@ -16,6 +16,13 @@ test('value ticks are 1, 2 or 5 times a power of ten, and a flat range still get
   assert.ok(broken.ticks.every(Number.isFinite));
 });
 
+test('whole things get steps of one or more: no tick between two nodes', () => {
+  assert.equal(niceTicks(11, 13).ticks, [11, 11.5, 12, 12.5, 13]);
+  assert.equal(niceTicks(11, 13, 5, 1).ticks, [11, 12, 13]);
+  assert.equal(niceTicks(13, 14, 5, 1).ticks, [13, 14]);
+  assert.is(niceTicks(0, 1000, 5, 1).step, 200, 'a larger step is left as it was');
+});
+
 test('time ticks land on clock-friendly steps inside the domain', () => {
   assert.equal(timeTicks(0, 60_000), { stepMs: 10_000, ticksMs: [0, 10_000, 20_000, 30_000, 40_000, 50_000, 60_000] });
   assert.is(timeTicks(0, 3 * 3_600_000).stepMs, 30 * 60_000);

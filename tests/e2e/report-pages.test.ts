@@ -1,0 +1,209 @@
+// report.html and plan.html as a user opens them, in headless Chromium 1400 and 1920 px wide: the
+// report of a real zone-outage run and the page of a small plan. Read from the DOM, not the markup:
+// no chart text (axis, legend or fault label) reaches past its chart or overlaps another drawn the
+// same way, no axis or legend names a thing twice, no table cell is narrower than its longest word
+// or hides part of its content, and the page never scrolls sideways. The zone-state chart names
+// each state once, the taint rate fills a scale of its own, and every time chart labels the
+// partition beside its line. Full-page screenshots go to out/report-pages/.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Browser, Page } from 'playwright-core';
+import { runScenario } from '../../sim/run.ts';
+import { loadScenario } from '../../sim/scenario/load.ts';
+import { writeReport } from '../../sim/report/write.ts';
+import { launchChromium, localPage, outputDir } from '../helpers/browser.ts';
+import { spareZone } from '../helpers/spare-zone.ts';
+
+// The functions given to the page run there; this project is type-checked without the DOM's types.
+
+const run = promisify(execFile);
+const CLI = fileURLToPath(new URL('../../sim/cli/orchsim.js', import.meta.url));
+const ZONE_OUTAGE = fileURLToPath(new URL('../../sim/scenarios/zone-outage.yaml', import.meta.url));
+const WIDTHS = [1400, 1920];
+
+// With every target set, so that the candidate table has all its columns.
+const PLAN_SCENARIO = spareZone('{ pendingAtEnd: 0, readyAtEnd: true, schedulingLatencyP99: 1m, podStartupP99: 1m, cpuUtilisationMax: 1 }');
+
+const out = outputDir('report-pages');
+const dir = mkdtempSync(join(tmpdir(), 'orchsim-report-pages-'));
+const html = { report: '', plan: '' };
+let browser: Browser;
+
+test.before(async () => {
+  writeFileSync(join(dir, 'spare-zone.yaml'), PLAN_SCENARIO);
+  // The plan runs in a process of its own while the zone outage runs in this one.
+  const plan = run('node', [CLI, 'plan', join(dir, 'spare-zone.yaml'), '--workers', '1', '--out', dir]);
+  const { report } = await runScenario(await loadScenario(ZONE_OUTAGE));
+  html.report = readFileSync((await writeReport(dir, report)).html, 'utf8');
+  await plan;
+  html.plan = readFileSync(join(dir, 'plan.html'), 'utf8');
+  browser = await launchChromium();
+});
+
+test.after(async () => {
+  await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The page in a window `width` px wide; it asks nothing of any address (it is self-contained). */
+async function open(name: keyof typeof html, width: number): Promise<Page> {
+  const { page, offMachine, errors } = await localPage(browser, { width, height: 900 });
+  await page.setContent(html[name], { waitUntil: 'load', timeout: 30_000 });
+  assert.equal(offMachine, [], 'no request for anything');
+  assert.equal(errors, [], 'no error in the page');
+  return page;
+}
+
+/**
+ * In the page: what is wrong with the charts' text. Every <text> must lie inside its <svg> (which
+ * clips it); two texts drawn the same way (both level, or both tilted by the same angle) must not
+ * overlap, compared in their own tilted frame (a tilted label's on-screen box is wider than the
+ * label); an axis or legend must not name one thing twice; no label may end in an ellipsis.
+ */
+function chartProblems(): string[] {
+  const doc = (globalThis as any).document;
+  const problems: string[] = [];
+  const SLACK = 0.5;
+  for (const svg of doc.querySelectorAll('svg.chart') as any[]) {
+    const chart = svg.getAttribute('aria-label');
+    const frame = svg.getBoundingClientRect();
+    const texts = [...svg.querySelectorAll('text')].filter((t: any) => t.textContent.trim() !== '');
+    const boxes = texts.map((t: any) => {
+      const r = t.getBoundingClientRect();
+      if (r.left < frame.left - SLACK || r.right > frame.right + SLACK || r.top < frame.top - SLACK || r.bottom > frame.bottom + SLACK)
+        problems.push(`${chart}: "${t.textContent}" reaches past the chart`);
+      if (t.textContent.endsWith('…')) problems.push(`${chart}: "${t.textContent}" is cut short`);
+      const turn = /rotate\(([-\d.]+) ([-\d.]+) ([-\d.]+)\)/.exec(t.getAttribute('transform') ?? '');
+      if (!turn) return { text: t.textContent, angle: 0, left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      // rotate(a c) maps p to R·p + c - R·c: turned back by R⁻¹, the label is its own box shifted by R⁻¹·c - c.
+      const [a, cx, cy] = turn.slice(1).map(Number) as [number, number, number];
+      const back = (-a * Math.PI) / 180;
+      const dx = cx * Math.cos(back) - cy * Math.sin(back) - cx;
+      const dy = cx * Math.sin(back) + cy * Math.cos(back) - cy;
+      const b = t.getBBox();
+      return { text: t.textContent, angle: a, left: b.x + dx, right: b.x + b.width + dx, top: b.y + dy, bottom: b.y + b.height + dy };
+    });
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [p, q] = [boxes[i]!, boxes[j]!];
+        if (p.angle !== q.angle) continue;
+        const apart = p.right <= q.left + SLACK || q.right <= p.left + SLACK || p.bottom <= q.top + SLACK || q.bottom <= p.top + SLACK;
+        if (!apart) problems.push(`${chart}: "${p.text}" overlaps "${q.text}"`);
+      }
+    for (const group of svg.querySelectorAll('g.legend, g.x-axis, g.y-axis') as any[]) {
+      const names = [...group.querySelectorAll('text')].map((t: any) => t.textContent);
+      for (const name of new Set(names)) if (names.filter((n) => n === name).length > 1) problems.push(`${chart}: "${name}" twice in ${group.getAttribute('class')}`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * In the page: what is wrong with the tables and the page's width. A cell must show all it holds
+ * (scrollWidth within clientWidth) and its content box must be as wide as its longest word, set in
+ * the cell's own font; a table must fit its box without scrolling, and the page its window.
+ */
+function tableProblems(): string[] {
+  const doc = (globalThis as any).document;
+  const win = globalThis as any;
+  const problems: string[] = [];
+  const ruler = doc.createElement('span');
+  ruler.style.cssText = 'position:absolute;visibility:hidden;white-space:pre;left:0;top:0';
+  doc.body.append(ruler);
+  for (const cell of doc.querySelectorAll('td, th') as any[]) {
+    const text = cell.textContent.trim();
+    if (text === '') continue;
+    const style = win.getComputedStyle(cell);
+    const inner = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (cell.scrollWidth > cell.clientWidth) problems.push(`"${text}": ${cell.scrollWidth - cell.clientWidth} px hidden`);
+    ruler.style.font = style.font;
+    ruler.style.fontVariantNumeric = style.fontVariantNumeric;
+    for (const word of text.split(/[ \t\r\n]+/)) { // a no-break space holds its words together
+      ruler.textContent = word;
+      const wide = ruler.getBoundingClientRect().width;
+      if (wide > inner + 0.5) problems.push(`"${text}": ${Math.round(inner)} px wide, its word "${word}" ${Math.round(wide)} px`);
+    }
+  }
+  ruler.remove();
+  for (const table of doc.querySelectorAll('table') as any[])
+    if (table.offsetWidth > table.parentElement.clientWidth) problems.push(`a table ${table.offsetWidth} px wide in a ${table.parentElement.clientWidth} px box`);
+  if (doc.documentElement.scrollWidth > win.innerWidth) problems.push(`the page is ${doc.documentElement.scrollWidth} px wide in a ${win.innerWidth} px window`);
+  return problems;
+}
+
+for (const width of WIDTHS) {
+  test(`report.html at ${width} px: every chart's text is whole, inside its chart and clear of the others; every table cell shows all it holds`, async () => {
+    const page = await open('report', width);
+    await page.screenshot({ path: join(out, `report-${width}.png`), fullPage: true });
+    assert.equal(await page.evaluate(chartProblems), []);
+    assert.equal(await page.evaluate(tableProblems), []);
+    await page.close();
+  });
+
+  test(`plan.html at ${width} px: every candidate cell is as wide as its longest word and hides nothing; the charts' text is whole`, async () => {
+    const page = await open('plan', width);
+    await page.screenshot({ path: join(out, `plan-${width}.png`), fullPage: true });
+    assert.ok(await page.$$eval('#candidates tbody tr', (rows) => rows.length) >= 2, 'the plan ran candidates');
+    assert.equal(await page.evaluate(tableProblems), []);
+    assert.equal(await page.evaluate(chartProblems), []);
+    await page.close();
+  });
+}
+
+test('the zone-state chart names PartialDisruption and FullDisruption once each, as whole labels', async () => {
+  const page = await open('report', 1400);
+  const texts = await page.$$eval('svg.chart[aria-label^="Zone states"] text', (ts) => ts.map((t) => t.textContent));
+  for (const state of ['Normal', 'PartialDisruption', 'FullDisruption'])
+    assert.is(texts.filter((t) => t === state).length, 1, `${state} in ${texts.join(' | ')}`);
+  assert.ok(!texts.some((t) => /isruption/.test(t ?? '') && !['PartialDisruption', 'FullDisruption'].includes(t!)), texts.join(' | '));
+  await page.close();
+});
+
+test('the taint rate is drawn on a scale of its own, where its line has a visible height', async () => {
+  const page = await open('report', 1400);
+  const found = await page.evaluate(() => {
+    const doc = (globalThis as any).document;
+    for (const svg of doc.querySelectorAll('svg.chart') as any[]) {
+      const legend = [...svg.querySelectorAll('g.legend text')].map((t: any) => t.textContent);
+      if (!legend.includes('taints/s')) continue;
+      const swatch = [...svg.querySelectorAll('g.legend text')].find((t: any) => t.textContent === 'taints/s').previousElementSibling;
+      const lines = [...svg.querySelectorAll('polyline')].filter((p: any) => p.getAttribute('stroke') === swatch.getAttribute('stroke'));
+      const boxes = lines.map((p: any) => p.getBoundingClientRect());
+      const top = Math.min(...boxes.map((b: any) => b.top));
+      const bottom = Math.max(...boxes.map((b: any) => b.bottom));
+      return { legend, lineHeight: bottom - top, chartHeight: svg.getBoundingClientRect().height };
+    }
+    return undefined;
+  });
+  assert.ok(found, 'a chart with the taint rate');
+  assert.ok(found!.lineHeight >= 0.25 * found!.chartHeight, `the line spans ${found!.lineHeight.toFixed(1)} px of a ${found!.chartHeight.toFixed(1)} px chart`);
+  assert.not.ok(found!.legend.includes('evictions/s'), `the taint rate shares its scale with ${found!.legend.join(', ')}`);
+  await page.close();
+});
+
+test('every chart over virtual time labels the partition beside its line, whole', async () => {
+  const page = await open('report', 1400);
+  const charts = await page.$$eval('#time svg.chart, #zones svg.chart, #control-plane svg.chart', (svgs) => svgs.map((svg: any) => {
+    const line = svg.querySelector('g.marker line[stroke-dasharray]');
+    const x = line?.getBoundingClientRect().left;
+    const labels = [...svg.querySelectorAll('text')].filter((t: any) => t.textContent.startsWith('zonePartition'))
+      .map((t: any) => ({ text: t.textContent, left: t.getBoundingClientRect().left, right: t.getBoundingClientRect().right }));
+    return { chart: svg.getAttribute('aria-label'), x, labels };
+  }));
+  assert.ok(charts.length >= 9, `${charts.length} time charts`);
+  for (const c of charts) {
+    assert.is(c.labels.length, 1, `${c.chart}: ${JSON.stringify(c.labels)}`);
+    const label = c.labels[0]!;
+    assert.is(label.text, 'zonePartition zone-b', c.chart);
+    assert.ok(c.x !== undefined && Math.min(Math.abs(label.left - c.x), Math.abs(label.right - c.x)) < 8, `${c.chart}: the label ${label.left}-${label.right} beside the line at ${c.x}`);
+  }
+  await page.close();
+});
+
+test.run();
