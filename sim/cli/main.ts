@@ -1,6 +1,7 @@
 // The orchsim command line: one subcommand per file; errors say what was wrong and exit non-zero.
 import { OptionError } from '../../actors/api/options/table.ts';
 import { benchHelp, runBench } from './bench.ts';
+import { compareCommand, compareHelp } from './compare.ts';
 import { controllerManagerCommand } from './controller-manager.ts';
 import { nodeAgentCommand } from './nodeagent.ts';
 import { schedulerCommand } from './scheduler.ts';
@@ -13,6 +14,7 @@ const USAGE = `usage: orchsim <command> [flags]
 commands:
   run         a scenario in virtual time: 'orchsim run sim/scenarios/quickstart.yaml'; a summary and a report with charts
   plan        the smallest cluster meeting a scenario's targets: 'orchsim plan sim/scenarios/capacity.yaml'
+  compare     two runs' reports side by side, differences marked: 'orchsim compare run-a run-b'
   serve       a cluster's API server on HTTPS for kubectl and controllers, with a kubeconfig written for you
   apiserver   the API server alone, with the component's flags (--bus nats://HOST:PORT lets the components below reach it)
   controller-manager, scheduler, nodeagent
@@ -63,6 +65,13 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     return planCommand(rest);
+  }
+  if (command === 'compare') {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      console.log(compareHelp());
+      return 0;
+    }
+    return compareCommand(rest);
   }
   if (command === '__plan-worker') {
     // A worker process of `orchsim plan`: runs what its parent sends until the parent goes.
