@@ -1,5 +1,6 @@
-// report.html and plan.html as a user opens them, in headless Chromium 1400 and 1920 px wide: the
-// report of a real zone-outage run and the page of a small plan. Read from the DOM, not the markup:
+// report.html, plan.html and compare.html as a user opens them, in headless Chromium 1400 and 1920
+// px wide: the report of a real zone-outage run, the page of a small plan, and the comparison of
+// two seeds of the outage. Read from the DOM, not the markup:
 // no chart text (axis, legend or fault label) reaches past its chart or overlaps another drawn the
 // same way, no axis or legend names a thing twice, no table cell is narrower than its longest word
 // or hides part of its content, and the page never scrolls sideways. The zone-state chart names
@@ -19,6 +20,8 @@ import { loadScenario } from '../../sim/scenario/load.ts';
 import { writeReport } from '../../sim/report/write.ts';
 import { launchChromium, localPage, outputDir } from '../helpers/browser.ts';
 import { spareZone } from '../helpers/spare-zone.ts';
+import { compareReports } from '../../sim/report/compare.ts';
+import { renderComparisonHtml } from '../../sim/report/compare-html.ts';
 
 // The functions given to the page run there; this project is type-checked without the DOM's types.
 
@@ -32,7 +35,7 @@ const PLAN_SCENARIO = spareZone('{ pendingAtEnd: 0, readyAtEnd: true, scheduling
 
 const out = outputDir('report-pages');
 const dir = mkdtempSync(join(tmpdir(), 'orchsim-report-pages-'));
-const html = { report: '', plan: '' };
+const html = { report: '', plan: '', compare: '' };
 let browser: Browser;
 
 test.before(async () => {
@@ -41,6 +44,9 @@ test.before(async () => {
   const plan = run('node', [CLI, 'plan', join(dir, 'spare-zone.yaml'), '--workers', '1', '--out', dir]);
   const { report } = await runScenario(await loadScenario(ZONE_OUTAGE));
   html.report = readFileSync((await writeReport(dir, report)).html, 'utf8');
+  // Another seed of the same outage, to compare with: the same shape, other nodes and times.
+  const other = await runScenario(await loadScenario(ZONE_OUTAGE), { seed: 2 });
+  html.compare = renderComparisonHtml(compareReports(report, other.report, { a: 'zone-outage seed 1', b: 'zone-outage seed 2' }));
   await plan;
   html.plan = readFileSync(join(dir, 'plan.html'), 'utf8');
   browser = await launchChromium();
@@ -142,6 +148,16 @@ for (const width of WIDTHS) {
     const page = await open('report', width);
     await page.screenshot({ path: join(out, `report-${width}.png`), fullPage: true });
     assert.equal(await page.evaluate(chartProblems), []);
+    assert.equal(await page.evaluate(tableProblems), []);
+    await page.close();
+  });
+
+  test(`compare.html at ${width} px: the rows that differ are highlighted, and every cell shows all it holds`, async () => {
+    const page = await open('compare', width);
+    await page.screenshot({ path: join(out, `compare-${width}.png`), fullPage: true });
+    const changed = await page.$$eval('tr.changed', (rows) => rows.map((r: any) => (globalThis as any).getComputedStyle(r.cells[1]).backgroundColor));
+    assert.ok(changed.length >= 3, `${changed.length} rows differ`);
+    assert.ok(changed.every((c) => c !== 'rgba(0, 0, 0, 0)' && c !== 'rgb(255, 255, 255)'), `highlighted: ${[...new Set(changed)].join(', ')}`);
     assert.equal(await page.evaluate(tableProblems), []);
     await page.close();
   });
