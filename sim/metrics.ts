@@ -324,17 +324,31 @@ const ratio = (a: number, b: number) => (b > 0 ? round(a / b) : 0);
 const zoneOf = (o: KObject) => o.metadata.labels?.['topology.kubernetes.io/zone'] ?? '';
 
 /**
- * A failed attempt's binding constraint, counted as its FitError message counts: the reason that
- * ruled out the most nodes, summed over the plugins that gave it; of equal counts, the one the
- * message lists first (it sorts "<count> <reason>" as strings, so equal counts go by reason).
+ * The filters that hold a pod to the nodes it chose (its node name, selector and affinity, the
+ * taints it does not tolerate, cordons): no capacity added elsewhere changes them, so they are the
+ * pod's own bounds, not what it waits for.
+ */
+const PLACEMENT = new Set(['NodeName', 'NodeAffinity', 'TaintToleration', 'NodeUnschedulable']);
+
+/**
+ * A failed attempt's binding constraint: among the nodes its own placement bounds allow, the
+ * reason that ruled out the most, counted as its FitError message counts them (summed over the
+ * plugins that gave it; of equal counts, the one the message lists first, as it sorts
+ * "<count> <reason>" as strings). A pod whose bounds left no node is counted under the bound that
+ * ruled out the most. So an analytics pod that fits only the high-memory pool counts as waiting
+ * for memory there, not for the general pool its selector never wanted.
  */
 function mainReason(d: Decision): string {
-  const nodes = new Map<string, number>();
-  for (const byReason of Object.values(d.filtered)) for (const [reason, n] of Object.entries(byReason)) nodes.set(reason, (nodes.get(reason) ?? 0) + n);
-  let best = '';
-  let most = -1;
-  for (const [reason, n] of nodes) if (n > most || (n === most && reason < best)) [best, most] = [reason, n];
-  return best || (d.nodes === 0 ? 'no nodes in the cluster' : 'unknown');
+  const top = (plugins: [string, Record<string, number>][]) => {
+    const nodes = new Map<string, number>();
+    for (const [, byReason] of plugins) for (const [reason, n] of Object.entries(byReason)) nodes.set(reason, (nodes.get(reason) ?? 0) + n);
+    let best = '';
+    let most = -1;
+    for (const [reason, n] of nodes) if (n > most || (n === most && reason < best)) [best, most] = [reason, n];
+    return best;
+  };
+  const plugins = Object.entries(d.filtered);
+  return top(plugins.filter(([p]) => !PLACEMENT.has(p))) || top(plugins) || (d.nodes === 0 ? 'no nodes in the cluster' : 'unknown');
 }
 
 export function percentiles(values: number[]): Percentiles {

@@ -173,7 +173,7 @@ function unschedulableSection(r: Report): string {
   ]);
   const more = entries.length > MAX_REASON_ROWS ? `<p class="muted">${entries.length - MAX_REASON_ROWS} more reasons not shown.</p>` : '';
   return section('unschedulable', 'Unschedulable reasons',
-    '<p class="muted">Pods that failed at least one scheduling attempt, by the binding constraint of their last failed attempt: the reason that ruled out the most nodes, the largest count in its "0/N nodes are available" message (of equal counts, the one the message lists first).</p>' +
+    '<p class="muted">Pods that failed at least one scheduling attempt, by the binding constraint of their last failed attempt: among the nodes their own selector, affinity and tolerations allow, the reason that ruled out the most, counted as its "0/N nodes are available" message counts (of equal counts, the one the message lists first); a pod those bounds left no node counts under the bound that ruled out the most.</p>' +
       table(['Reason', { text: 'Pods', numeric: true }, { text: 'Share', numeric: true }], rows) + more);
 }
 

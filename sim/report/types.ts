@@ -12,7 +12,7 @@ export interface Report {
   summary: Summary;
   series: Series;
   histograms: { schedulingLatencyMs: Histogram; podStartupMs: Histogram };
-  /** Pods that failed at least one scheduling attempt, by the reason of their last failure that ruled out the most nodes. */
+  /** Pods that failed at least one scheduling attempt, by their last failure's binding constraint (sim/metrics.ts mainReason). */
   unschedulable: Record<string, number>;
   faults: FaultRecord[];
   zones: string[];

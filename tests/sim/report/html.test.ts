@@ -139,7 +139,7 @@ test('unschedulable reasons are listed by count, largest first, as each pod\'s b
   const taint = html.indexOf('<td>node(s) had untolerated taint</td>');
   assert.ok(cpu > 0 && taint > cpu);
   assert.ok(html.includes('<td class="num">81.0%</td>'));
-  assert.ok(html.includes('the reason that ruled out the most nodes'));
+  assert.ok(html.includes('among the nodes their own selector, affinity and tolerations allow, the reason that ruled out the most'));
   assert.not.ok(html.includes('first reason'));
 });
 

@@ -1,5 +1,6 @@
 // The report's unschedulable reasons: each pod counted once, under the binding constraint of its
-// last failed attempt, the reason its FitError message gives the largest count of nodes.
+// last failed attempt: among the nodes its own placement bounds (selector, affinity, taints) allow,
+// the reason its FitError message gives the largest count of nodes.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Decision } from '../../../actors/scheduler/scheduler.ts';
@@ -36,9 +37,19 @@ test('a reason given by two plugins counts the nodes of both, as the message doe
 });
 
 test('of equal counts, the reason the message lists first', () => {
-  const filtered = { TaintToleration: { 'node(s) had untolerated taint {a: b}': 3 }, NodeResourcesFit: { 'Insufficient cpu': 3 }, NodeAffinity: { [AFFINITY]: 3 } };
-  assert.is(message(filtered), `0/9 nodes are available: 3 Insufficient cpu, 3 ${AFFINITY}, 3 node(s) had untolerated taint {a: b}.`);
-  assert.equal(reasons(failed('default/web-0', filtered)), { 'default/web-0': 'Insufficient cpu' });
+  const filtered = { NodePorts: { "node(s) didn't have free ports for the requested pod ports": 3 }, NodeResourcesFit: { 'Insufficient cpu': 3 } };
+  assert.is(message(filtered, 6), "0/6 nodes are available: 3 Insufficient cpu, 3 node(s) didn't have free ports for the requested pod ports.");
+  assert.equal(reasons(failed('default/web-0', filtered, 6)), { 'default/web-0': 'Insufficient cpu' });
+});
+
+test('a pod whose selector wants the few high-memory nodes waits for their memory, though the others, ruled out by its selector, are more', () => {
+  // The quickstart's analytics pods: 24 general nodes outside their selector, the 4 high-memory ones full.
+  const filtered = { NodeAffinity: { [AFFINITY]: 24 }, NodeResourcesFit: { 'Insufficient memory': 4 } };
+  assert.is(message(filtered, 28), `0/28 nodes are available: 24 ${AFFINITY}, 4 Insufficient memory.`);
+  assert.equal(reasons(failed('default/analytics-0', filtered, 28)), { 'default/analytics-0': 'Insufficient memory' });
+  // Only its own bounds in the way: the bound that ruled out the most.
+  const bounded = { TaintToleration: { 'node(s) had untolerated taint {a: b}': 4 }, NodeAffinity: { [AFFINITY]: 5 } };
+  assert.equal(reasons(failed('default/x', bounded)), { 'default/x': AFFINITY });
 });
 
 test('a pod counts once, under its last failed attempt; an empty cluster says so', () => {
