@@ -28,9 +28,10 @@ function serialise(value: unknown, depth: number, seen: Set<object>): string | u
   if (Array.isArray(value)) {
     const items = value.map((v) => serialise(v, depth + 1, seen) ?? 'null');
     // Arrays of numbers and strings (the time series) stay on one line: one sample per line would
-    // make the file ten times longer and no easier to read.
+    // make the file ten times longer and no easier to read. So do arrays of such arrays (a node's
+    // or a pod's timeline, `[[0, "created"], [12, "scheduled", "n1"]]`): one line per thing.
     if (items.length === 0) text = '[]';
-    else if (value.every(isPrimitive)) text = `[${items.join(', ')}]`;
+    else if (value.every(isPrimitive) || value.every((v) => Array.isArray(v) && v.every(isPrimitive))) text = `[${items.join(', ')}]`;
     else text = `[\n${items.map((i) => inner + i).join(',\n')}\n${outer}]`;
   } else {
     const fields: string[] = [];

@@ -23,6 +23,12 @@ test('stableJson agrees with JSON.stringify on what the value means', () => {
   assert.equal(keys, [...keys].sort());
 });
 
+test('stableJson keeps a series, and a timeline of entries, on one line each; objects in arrays get lines of their own', () => {
+  assert.is(stableJson({ pods: { 'default/a': [[0, 'created'], [12, 'scheduled', 'n1']] }, t: [1, 2] }),
+    '{\n  "pods": {\n    "default/a": [[0, "created"], [12, "scheduled", "n1"]]\n  },\n  "t": [1, 2]\n}');
+  assert.is(stableJson([[1], { a: 1 }]), '[\n  [1],\n  {\n    "a": 1\n  }\n]');
+});
+
 test('stableJson refuses a circular value instead of looping', () => {
   const loop: Record<string, unknown> = {};
   loop.self = loop;
