@@ -12,6 +12,7 @@
 // over HTTPS (the workload) are not affected. Targets not named in the scenario are drawn from the run's `faults` stream, so
 // the same seed hits the same nodes.
 import type { Clock, Random } from '../actors/api/env.ts';
+import { milliCPU, wholeUnits } from '../actors/api/quantity.ts';
 import type { SimCluster } from './cluster.ts';
 import type { FaultRecord } from './report/types.ts';
 import { REPLICA_FAULTS, type Fault } from './scenario/types.ts';
@@ -51,13 +52,21 @@ function effectOf(cluster: SimCluster, f: Fault, onError: (e: unknown) => void):
   }
 }
 
-/** The links or nodes a fault hits: every replica of a component, a whole zone, named nodes, or nodes drawn at random. */
+/** The links or nodes a fault hits: every replica of a component, a whole zone, named nodes, the largest, or nodes drawn at random. */
 function targetsOf(cluster: SimCluster, f: Fault, stream: Random): string[] {
   if (f.kind === 'natsOutage') return [...cluster.links.keys()].sort();
   if (f.component === 'controllerManager') return cluster.controllerManagers.map((_, i) => `controller-manager-${i}`);
   if (f.component === 'scheduler') return cluster.schedulers.map((_, i) => `scheduler-${i}`);
   const candidates = cluster.nodes.filter((n) => (!f.pool || n.pool === f.pool) && (f.zone === undefined || n.zone === f.zone)).map((n) => n.name);
-  return f.kind === 'zonePartition' ? candidates.sort() : f.nodes ?? drawTargets(candidates, f.count, stream);
+  if (f.kind === 'zonePartition') return candidates.sort();
+  return f.nodes ?? (f.largest ? largest(cluster, candidates, f.count) : drawTargets(candidates, f.count, stream));
+}
+
+/** The `count` largest of `names`: most CPU, then most memory, then by name (what a worst case loses first). */
+function largest(cluster: SimCluster, names: string[], count: number): string[] {
+  const size = new Map(cluster.scenario.nodePools.map((p) => [p.name, [milliCPU(p.capacity.cpu), wholeUnits(p.capacity.memory)] as const]));
+  const of = (name: string) => size.get(cluster.nodes.find((n) => n.name === name)!.pool)!;
+  return [...names].sort((a, b) => of(b)[0] - of(a)[0] || of(b)[1] - of(a)[1] || (a < b ? -1 : 1)).slice(0, count);
 }
 
 export function scheduleFaults(cluster: SimCluster, clock: Clock, random: Random, faults: Fault[], t0: number, onError: (e: unknown) => void): FaultRecord[] {

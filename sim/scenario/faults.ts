@@ -7,7 +7,7 @@ import { listed, type Field } from './field.ts';
 import { locateNode, nodesInZone } from './pools.ts';
 import { dnsLabel, durationMs, nonEmptyString, number, oneOf, optional, positiveInteger, quantity } from './schema.ts';
 
-const FAULT_FIELDS = ['kind', 'at', 'recoverAfter', 'nodes', 'count', 'pool', 'zone', 'memory', 'replica', 'downFor', 'upFor', 'probability', 'latency', 'component'];
+const FAULT_FIELDS = ['kind', 'at', 'recoverAfter', 'nodes', 'count', 'largest', 'pool', 'zone', 'memory', 'replica', 'downFor', 'upFor', 'probability', 'latency', 'component'];
 const KIND_FIELDS: Record<string, string[]> = { downFor: ['nodeFlap'], upFor: ['nodeFlap'], probability: ['messageLoss'], latency: ['latency'], component: ['messageLoss', 'latency'] };
 const FAULT_NODES_MAX = 100_000;
 /** `zone: any`: the fault over every zone in turn, a fault set (fault-sets.ts). */
@@ -67,6 +67,11 @@ export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePo
   if (f.child('recoverAfter').present) {
     out.recoverAfterMs = durationMs(f.child('recoverAfter'));
     if (!(out.recoverAfterMs > 0)) f.child('recoverAfter').fail('must be greater than 0');
+  }
+  if (f.child('largest').present) {
+    if (f.child('largest').value !== true && f.child('largest').value !== false) f.child('largest').fail('must be true or false');
+    if (f.child('nodes').present) f.child('largest').error('cannot be given with nodes: it chooses among the nodes count draws from');
+    if (f.child('largest').value === true) out.largest = true;
   }
   if (f.child('nodes').present) {
     for (const filter of ['count', 'pool', 'zone'])

@@ -111,6 +111,8 @@ export interface Fault {
    * (fault-sets.ts). Absent: the fault is the one given.
    */
   zones?: string[];
+  /** Node faults: the `count` largest nodes the filters leave (most CPU, then memory, then by name), not a random draw. */
+  largest?: boolean;
   /** memoryPressure: the extra memory used on each target node, in bytes. */
   memoryBytes?: number;
   /** Replica faults: the replica's index, or the one leading at the time. */

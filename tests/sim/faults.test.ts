@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { KObject } from '../../actors/api/types.ts';
 import { runScenario } from '../../sim/run.ts';
+import { members } from '../../sim/scenario/fault-sets.ts';
 import { parseScenario } from '../../sim/scenario/load.ts';
 
 const SCENARIO = `
@@ -61,6 +62,25 @@ test('an API server restart loses nothing: creates refused meanwhile are sent ag
   assert.equal([report.summary.pods.created, report.summary.pods.running], [30, 30], 'the creates refused during the outage were sent again');
   // Both leaders lost their Lease with the server (a 20 s outage outlasts the 10 s renew deadline) and took it again.
   assert.ok(report.leadership.filter((t) => t.lock === 'orch-controller-manager').length >= 2, JSON.stringify(report.leadership));
+});
+
+test('the k largest nodes: most CPU, then memory, then name; with zone any, each zone\'s largest in turn', async () => {
+  const text = (fault: string) => `
+duration: 2m
+nodePools:
+  - { name: small, count: 4, zones: [z1, z2], capacity: { cpu: "4", memory: 16Gi } }
+  - { name: big, count: 2, zones: [z1, z2], capacity: { cpu: "16", memory: 32Gi } }
+  - { name: fat, count: 2, zones: [z1, z2], capacity: { cpu: "16", memory: 64Gi } }
+faults: [${fault}]
+`;
+  const targets = async (fault: string) => (await runScenario(parseScenario(text(fault), { name: 'largest', dir: '.' }))).report.faults.map((f) => f.targets);
+  assert.equal(await targets('{ kind: nodeCrash, at: 30s, count: 3, largest: true }'), [['fat-0', 'fat-1', 'big-0']]);
+  assert.equal(await targets('{ kind: nodeCrash, at: 30s, count: 1, largest: true, pool: small }'), [['small-0']], 'equal nodes: by name');
+  const sets = members(parseScenario(text('{ kind: nodeCrash, at: 30s, count: 1, largest: true, zone: any }'), { name: 'largest', dir: '.' }));
+  const picked = await Promise.all(sets.map(async (m) => [m.label, ...(await runScenario(m.scenario)).report.faults.map((f) => f.targets)]));
+  assert.equal(picked, [['z1', ['fat-0']], ['z2', ['fat-1']]]);
+  assert.throws(() => parseScenario(text('{ kind: nodeCrash, at: 30s, nodes: [big-0], largest: true }'), { name: 'largest', dir: '.' }),
+    (e: Error) => e.message === 'largest.yaml: faults[0].largest: cannot be given with nodes: it chooses among the nodes count draws from');
 });
 
 test.run();
