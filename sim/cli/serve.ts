@@ -1,7 +1,7 @@
 // `orchsim serve` and `orchsim apiserver`: the API server on HTTPS in wall-clock time.
 // Both read the API server's option table; serve adds what a person at a terminal wants (a
 // kubeconfig to point kubectl at, simulated nodes, local defaults that need no root:
-// certificates under ./.orchsim).
+// certificates under ./.orchsim, and listening on 127.0.0.1 only).
 import { randomInt } from 'node:crypto';
 import { resolve } from 'node:path';
 import { helpText } from '../../actors/api/options/help.ts';
@@ -56,7 +56,13 @@ const SERVE_ONLY: OptionSpec<ServeOptions>[] = [
 ] as OptionSpec<ServeOptions>[];
 
 /** serve's certificates default to ./.orchsim/certs, which needs no root. */
-const serveSpec = (s: OptionSpec<ApiServerOptions>) => (s.name === 'cert-dir' ? { ...s, default: '.orchsim/certs' } : s) as OptionSpec<ServeOptions>;
+/**
+ * serve's own defaults: certificates under ./.orchsim, and only this machine may connect (the API
+ * server's own default, every interface, is for a cluster's control-plane host).
+ */
+const serveSpec = (s: OptionSpec<ApiServerOptions>) => (s.name === 'cert-dir' ? { ...s, default: '.orchsim/certs' }
+  : s.name === 'bind-address' ? { ...s, default: '127.0.0.1', help: 'the address the secure port listens on; 127.0.0.1 (this machine only) unless given: 0.0.0.0 or :: open it to every interface' }
+  : s) as OptionSpec<ServeOptions>;
 
 const INSPECT = inspectOptions<ServeOptions>(SIMULATOR);
 
