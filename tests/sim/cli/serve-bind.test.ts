@@ -10,10 +10,17 @@ import * as assert from 'uvu/assert';
 import { parseServeArgs, serveHelp, startServer } from '../../../sim/cli/serve.ts';
 import { freePort } from '../../helpers/real-time.ts';
 
+/** The address a command line would listen on. */
+function bindAddress(argv: string[], mode: 'serve' | 'apiserver'): string {
+  const line = parseServeArgs(argv, mode);
+  if (!('options' in line)) throw new Error(`${argv.join(' ')} only prints`);
+  return line.options.bindAddress;
+}
+
 test('serve binds 127.0.0.1 by default; the API server alone, every interface; either takes --bind-address', () => {
-  assert.is(parseServeArgs([], 'serve').options!.bindAddress, '127.0.0.1');
-  assert.is(parseServeArgs([], 'apiserver').options!.bindAddress, '0.0.0.0');
-  assert.is(parseServeArgs(['--bind-address', '0.0.0.0'], 'serve').options!.bindAddress, '0.0.0.0');
+  assert.is(bindAddress([], 'serve'), '127.0.0.1');
+  assert.is(bindAddress([], 'apiserver'), '0.0.0.0');
+  assert.is(bindAddress(['--bind-address', '0.0.0.0'], 'serve'), '0.0.0.0');
   assert.match(serveHelp('serve'), /--bind-address[^\n]*\n?[^\n]*127\.0\.0\.1 \(this machine only\)/);
 });
 
