@@ -102,6 +102,9 @@ function route(method: string, path: string, group: string, version: string, res
   if (name === '') throw pathNotFound(path);
   const verb = verbOf(method, name !== undefined, query);
   if (namespace === undefined && type.scope === 'Namespaced' && name !== undefined) throw pathNotFound(path);
+  // A namespaced kind's path across all namespaces only lists and watches, as the real server
+  // routes it: a DELETE there must not reach every namespace's objects, nor a POST any of them.
+  if (namespace === undefined && type.scope === 'Namespaced' && verb !== 'list' && verb !== 'watch') throw methodNotAllowed();
   return { verb, type, namespace, name, subresource, query };
 }
 
@@ -121,9 +124,11 @@ function verbOf(method: string, hasName: boolean, query: Query): Verb {
     case 'DELETE':
       return hasName ? 'delete' : 'deletecollection';
     default:
-      throw new StatusError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
+      throw methodNotAllowed();
   }
 }
+
+const methodNotAllowed = () => new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
 
 /** A path segment decoded; namespaces and names end up in stored objects, so they are shared. */
 function decodeSegment(s: string): string {

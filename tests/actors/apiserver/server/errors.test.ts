@@ -118,6 +118,20 @@ test('405 MethodNotAllowed: a verb the path does not serve', async () => {
   failure(await h.get('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews'), 405, 'MethodNotAllowed');
 });
 
+test('405 MethodNotAllowed: a namespaced kind across all namespaces only lists and watches; nothing is deleted or created there', async () => {
+  const h = await startServer();
+  await h.post(CM, configMap('a'));
+  await h.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } });
+  await h.post('/api/v1/namespaces/other/configmaps', configMap('b'));
+  failure(await h.call('DELETE', '/api/v1/configmaps'), 405, 'MethodNotAllowed');
+  failure(await h.post('/api/v1/configmaps', configMap('c')), 405, 'MethodNotAllowed');
+  failure(await h.call('PUT', '/api/v1/configmaps'), 405, 'MethodNotAllowed');
+  const all = (await h.get('/api/v1/configmaps')).json;
+  assert.equal(all.items.map((c: { metadata: { name: string } }) => c.metadata.name).sort(), ['a', 'b'], 'both still there, and listed');
+  assert.is((await h.call('DELETE', CM)).status, 200, 'a namespace\'s own collection can still be deleted');
+  assert.equal((await h.get('/api/v1/configmaps')).json.items.map((c: { metadata: { name: string } }) => c.metadata.name), ['b']);
+});
+
 test('406 NotAcceptable: nothing in Accept is served', async () => {
   const h = await startServer();
   failure(await h.get(CM, { accept: 'image/png' }), 406, 'NotAcceptable');
