@@ -55,11 +55,31 @@ function defaultNode(node: KObject): void {
 
 const SECRET: readonly FieldDefault[] = [zero('type', 'Opaque')];
 
+/**
+ * A Secret's `stringData` is write-only, as the real server converts it on every write: each
+ * string value goes into `data` (base64 of its UTF-8), over a key `data` already has, and
+ * `stringData` is never stored or returned. A value that is not a string stays for validation to refuse.
+ */
+function defaultSecret(o: KObject): void {
+  fill(o, SECRET);
+  const stringData = (o as { stringData?: unknown }).stringData;
+  if (stringData === null || typeof stringData !== 'object' || Array.isArray(stringData)) return;
+  const rest: Record<string, unknown> = {};
+  const data = { ...((o as { data?: Record<string, string> }).data ?? {}) };
+  for (const [key, value] of Object.entries(stringData)) {
+    if (typeof value === 'string') data[key] = Buffer.from(value, 'utf8').toString('base64');
+    else rest[key] = value;
+  }
+  (o as { data?: Record<string, string> }).data = data;
+  if (Object.keys(rest).length) (o as { stringData?: unknown }).stringData = rest;
+  else delete (o as { stringData?: unknown }).stringData;
+}
+
 const DEFAULTERS: ReadonlyMap<string, (obj: KObject) => void> = new Map([
   ['/pods', defaultPod],
   ['/podtemplates', (o: KObject) => defaultPodTemplateSpec(child(o, 'template'))],
   ['/services', defaultService],
-  ['/secrets', (o: KObject) => fill(o, SECRET)],
+  ['/secrets', defaultSecret],
   ['/namespaces', defaultNamespace],
   ['/nodes', defaultNode],
   ['apps/deployments', defaultDeployment],
