@@ -1,5 +1,7 @@
 // The serving certificate: the given pair, or a self-signed one generated into --cert-dir and
 // reused on later starts (seed 001). Clients trust it directly (the kubeconfig carries it).
+// And, for `orchsim serve`, a client CA of the cluster's own (kept in --cert-dir beside it) and the
+// client certificates it signs: a certificate's CommonName is its user, its Organizations its groups.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -45,4 +47,35 @@ export async function servingCert(o: { certDir: string; tlsCertFile?: string; tl
   writeFileSync(keyFile, pems.private, { mode: 0o600 });
   writeFileSync(certFile, pems.cert, { mode: 0o644 });
   return { cert: pems.cert, key: pems.private, certFile };
+}
+
+export interface KeyPair {
+  cert: string;
+  key: string;
+}
+
+/** The cluster's client CA in `certDir` (client-ca.crt and .key), made on first need and reused after. */
+export async function clientCa(certDir: string, clock: Clock): Promise<KeyPair & { certFile: string }> {
+  const certFile = join(certDir, 'client-ca.crt');
+  const keyFile = join(certDir, 'client-ca.key');
+  if (existsSync(certFile) && existsSync(keyFile)) return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), certFile };
+  mkdirSync(certDir, { recursive: true, mode: 0o700 });
+  const now = clock.now();
+  const pems = await generate([{ name: 'commonName', value: 'orchsim-client-ca' }, { name: 'organizationName', value: 'orchsim' }], {
+    keyType: 'ec', curve: 'P-256', algorithm: 'sha256', notBeforeDate: new Date(now - 60_000), notAfterDate: new Date(now + YEAR_MS),
+    extensions: [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true }],
+  });
+  writeFileSync(keyFile, pems.private, { mode: 0o600 });
+  writeFileSync(certFile, pems.cert, { mode: 0o644 });
+  return { cert: pems.cert, key: pems.private, certFile };
+}
+
+/** A client certificate `ca` signs for `user` (CommonName) in `groups` (Organizations), with a fresh key. */
+export async function clientCertificate(ca: KeyPair, user: string, groups: readonly string[], clock: Clock): Promise<KeyPair> {
+  const now = clock.now();
+  const pems = await generate([{ name: 'commonName', value: user }, ...groups.map((value) => ({ name: 'organizationName', value }))], {
+    keyType: 'ec', curve: 'P-256', algorithm: 'sha256', notBeforeDate: new Date(now - 60_000), notAfterDate: new Date(now + YEAR_MS), ca,
+    extensions: [{ name: 'basicConstraints', cA: false, critical: true }, { name: 'keyUsage', digitalSignature: true, critical: true }, { name: 'extKeyUsage', clientAuth: true }],
+  });
+  return { cert: pems.cert, key: pems.private };
 }

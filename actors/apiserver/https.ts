@@ -4,11 +4,12 @@
 // Connection: close, as Go's Server.Shutdown disables keep-alives), and tell when no response
 // is being written any more.
 import { createServer, type Server } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tooLarge } from '../api/status.ts';
 import { statusResponse, type ApiResponse } from './handlers/response.ts';
-import type { ApiRequest } from './request.ts';
+import type { ApiRequest, ClientCertificate } from './request.ts';
 
 export interface HttpsOptions {
   host: string;
@@ -16,6 +17,8 @@ export interface HttpsOptions {
   cert: string;
   key: string;
   maxRequestBodyBytes: number;
+  /** PEM of the CA bundle (--client-ca-file) whose client certificates authenticate; none asked for without it. */
+  clientCa?: string;
 }
 
 export interface Listening {
@@ -63,6 +66,17 @@ function send(res: ServerResponse, r: ApiResponse, head: boolean, closing: boole
   });
 }
 
+/** The connection's client certificate: its CommonName and Organizations when the CA signed it, else why not; none presented, undefined. */
+function clientCertOf(socket: TLSSocket): ClientCertificate | undefined {
+  const peer = socket.getPeerCertificate();
+  if (!peer || Object.keys(peer).length === 0) return undefined;
+  if (!socket.authorized) return { error: `x509: certificate signed by unknown authority (${String(socket.authorizationError)})` };
+  const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+  const [user] = list(peer.subject?.CN);
+  if (!user) return { error: 'x509: the certificate names no CommonName (user)' };
+  return { user, groups: list(peer.subject?.O) };
+}
+
 function headersOf(req: IncomingMessage): Record<string, string | undefined> {
   const h: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(req.headers)) h[k] = Array.isArray(v) ? v.join(', ') : v;
@@ -80,13 +94,17 @@ export function serveHttps(handler: Handler, o: HttpsOptions): Promise<Listening
     idleWaiters = [];
     for (const w of waiters) w();
   };
-  const server: Server = createServer({ cert: o.cert, key: o.key }, async (req, res) => {
+  // With a client CA, the server asks each connection for a certificate and checks it against the
+  // CA itself, so that a connection without one (a token, or anonymous) is still served.
+  const tls = o.clientCa ? { ca: o.clientCa, requestCert: true, rejectUnauthorized: false } : {};
+  const server: Server = createServer({ cert: o.cert, key: o.key, ...tls }, async (req, res) => {
     open++;
     res.once('close', finished);
     try {
       const body = await readBody(req, o.maxRequestBodyBytes);
       if (body === undefined) return send(res, statusResponse(tooLarge(o.maxRequestBodyBytes).status), false, closing);
-      const response = await handler({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body });
+      const clientCert = o.clientCa ? clientCertOf(req.socket as TLSSocket) : undefined;
+      const response = await handler({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body, ...(clientCert ? { clientCert } : {}) });
       send(res, response, req.method === 'HEAD', closing);
     } catch (e) {
       if (!res.headersSent) {

@@ -25,6 +25,8 @@ export interface ApiServerOptions {
   authorizationMode: string[];
   anonymousAuth: boolean;
   tokenAuthFile?: string;
+  /** The CA bundle whose client certificates authenticate (their CommonName the user, Organizations the groups). */
+  clientCaFile?: string;
   /** Plugins on top of, and removed from, the seed's default set (see admissionPluginNames). */
   enableAdmissionPlugins?: string[];
   disableAdmissionPlugins?: string[];
@@ -314,7 +316,7 @@ const serverSpecs: OptionSpec<ApiServerOptions>[] = [
 const authSpecs: OptionSpec<ApiServerOptions>[] = [
   { name: 'anonymous-auth', kind: bool, key: 'anonymousAuth', default: true, group: AUTHN,
     help: 'requests no authenticator rejected are served as user system:anonymous, group system:unauthenticated' },
-  { name: 'client-ca-file', kind: string, group: AUTHN, help: 'a CA bundle: a client certificate it signed authenticates as its CommonName', inert: NO_TOKEN_ISSUER },
+  { name: 'client-ca-file', kind: string, key: 'clientCaFile', group: AUTHN, help: 'a CA bundle: a client certificate it signed authenticates as its CommonName, in the groups of its Organizations' },
   { name: 'token-auth-file', kind: string, key: 'tokenAuthFile', group: AUTHN, help: 'the static token file, CSV: token,user,uid,"group1,group2"' },
   { name: 'enable-bootstrap-token-auth', kind: bool, default: false, group: AUTHN, help: 'accept bootstrap-type Secrets in orch-system as tokens', inert: NO_TOKEN_ISSUER },
   { name: 'api-audiences', kind: strings, defaultText: 'the --service-account-issuer URL when that is set', group: AUTHN, help: 'tokens must be bound to one of these audiences', inert: NO_TOKEN_ISSUER },

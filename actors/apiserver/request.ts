@@ -28,7 +28,11 @@ export interface ApiRequest {
    * encodes. Nobody modifies it; a handler that changes what it decoded takes a copy.
    */
   value?: Json;
+  /** A client certificate the connection presented (HTTPS with --client-ca-file): who it names, or why it is not trusted. */
+  clientCert?: ClientCertificate;
 }
+
+export type ClientCertificate = { user: string; groups: string[] } | { error: string };
 
 /** Go's strconv.ParseBool: every spelling real clients send (`True` from python, `1` from curl). */
 const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);

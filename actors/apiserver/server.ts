@@ -186,7 +186,7 @@ export class ApiServer {
 
   /** Authentication, then the in-flight limit (watches are not counted), then routing. */
   async #served(req: ApiRequest, info: RequestInfo): Promise<ApiResponse> {
-    const user = this.#authenticator.authenticate(req.headers);
+    const user = this.#authenticator.authenticate(req);
     if (info.longRunning) return this.#route(req, info, user);
     const kind = info.readOnly ? 'readOnly' : 'mutating';
     if (!this.inflight.admit(kind, user.groups, isProbe(info))) {

@@ -3,12 +3,13 @@
 // kubeconfig to point kubectl at, simulated nodes, local defaults that need no root:
 // certificates under ./.orchsim, and listening on 127.0.0.1 only).
 import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { helpText } from '../../actors/api/options/help.ts';
 import { float, int, string, strings } from '../../actors/api/options/kinds.ts';
 import { OptionError, OptionTable, type OptionSpec, type Resolved } from '../../actors/api/options/table.ts';
 import { API_SERVER_TABLE, inertAdmissionPlugins, withCodeOnlyFields, type ApiServerOptions } from '../../actors/apiserver/options.ts';
-import { servingCert } from '../../actors/apiserver/certs.ts';
+import { clientCa, clientCertificate, servingCert } from '../../actors/apiserver/certs.ts';
 import { serveHttps, type Listening } from '../../actors/apiserver/https.ts';
 import { ApiServer } from '../../actors/apiserver/server.ts';
 import { inspectOptions } from '../../actors/system/options.ts';
@@ -20,7 +21,7 @@ import { startServedNodes, type ServedNodes } from '../serve-nodes.ts';
 import { checkedInspector, inspectorOptions } from './inspector-options.ts';
 import { startStatelyBridge } from '../inspector/stately.ts';
 import { helpOrVersion, processSystem } from './component-run.ts';
-import { ADMIN_TOKEN, ADMIN_USER, writeKubeconfig } from './kubeconfig.ts';
+import { ADMIN, writeKubeconfig } from './kubeconfig.ts';
 
 type Mode = 'serve' | 'apiserver';
 
@@ -45,7 +46,7 @@ const BUS: OptionSpec<ServeOptions> = { name: 'bus', kind: string, key: 'bus', g
   help: 'serve the API over this NATS server too, so that orchsim controller-manager, scheduler and nodeagent processes reach this server with --master nats://HOST:PORT (default: an in-process bus only)' };
 const SERVE_ONLY: OptionSpec<ServeOptions>[] = [
   { name: 'kubeconfig-out', kind: string, key: 'kubeconfigOut', default: '.orchsim/kubeconfig', group: SIMULATOR,
-    help: 'where the kubeconfig for this server is written, with the admin token and the server\'s certificate' },
+    help: 'where the kubeconfig for this server is written, with a fresh admin client certificate and the server\'s certificate' },
   { name: 'nodes', kind: int, key: 'nodes', default: 3, group: SIMULATOR, rule: (v: number) => (v >= 0 && v <= 5000 ? undefined : 'must be from 0 to 5000'),
     help: 'simulated nodes, with a scheduler and the controller manager, so pods get scheduled and run' },
   { name: 'zones', kind: strings, key: 'zones', default: ['zone-a', 'zone-b', 'zone-c'], group: SIMULATOR,
@@ -103,6 +104,15 @@ export interface Running {
   stop(): Promise<void>;
 }
 
+/** The CA bundle of --client-ca-file; a file that cannot be read stops the start with its name. */
+function readClientCa(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new OptionError(`--client-ca-file ${file}: ${(e as Error).message}`);
+  }
+}
+
 /** Starts the server; `serve` mode adds simulated nodes and writes a kubeconfig. Warnings go to `warn`. */
 export async function startServer(args: readonly string[] | ServeCommandLine, mode: Mode, log: (line: string) => void = console.log,
   warn: (line: string) => void = console.error): Promise<Running> {
@@ -110,8 +120,7 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   if (line.print !== undefined) throw new OptionError(`orchsim ${mode}: --help and --version print and exit; nothing to start`);
   const { seed: givenSeed, bus: busUrl, kubeconfigOut: out, nodes = 0, zones = [], speed = 1, ui = false, uiPort, inspect, inspectActors = [], ...flags } = line.options;
   const chosen = checkedInspector(line.options);
-  // The kubeconfig serve writes carries the admin token: the server must know it.
-  const options = withCodeOnlyFields(flags, mode === 'serve' ? { tokens: new Map([[ADMIN_TOKEN, ADMIN_USER]]) } : {});
+  const options = withCodeOnlyFields(flags, {});
   for (const w of line.warnings) warn(`warning: ${w}`);
   for (const p of inertAdmissionPlugins(options)) warn(`warning: admission plugin ${p} is accepted but not simulated: it admits everything`);
   const kubeconfigOut = out === undefined ? undefined : resolve(out);
@@ -135,10 +144,16 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
     ? await startServedNodes(server.bus, clock, root.fork('cluster'), system, { nodes, zones }, (where, e) => console.error(`${where}: ${(e as Error).message ?? e}`))
     : undefined;
   const cert = await servingCert(options, clock);
+  // serve's kubeconfig carries a client certificate of its own cluster's CA for the admin, made
+  // fresh at each start (no secret is shared between installs); --client-ca-file adds another CA.
+  const ca = mode === 'serve' ? await clientCa(options.certDir, clock) : undefined;
+  const admin = ca && kubeconfigOut ? await clientCertificate(ca, ADMIN.user, ADMIN.groups, clock) : undefined;
+  const clientCas = [ca?.cert, options.clientCaFile === undefined ? undefined : readClientCa(options.clientCaFile)].filter((p) => p !== undefined);
   const listening = await serveHttps((req) => server.handle(req), {
     host: options.bindAddress, port: options.securePort, cert: cert.cert, key: cert.key, maxRequestBodyBytes: options.maxRequestBodyBytes,
+    ...(clientCas.length ? { clientCa: clientCas.join('\n') } : {}),
   });
-  if (kubeconfigOut) writeKubeconfig(kubeconfigOut, listening.url, cert.cert);
+  if (kubeconfigOut && admin) writeKubeconfig(kubeconfigOut, listening.url, cert.cert, { clientCert: admin });
   const what = cluster ? `, ${nodes} simulated nodes, a scheduler and the controller manager${speed > 1 ? `, time ${speed}× faster` : ''}` : '';
   log(`orchsim API server ready at ${listening.url}${what}${bus ? `, serving on the bus at ${busUrl}` : ''}${kubeconfigOut ? `; kubectl --kubeconfig ${kubeconfigOut} get nodes` : ''}`);
   if (inspector) log(`inspector at ${inspector.url}`);

@@ -2,6 +2,7 @@
 // kubectl discovery cache, and runs kubectl (the one on PATH) against it: to completion, or as
 // a long-running process (`get -w`, `delete --wait`) whose output lines a test waits for.
 import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { apiServerOptions, type ApiServerOptions } from '../../actors/apiserver/
 import { ApiServer } from '../../actors/apiserver/server.ts';
 import { wallClock } from '../../sim/clock.ts';
 import { seededRandom } from '../../sim/random.ts';
-import { ADMIN_TOKEN, ADMIN_USER, writeKubeconfig } from '../../sim/cli/kubeconfig.ts';
+import { writeKubeconfig } from '../../sim/cli/kubeconfig.ts';
 
 export interface KubectlResult {
   code: number;
@@ -64,7 +65,10 @@ function deadline(timeoutMs: number, message: () => string): { expired: Promise<
 
 export async function startTestServer(given: Partial<ApiServerOptions> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'orchsim-test-'));
-  const options = apiServerOptions({ certDir: join(dir, 'certs'), bindAddress: '127.0.0.1', tokens: new Map([[ADMIN_TOKEN, ADMIN_USER]]), ...given });
+  // kubectl speaks as an administrator with a token made for this server alone.
+  const token = randomBytes(16).toString('hex');
+  const options = apiServerOptions({ certDir: join(dir, 'certs'), bindAddress: '127.0.0.1',
+    tokens: new Map([[token, { username: 'test-admin', groups: ['system:masters', 'system:authenticated'] }]]), ...given });
   const clock = wallClock();
   const server = new ApiServer(options, { clock, random: seededRandom(42) });
   await server.start();
@@ -80,7 +84,7 @@ export async function startTestServer(given: Partial<ApiServerOptions> = {}): Pr
   }, { host: '127.0.0.1', port: 0, cert: cert.cert, key: cert.key,
     maxRequestBodyBytes: options.maxRequestBodyBytes });
   const kubeconfig = join(dir, 'kubeconfig');
-  writeKubeconfig(kubeconfig, listening.url, cert.cert);
+  writeKubeconfig(kubeconfig, listening.url, cert.cert, { token });
   const cacheDir = join(dir, 'kube-cache');
   const { request: httpsRequest } = await import('node:https');
   return {

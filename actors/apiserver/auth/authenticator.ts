@@ -1,13 +1,22 @@
-// Authentication: who is asking. A bearer token from the static token file (--token-auth-file,
-// CSV `token,user,uid,"group1,group2"`) names a user; a request with no credentials is
-// system:anonymous when --anonymous-auth allows it. A token that is presented but unknown is
-// rejected even then, as real servers do.
+// Authentication: who is asking, in the real server's order. A client certificate signed by the
+// --client-ca-file CA names a user (its CommonName) and groups (its Organizations); else a bearer
+// token from the static token file (--token-auth-file, CSV `token,user,uid,"group1,group2"`); a
+// request with no credentials is system:anonymous when --anonymous-auth allows it. Credentials
+// presented but not trusted (an unknown token, a certificate from another CA) are rejected with
+// 401 even then, as real servers do: they never fall back to anonymous.
 import { readFileSync } from 'node:fs';
 import { unauthorized } from '../../api/status.ts';
+import type { ClientCertificate } from '../request.ts';
 import { ANONYMOUS, type UserInfo } from './authorizer.ts';
 
+/** What a request brings to be known by: its headers, and the client certificate its connection presented. */
+export interface Credentials {
+  headers: Record<string, string | undefined>;
+  clientCert?: ClientCertificate;
+}
+
 export interface Authenticator {
-  authenticate(headers: Record<string, string | undefined>): UserInfo;
+  authenticate(credentials: Credentials): UserInfo;
 }
 
 /** Parses the static token file's CSV; errors name the line. */
@@ -51,7 +60,8 @@ export function loadTokenFile(path: string): Map<string, UserInfo> {
 
 export function authenticator(tokens: Map<string, UserInfo>, anonymousAuth: boolean): Authenticator {
   return {
-    authenticate(headers) {
+    authenticate({ headers, clientCert }) {
+      if (clientCert && 'user' in clientCert) return { username: clientCert.user, groups: [...clientCert.groups, 'system:authenticated'] };
       const auth = headers.authorization;
       if (auth !== undefined) {
         const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
@@ -59,7 +69,7 @@ export function authenticator(tokens: Map<string, UserInfo>, anonymousAuth: bool
         if (!user) throw unauthorized();
         return user;
       }
-      if (!anonymousAuth) throw unauthorized();
+      if (!anonymousAuth || clientCert) throw unauthorized();
       return ANONYMOUS;
     },
   };

@@ -1,11 +1,14 @@
-// `orchsim serve` listens on this machine only unless told otherwise: its --bind-address defaults
-// to 127.0.0.1 (the API server alone keeps the component's default, every interface), and a
-// connection to the machine's other addresses is refused while 127.0.0.1 is answered.
-import { mkdtempSync, rmSync } from 'node:fs';
+// `orchsim serve` is safe by default: its --bind-address defaults to 127.0.0.1 (the API server
+// alone keeps the component's default, every interface), so a connection to the machine's other
+// addresses is refused while 127.0.0.1 is answered; and the kubeconfig it writes holds a client
+// certificate made at that start, readable by its owner only, instead of a shared token.
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
+import { parse } from 'yaml';
 import * as assert from 'uvu/assert';
 import { parseServeArgs, serveHelp, startServer } from '../../../sim/cli/serve.ts';
 import { freePort } from '../../helpers/real-time.ts';
@@ -41,6 +44,26 @@ test('a served cluster answers on 127.0.0.1 and refuses the machine\'s other add
     for (const address of others) assert.not.ok(await accepts(address, port), `${address} is refused`);
   } finally {
     await running.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the kubeconfig serve writes carries a client certificate made at this start, and no token', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'orchsim-kubeconfig-'));
+  const users: Record<string, string>[] = [];
+  try {
+    for (let i = 0; i < 2; i++) {
+      const kubeconfig = join(dir, `kubeconfig-${i}`);
+      const running = await startServer(['--secure-port', String(await freePort()), '--cert-dir', join(dir, 'certs'), '--kubeconfig-out', kubeconfig], 'serve', () => {}, () => {});
+      await running.stop();
+      users.push((parse(readFileSync(kubeconfig, 'utf8')) as { users: { user: Record<string, string> }[] }).users[0]!.user);
+      assert.is(statSync(kubeconfig).mode & 0o077, 0, 'readable by its owner only');
+    }
+    for (const u of users) assert.equal(Object.keys(u).sort(), ['client-certificate-data', 'client-key-data']);
+    const subject = new X509Certificate(Buffer.from(users[0]!['client-certificate-data']!, 'base64')).subject;
+    assert.equal(subject.split('\n').sort(), ['CN=orchsim-admin', 'O=system:masters']);
+    assert.is.not(users[0]!['client-key-data'], users[1]!['client-key-data'], 'a fresh key at each start');
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
