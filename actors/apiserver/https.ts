@@ -19,6 +19,9 @@ export interface HttpsOptions {
   maxRequestBodyBytes: number;
   /** PEM of the CA bundle (--client-ca-file) whose client certificates authenticate; none asked for without it. */
   clientCa?: string;
+  /** The lowest TLS version and the TLS 1.2 suites served (tls-versions.ts); Node's defaults without them. */
+  minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
+  ciphers?: string;
 }
 
 export interface Listening {
@@ -97,7 +100,8 @@ export function serveHttps(handler: Handler, o: HttpsOptions): Promise<Listening
   // With a client CA, the server asks each connection for a certificate and checks it against the
   // CA itself, so that a connection without one (a token, or anonymous) is still served.
   const tls = o.clientCa ? { ca: o.clientCa, requestCert: true, rejectUnauthorized: false } : {};
-  const server: Server = createServer({ cert: o.cert, key: o.key, ...tls }, async (req, res) => {
+  const versions = { ...(o.minVersion ? { minVersion: o.minVersion } : {}), ...(o.ciphers ? { ciphers: o.ciphers } : {}) };
+  const server: Server = createServer({ cert: o.cert, key: o.key, ...tls, ...versions }, async (req, res) => {
     open++;
     res.once('close', finished);
     try {

@@ -6,6 +6,7 @@
 import { isIP } from 'node:net';
 import { commonOptions } from '../api/options/common.ts';
 import { tlsSpecs } from '../api/options/delegated-auth.ts';
+import { knownCipherSuites } from './tls-versions.ts';
 import { bool, checkCidr, cidrs, duration, float, int, oneOf, parseBool, portRange, string, stringMap, strings, type PortRange } from '../api/options/kinds.ts';
 import { OptionTable, type CrossRule, type OptionSpec } from '../api/options/table.ts';
 import { DEFAULT_PLUGINS, makePlugin } from './admission/plugins.ts';
@@ -25,6 +26,9 @@ export interface ApiServerOptions {
   authorizationMode: string[];
   anonymousAuth: boolean;
   tokenAuthFile?: string;
+  /** The lowest TLS version served (`VersionTLS12`), and the TLS 1.2 cipher suites by their Go names (tls-versions.ts). */
+  tlsMinVersion?: string;
+  tlsCipherSuites?: string[];
   /** The CA bundle whose client certificates authenticate (their CommonName the user, Organizations the groups). */
   clientCaFile?: string;
   /** Plugins on top of, and removed from, the seed's default set (see admissionPluginNames). */
@@ -356,8 +360,10 @@ const authSpecs: OptionSpec<ApiServerOptions>[] = [
   { name: 'service-account-lookup', kind: bool, default: true, group: AUTHN, help: 'check that a service account token still exists in storage', inert: NO_TOKEN_ISSUER },
   { name: 'service-account-extend-token-expiration', kind: bool, default: true, group: AUTHN, help: 'extend injected tokens up to a year', inert: NO_TOKEN_ISSUER },
   { name: 'service-account-max-token-expiration', kind: duration, group: AUTHN, rule: tokenExpiration, help: 'the cap on a token\'s lifetime', inert: NO_TOKEN_ISSUER },
-  ...tlsSpecs<ApiServerOptions>(AUTHN, 'orchsim serves one certificate: --tls-cert-file\'s or its self-signed one, with Node\'s TLS defaults').map((s) =>
-    s.name === 'tls-cert-file' ? { ...s, key: 'tlsCertFile' as const } : s.name === 'tls-private-key-file' ? { ...s, key: 'tlsPrivateKeyFile' as const } : s),
+  ...tlsSpecs<ApiServerOptions>(AUTHN, 'orchsim serves one certificate: --tls-cert-file\'s or its self-signed one').map((s) =>
+    s.name === 'tls-cert-file' ? { ...s, key: 'tlsCertFile' as const } : s.name === 'tls-private-key-file' ? { ...s, key: 'tlsPrivateKeyFile' as const }
+    : s.name === 'tls-min-version' ? { ...s, key: 'tlsMinVersion' as const, inert: undefined }
+    : s.name === 'tls-cipher-suites' ? { ...s, key: 'tlsCipherSuites' as const, inert: undefined, rule: knownCipherSuites } : s),
   { name: 'strict-transport-security-directives', kind: strings, group: AUTHN, help: 'HSTS directives (max-age=N, includeSubDomains, preload); none are sent when empty',
     rule: (v: string[]) => { const bad = v.find((d) => !HSTS.test(d)); return bad === undefined ? undefined : `${JSON.stringify(bad)} is not max-age=N, includeSubDomains or preload`; },
     inert: 'orchsim sends no HSTS header' },

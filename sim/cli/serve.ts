@@ -11,6 +11,7 @@ import { OptionError, OptionTable, type OptionSpec, type Resolved } from '../../
 import { API_SERVER_TABLE, inertAdmissionPlugins, withCodeOnlyFields, type ApiServerOptions } from '../../actors/apiserver/options.ts';
 import { clientCa, clientCertificate, servingCert } from '../../actors/apiserver/certs.ts';
 import { serveHttps, type Listening } from '../../actors/apiserver/https.ts';
+import { tlsServerOptions } from '../../actors/apiserver/tls-versions.ts';
 import { ApiServer } from '../../actors/apiserver/server.ts';
 import { inspectOptions } from '../../actors/system/options.ts';
 import { isNatsUrl, NatsBus } from '../../transport/nats-bus.ts';
@@ -151,7 +152,7 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   const clientCas = [ca?.cert, options.clientCaFile === undefined ? undefined : readClientCa(options.clientCaFile)].filter((p) => p !== undefined);
   const listening = await serveHttps((req) => server.handle(req), {
     host: options.bindAddress, port: options.securePort, cert: cert.cert, key: cert.key, maxRequestBodyBytes: options.maxRequestBodyBytes,
-    ...(clientCas.length ? { clientCa: clientCas.join('\n') } : {}),
+    ...(clientCas.length ? { clientCa: clientCas.join('\n') } : {}), ...tlsServerOptions(options),
   });
   if (kubeconfigOut && admin) writeKubeconfig(kubeconfigOut, listening.url, cert.cert, { clientCert: admin });
   const what = cluster ? `, ${nodes} simulated nodes, a scheduler and the controller manager${speed > 1 ? `, time ${speed}× faster` : ''}` : '';

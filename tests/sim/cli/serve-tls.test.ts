@@ -1,0 +1,56 @@
+// The TLS options act, as the real server's do: --tls-min-version=VersionTLS13 refuses a TLS 1.2
+// handshake and serves TLS 1.3; --tls-cipher-suites (Go's names) limits TLS 1.2 to those suites;
+// an unknown suite is refused by name before anything starts.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'node:tls';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { OptionError } from '../../../actors/api/options/table.ts';
+import { parseServeArgs, startServer } from '../../../sim/cli/serve.ts';
+import { freePort } from '../../helpers/real-time.ts';
+
+/** What a handshake with these client options gives: the protocol and cipher, or the failure. */
+function handshake(port: number, ca: string, o: { maxVersion?: 'TLSv1.2' | 'TLSv1.3'; ciphers?: string }): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port, ca, servername: 'localhost', ...o }, () => {
+      resolve(`${socket.getProtocol()} ${socket.getCipher().standardName}`);
+      socket.destroy();
+    });
+    socket.once('error', (e) => resolve(`failed: ${(e as NodeJS.ErrnoException).code ?? e.message}`));
+  });
+}
+
+async function served(flags: string[], check: (port: number, ca: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'orchsim-tls-'));
+  const port = await freePort();
+  const running = await startServer(['--secure-port', String(port), '--cert-dir', join(dir, 'certs'), '--kubeconfig-out', join(dir, 'kubeconfig'), ...flags], 'serve', () => {}, () => {});
+  try {
+    await check(port, readFileSync(join(dir, 'certs', 'apiserver.crt'), 'utf8'));
+  } finally {
+    await running.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('--tls-min-version=VersionTLS13: a TLS 1.2 client is refused, TLS 1.3 is served', async () => {
+  await served(['--tls-min-version', 'VersionTLS13'], async (port, ca) => {
+    assert.match(await handshake(port, ca, { maxVersion: 'TLSv1.2' }), /^failed/);
+    assert.match(await handshake(port, ca, {}), /^TLSv1\.3 /);
+  });
+});
+
+test('--tls-cipher-suites: TLS 1.2 takes only the suites named', async () => {
+  await served(['--tls-min-version', 'VersionTLS12', '--tls-cipher-suites', 'TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384'], async (port, ca) => {
+    assert.is(await handshake(port, ca, { maxVersion: 'TLSv1.2' }), 'TLSv1.2 TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384');
+    assert.match(await handshake(port, ca, { maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-AES128-GCM-SHA256' }), /^failed/, 'a suite not named is not served');
+  });
+});
+
+test('an unknown cipher suite is refused by name', () => {
+  assert.throws(() => parseServeArgs(['--tls-cipher-suites', 'TLS_MADE_UP_SUITE'], 'serve'),
+    (e: Error) => e instanceof OptionError && e.message.includes('unknown cipher suite "TLS_MADE_UP_SUITE"'));
+});
+
+test.run();
