@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tooLarge } from '../api/status.ts';
 import { statusResponse, type ApiResponse } from './handlers/response.ts';
-import type { ApiRequest, ClientCertificate } from './request.ts';
+import type { ApiRequest, Arrival, ClientCertificate } from './request.ts';
 
 export interface HttpsOptions {
   host: string;
@@ -22,6 +22,11 @@ export interface HttpsOptions {
   /** The lowest TLS version and the TLS 1.2 suites served (tls-versions.ts); Node's defaults without them. */
   minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
   ciphers?: string;
+  /**
+   * Told of each request as it arrives, before its body is read: the server counts it in its
+   * in-flight limits from then until its answer is written (the place is given back then).
+   */
+  arrive?: (req: Omit<ApiRequest, 'body'>) => Arrival;
 }
 
 export interface Listening {
@@ -104,11 +109,19 @@ export function serveHttps(handler: Handler, o: HttpsOptions): Promise<Listening
   const server: Server = createServer({ cert: o.cert, key: o.key, ...tls, ...versions }, async (req, res) => {
     open++;
     res.once('close', finished);
+    const clientCert = o.clientCa ? clientCertOf(req.socket as TLSSocket) : undefined;
+    const head = { method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), ...(clientCert ? { clientCert } : {}) };
+    const arrival = o.arrive?.(head);
+    if (arrival) res.once('close', () => arrival.release());
+    // Handled after this turn's other arrivals: the event loop reads every connection that is
+    // ready before it runs what setImmediate deferred, so a burst of requests is counted whole
+    // against the in-flight limits, as concurrent requests are in the real server, instead of each
+    // being served before the next is even read (and the rest waiting unrefused).
+    if (arrival) await new Promise<void>((next) => setImmediate(next));
     try {
       const body = await readBody(req, o.maxRequestBodyBytes);
       if (body === undefined) return send(res, statusResponse(tooLarge(o.maxRequestBodyBytes).status), false, closing);
-      const clientCert = o.clientCa ? clientCertOf(req.socket as TLSSocket) : undefined;
-      const response = await handler({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body, ...(clientCert ? { clientCert } : {}) });
+      const response = await handler({ ...head, body, ...(arrival ? { arrival } : {}) });
       send(res, response, req.method === 'HEAD', closing);
     } catch (e) {
       if (!res.headersSent) {

@@ -3,7 +3,9 @@
 // limit is 0 (both 0: no limit at all), as the real max-in-flight filter has it. With
 // --enable-priority-and-fairness (the default) the two are one pool of their sum, which the
 // options' cross rule keeps positive; orchsim does not model priority levels, flow schemas or
-// queues, so a request beyond the pool is refused at once rather than queued.
+// queues, so a request beyond the pool is refused at once rather than queued. Over HTTPS a request
+// holds its place from its arrival until its answer is written (ApiServer.arrive), so requests
+// waiting for the event loop count too; over the bus, from its handler to its answer.
 //
 // Who is never refused: long-running requests (watches) are not counted at all; members of
 // system:masters are served beyond the limit (the real filter's super-user escape); with priority

@@ -30,6 +30,19 @@ export interface ApiRequest {
   value?: Json;
   /** A client certificate the connection presented (HTTPS with --client-ca-file): who it names, or why it is not trusted. */
   clientCert?: ClientCertificate;
+  /** Its place in the in-flight limits, taken when it arrived (HTTPS): see ApiServer.arrive. */
+  arrival?: Arrival;
+}
+
+/**
+ * A request's place in the in-flight limits from the moment it arrived (before its body was read
+ * or the event loop got round to it) until its answer is written; `admitted` false: over the
+ * limit on arrival, to be answered 429. `release` is idempotent.
+ */
+export interface Arrival {
+  readonly atMs: number;
+  readonly admitted: boolean;
+  release(): void;
 }
 
 export type ClientCertificate = { user: string; groups: string[] } | { error: string };

@@ -21,7 +21,7 @@ import { handleCreate, handleUpdate } from './handlers/write.ts';
 import { negotiate } from './negotiation.ts';
 import { admissionPluginNames, type ApiServerOptions } from './options.ts';
 import { Registry } from './registry/registry.ts';
-import { pathNotFound, type ApiRequest, type ResourceRequest } from './request.ts';
+import { pathNotFound, type ApiRequest, type Arrival, type ResourceRequest } from './request.ts';
 import { deadlineMs, withDeadline } from './deadline.ts';
 import { InflightLimiter, tooManyInflight } from './inflight.ts';
 import { ServerLifecycle, type ShutdownListener } from './lifecycle.ts';
@@ -40,6 +40,9 @@ import { MemoryBus } from '../../transport/memory-bus.ts';
 import type { Store } from './storage/store.ts';
 import { lookupResource } from '../api/resources.ts';
 import { ActorSystem } from '../system/actor-system.ts';
+
+/** A body not read yet (arrival looks at the request line and headers only). */
+const EMPTY = new Uint8Array();
 
 export interface ApiServerEnv {
   clock: Clock;
@@ -171,13 +174,39 @@ export class ApiServer {
     return r;
   }
 
+  /**
+   * A request arriving over HTTPS takes its place in the in-flight limits at once, before its
+   * body is read or the event loop reaches its handler: counting from the handler alone, a
+   * handler that finishes before the next request is read never looks busy, and requests pile up
+   * in the event loop unrefused. Its caller (https.ts) releases the place once the answer is
+   * written. Long-running requests take none; credentials that fail are refused later, by the handler.
+   */
+  arrive(req: Omit<ApiRequest, 'body'>): Arrival {
+    const info = requestInfo({ ...req, body: EMPTY });
+    const atMs = this.env.clock.now();
+    if (info.longRunning) return { atMs, admitted: true, release: () => {} };
+    let groups: readonly string[] = [];
+    try {
+      groups = this.#authenticator.authenticate(req).groups;
+    } catch { /* refused by the handler */ }
+    const kind = info.readOnly ? 'readOnly' : 'mutating';
+    const admitted = this.inflight.admit(kind, groups, isProbe(info));
+    let held = admitted;
+    return { atMs, admitted, release: () => {
+      if (held) this.inflight.release(kind);
+      held = false;
+    } };
+  }
+
   /** The shutdown filters, then the deadline of requests that are not long-running. */
   async #filtered(req: ApiRequest, info: RequestInfo): Promise<ApiResponse> {
     const turnedAway = this.lifecycle.admit(info);
     if (turnedAway) return turnedAway;
     if (info.longRunning) return this.#served(req, info);
     try {
-      const ms = deadlineMs(info.query, this.options.requestTimeoutMs);
+      // The deadline counts from arrival: the time waiting for the event loop is the client's too.
+      const waited = req.arrival ? this.env.clock.now() - req.arrival.atMs : 0;
+      const ms = Math.max(0, deadlineMs(info.query, this.options.requestTimeoutMs) - waited);
       return await withDeadline(this.#served(req, info), ms, this.env.clock, () => this.metrics.terminated(info.labels, 504));
     } finally {
       this.lifecycle.done();
@@ -188,6 +217,14 @@ export class ApiServer {
   async #served(req: ApiRequest, info: RequestInfo): Promise<ApiResponse> {
     const user = this.#authenticator.authenticate(req);
     if (info.longRunning) return this.#route(req, info, user);
+    // Over HTTPS the place was taken on arrival (and is given back when the answer is written).
+    if (req.arrival) {
+      if (!req.arrival.admitted) {
+        this.metrics.terminated(info.labels, 429);
+        throw tooManyInflight();
+      }
+      return this.#route(req, info, user);
+    }
     const kind = info.readOnly ? 'readOnly' : 'mutating';
     if (!this.inflight.admit(kind, user.groups, isProbe(info))) {
       this.metrics.terminated(info.labels, 429);

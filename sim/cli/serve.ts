@@ -153,6 +153,7 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   const listening = await serveHttps((req) => server.handle(req), {
     host: options.bindAddress, port: options.securePort, cert: cert.cert, key: cert.key, maxRequestBodyBytes: options.maxRequestBodyBytes,
     ...(clientCas.length ? { clientCa: clientCas.join('\n') } : {}), ...tlsServerOptions(options),
+    arrive: (req) => server.arrive(req),
   });
   if (kubeconfigOut && admin) writeKubeconfig(kubeconfigOut, listening.url, cert.cert, { clientCert: admin });
   const what = cluster ? `, ${nodes} simulated nodes, a scheduler and the controller manager${speed > 1 ? `, time ${speed}× faster` : ''}` : '';

@@ -82,7 +82,7 @@ export async function startTestServer(given: Partial<ApiServerOptions> = {}): Pr
     for (const w of requestWaiters) w(recorded);
     return server.handle(r);
   }, { host: '127.0.0.1', port: 0, cert: cert.cert, key: cert.key,
-    maxRequestBodyBytes: options.maxRequestBodyBytes });
+    maxRequestBodyBytes: options.maxRequestBodyBytes, arrive: (r) => server.arrive(r) });
   const kubeconfig = join(dir, 'kubeconfig');
   writeKubeconfig(kubeconfig, listening.url, cert.cert, { token });
   const cacheDir = join(dir, 'kube-cache');

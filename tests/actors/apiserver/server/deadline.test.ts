@@ -3,7 +3,7 @@
 // deadline still finishes (and holds its in-flight place until it does), as in the real server.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CM, configMap, heldServer, type Answer } from './held-server.ts';
+import { answer, CM, configMap, heldServer, type Answer } from './held-server.ts';
 
 const TIMEOUT_STATUS = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
   message: 'Timeout: request did not complete within requested timeout - context deadline exceeded', reason: 'Timeout', details: {}, code: 504 };
@@ -32,6 +32,31 @@ test('a request not answered within --request-timeout (1m0s) gets 504 Timeout, m
   h.release();
   await h.settle();
   assert.is(h.server.inflight.current.readOnly, 0);
+});
+
+test('a request that arrived over HTTPS counts its deadline, and its in-flight place, from its arrival', async () => {
+  const h = await heldServer({ maxRequestsInflight: 1, maxMutatingRequestsInflight: 1, enablePriorityAndFairness: false });
+  h.hold();
+  // It arrived, took its place, then waited 50 s for the event loop before its handler ran.
+  const arrival = h.server.arrive({ method: 'GET', url: CM, headers: {} });
+  assert.ok(arrival.admitted);
+  assert.is(h.server.inflight.current.readOnly, 1, 'counted from arrival');
+  assert.not.ok(h.server.arrive({ method: 'GET', url: CM, headers: {} }).admitted, 'the next arrival is over the limit');
+  h.clock.advance(50_000);
+  const pending = watchAnswer(h.server.handle({ method: 'GET', url: CM, headers: {}, body: new Uint8Array(), arrival }).then(answer));
+  await h.settle();
+  h.clock.advance(9_999);
+  await h.settle();
+  assert.is(pending.answer, undefined);
+  h.clock.advance(1);
+  await h.settle();
+  assert.is(pending.answer?.status, 504, 'a minute after arrival, not after the handler began');
+  h.release();
+  await h.settle();
+  assert.is(h.server.inflight.current.readOnly, 1, 'its place is held until the answer is written');
+  arrival.release();
+  arrival.release();
+  assert.is(h.server.inflight.current.readOnly, 0, 'given back once');
 });
 
 test('the deadline follows --request-timeout', async () => {
