@@ -34,7 +34,10 @@
 //           one the real loop would have reached next (so the checks that decide anything come
 //           when they always came, and the quiet ones cost nothing).
 // A request the server never answered leaves the agent not knowing what the server holds, so
-// the next check reports the whole status. The host supplies the I/O through `provide`: the actors
+// the next check reports the whole status; so does a request the server refused, most often a
+// renewal of a Lease it no longer has (its store was lost, or the Lease deleted). A status write answered NotFound finds the Node gone
+// (deleted, or lost with the server's store): the agent registers it again (`registerNode`,
+// answered as a status write), as the real agent resets its registration when its Node is missing. The host supplies the I/O through `provide`: the actors
 // `register`, `renewLease`, `syncPods` (the start), the actions `renewLease`, `writeStatus`,
 // `measure`, `evictOne`, `resyncPods`, `reportError`, `halt`, and the guard `unanswered`. The
 // phases and the jitter are drawn from the injected stream: the two phases first, then one draw
@@ -188,8 +191,10 @@ export const nodeMachine = setup({
     memoryLow: ({ context }) => measured(context).memoryLow,
     /** A far check can come sooner: at the next grid point. */
     checkSooner: ({ context }) => context.checkAtMs > context.now() && nextGridPoint(context) < context.checkAtMs,
-    /** The error is a request nobody answered (the host knows what that looks like). */
+    /** The error is a request nobody answered, or one the server refused: it may not hold what the agent believes. */
     unanswered: () => false,
+    /** The error says the Node itself is gone. */
+    nodeMissing: () => false,
   },
   delays: {
     leaseWaitMs: ({ context }) => context.leaseWaitMs,
@@ -200,6 +205,8 @@ export const nodeMachine = setup({
     renewLease: () => {},
     /** Host: write the status with `pressure`; answer REPORTED (with the time) or REPORT_FAILED. */
     writeStatus: (_, _params: { pressure: boolean }) => {},
+    /** Host: create the Node again, with the status; answer REPORTED (with the time) or REPORT_FAILED. */
+    registerNode: () => {},
     /** Host: an assign of the node's measurement (memory against evictionHard, and the time). */
     measure: assign({ measurement: ({ context }) => context.measurement }),
     /** Host: evict one pod, the worst by the eviction ranking. */
@@ -278,7 +285,7 @@ export const nodeMachine = setup({
           { guard: 'checkSooner', actions: ['checkAtNextGridPoint', 'cancelCheck', 'nextCheck'] },
           { actions: 'noteChanged' },
         ],
-        REPORT_FAILED: afterFailure('nextCheck'),
+        REPORT_FAILED: [{ guard: 'nodeMissing', actions: [reportError, 'forgetReported', 'registerNode'] }, ...afterFailure('nextCheck')],
       },
       states: {
         Normal: {

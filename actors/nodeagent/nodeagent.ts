@@ -165,13 +165,23 @@ export class NodeAgent {
         },
         writeStatus: ({ self }, { pressure }) => void this.#writeStatus(pressure).then(({ atMs }) => self.send({ type: 'REPORTED', atMs }),
           (error: unknown) => self.send({ type: 'REPORT_FAILED', error })),
+        registerNode: ({ self }) => void this.#register().then(({ atMs }) => self.send({ type: 'REPORTED', atMs }),
+          (error: unknown) => self.send({ type: 'REPORT_FAILED', error })),
         measure: assign({ measurement: () => this.#measure() }),
         evictOne: (_, { availableBytes }) => this.#evictOne(availableBytes),
         resyncPods: () => this.#resyncPods(),
         reportError: (_, { error }) => this.#report(error),
         halt: () => this.#halt(),
       },
-      guards: { unanswered: ({ event }) => { const e = (event as { error?: unknown }).error; return e instanceof BusTimeoutError || e instanceof NoRespondersError; } },
+      guards: {
+        // Unanswered, or refused: either way the server may not hold what the agent believes it does
+        // (a refused renewal is most often of a Lease the server no longer has).
+        unanswered: ({ event }) => {
+          const e = (event as { error?: unknown }).error;
+          return e instanceof BusTimeoutError || e instanceof NoRespondersError || e instanceof StatusError;
+        },
+        nodeMissing: ({ event }) => { const e = (event as { error?: unknown }).error; return e instanceof StatusError && e.code === 404; },
+      },
     });
     this.#actor = this.#system.host(machine, { id: actorIds.node(init.nodeName), node: init.nodeName, input: {
       leaseRenewMs: (o.nodeLeaseDurationSeconds * 1000) / 4, leaseJitterFactor: o.leaseRenewJitterFactor,

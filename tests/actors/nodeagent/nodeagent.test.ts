@@ -26,11 +26,16 @@ type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
  * An API server, one node agent and a test client watching every pod and lease, on one virtual
  * clock. The agent talks through `link`, which a test may cut; requests lost so are not errors.
  */
-async function world(seed: number, options: Partial<NodeAgentOptions> = {}) {
+async function world(seed: number, options: Partial<NodeAgentOptions> = {}, reported?: unknown[]) {
   const { clock, kernel, bus, random: root, server, client } = await virtualWorld({ seed });
   const agentRandom: Random = root.fork(`nodeagent/${NODE}`);
   const link = new Link(bus, clock, root.fork('link'));
-  const agent = new NodeAgent({ bus: link, clock, random: agentRandom, nodeName: NODE, options, onError: (e) => { if (!(e instanceof LostRequestError)) throw e; } });
+  // What the agent reports is a failure of the test, unless the test collects it (`reported`).
+  const agent = new NodeAgent({ bus: link, clock, random: agentRandom, nodeName: NODE, options, onError: (e) => {
+    if (e instanceof LostRequestError) return;
+    if (!reported) throw e;
+    reported.push(e);
+  } });
   const t0 = clock.now();
   /** Every pod status the server sent, as `time name phase status-json`. */
   const history: string[] = [];
@@ -127,6 +132,40 @@ test('an unchanged node status is written again after nodeStatusReportFrequency 
   assert.is(await heartbeat(), timestamp(w.t0));
   await w.until(due);
   assert.is(await heartbeat(), timestamp(w.t0 + due));
+  w.close();
+});
+
+test('a Node deleted from the server is registered again at the agent\'s next status write', async () => {
+  const w = await world(1);
+  const exists = async () => w.client.get(NODES, undefined, NODE).then(() => true, () => false);
+  await w.until(60_000);
+  const first = (await w.client.get(NODES, undefined, NODE)).metadata.uid;
+  await w.client.delete(NODES, undefined, NODE);
+  // The status is quiet: it is written again when it falls due, 5 m after the last (at registration).
+  const due = w.checkPhase + 10_000 * Math.ceil((300_000 - w.checkPhase) / 10_000);
+  await w.until(due - 1);
+  assert.not.ok(await exists(), 'gone until the agent next writes its status');
+  await w.until(due);
+  const again = await w.client.get(NODES, undefined, NODE);
+  assert.is.not(again.metadata.uid, first, 'a new Node');
+  assert.is((again.status as Rec).conditions.find((c: Rec) => c.type === 'Ready').status, 'True');
+  assert.equal(again.metadata.labels?.['kubernetes.io/hostname'], NODE);
+  w.close();
+});
+
+test('a server that lost its Node and Lease (its store gone) has both again within a renewal and a status check', async () => {
+  const reported: unknown[] = [];
+  const w = await world(2, {}, reported);
+  await w.until(60_000);
+  await w.client.delete(NODES, undefined, NODE);
+  await w.client.delete(LEASES, 'orch-node-lease', NODE);
+  // The next renewal finds the Lease gone: the agent no longer knows what the server holds, so the
+  // check at the next grid point writes the status, finds the Node gone, and registers it.
+  await w.until(60_000 + 10_400 + 10_000 + 10_000);
+  assert.ok(await w.client.get(NODES, undefined, NODE), 'the Node is back');
+  assert.ok(await w.client.get(LEASES, 'orch-node-lease', NODE), 'the Lease is back');
+  // The one failure the agent saw: its renewal of the Lease that was gone.
+  assert.equal(reported.map((e) => (e as Error).message), ['resourceVersion should not be set on objects to be created']);
   w.close();
 });
 
