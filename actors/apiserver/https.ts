@@ -4,7 +4,8 @@
 // Connection: close, as Go's Server.Shutdown disables keep-alives), and tell when no response
 // is being written any more.
 import { createServer, type Server } from 'node:https';
-import type { TLSSocket } from 'node:tls';
+import type { SecureContext, TLSSocket } from 'node:tls';
+import { pickContext, type SniContext } from './sni.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tooLarge } from '../api/status.ts';
@@ -22,6 +23,8 @@ export interface HttpsOptions {
   /** The lowest TLS version and the TLS 1.2 suites served (tls-versions.ts); Node's defaults without them. */
   minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
   ciphers?: string;
+  /** Certificates served by the name a client asks for (--tls-sni-cert-key, read by sniContexts); the default one otherwise. */
+  sni?: readonly SniContext[];
   /**
    * Told of each request as it arrives, before its body is read: the server counts it in its
    * in-flight limits from then until its answer is written (the place is given back then).
@@ -106,7 +109,9 @@ export function serveHttps(handler: Handler, o: HttpsOptions): Promise<Listening
   // CA itself, so that a connection without one (a token, or anonymous) is still served.
   const tls = o.clientCa ? { ca: o.clientCa, requestCert: true, rejectUnauthorized: false } : {};
   const versions = { ...(o.minVersion ? { minVersion: o.minVersion } : {}), ...(o.ciphers ? { ciphers: o.ciphers } : {}) };
-  const server: Server = createServer({ cert: o.cert, key: o.key, ...tls, ...versions }, async (req, res) => {
+  const served = o.sni;
+  const sni = served?.length ? { SNICallback: (name: string, done: (e: Error | null, c?: SecureContext) => void) => done(null, pickContext(served, name)) } : {};
+  const server: Server = createServer({ cert: o.cert, key: o.key, ...tls, ...versions, ...sni }, async (req, res) => {
     open++;
     res.once('close', finished);
     const clientCert = o.clientCa ? clientCertOf(req.socket as TLSSocket) : undefined;

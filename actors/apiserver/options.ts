@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import { commonOptions } from '../api/options/common.ts';
 import { tlsSpecs } from '../api/options/delegated-auth.ts';
 import { knownCipherSuites } from './tls-versions.ts';
-import { bool, checkCidr, cidrs, duration, float, int, oneOf, parseBool, portRange, string, stringMap, strings, type PortRange } from '../api/options/kinds.ts';
+import { bool, checkCidr, cidrs, duration, float, int, oneOf, parseBool, portRange, string, stringMap, strings, type NamedCertKey, type PortRange } from '../api/options/kinds.ts';
 import { OptionTable, type CrossRule, type OptionSpec } from '../api/options/table.ts';
 import { DEFAULT_PLUGINS, makePlugin } from './admission/plugins.ts';
 import { AUTHORIZATION_MODES } from './auth/authorizer.ts';
@@ -29,6 +29,8 @@ export interface ApiServerOptions {
   /** The lowest TLS version served (`VersionTLS12`), and the TLS 1.2 cipher suites by their Go names (tls-versions.ts). */
   tlsMinVersion?: string;
   tlsCipherSuites?: string[];
+  /** Certificates served by the name a client asks for (SNI): each pair with its names, or the certificate's own. */
+  tlsSniCertKey?: NamedCertKey[];
   /** The CA bundle whose client certificates authenticate (their CommonName the user, Organizations the groups). */
   clientCaFile?: string;
   /** Plugins on top of, and removed from, the seed's default set (see admissionPluginNames). */
@@ -362,6 +364,7 @@ const authSpecs: OptionSpec<ApiServerOptions>[] = [
   { name: 'service-account-max-token-expiration', kind: duration, group: AUTHN, rule: tokenExpiration, help: 'the cap on a token\'s lifetime', inert: NO_TOKEN_ISSUER },
   ...tlsSpecs<ApiServerOptions>(AUTHN, 'orchsim serves one certificate: --tls-cert-file\'s or its self-signed one').map((s) =>
     s.name === 'tls-cert-file' ? { ...s, key: 'tlsCertFile' as const } : s.name === 'tls-private-key-file' ? { ...s, key: 'tlsPrivateKeyFile' as const }
+    : s.name === 'tls-sni-cert-key' ? { ...s, key: 'tlsSniCertKey' as const, inert: undefined }
     : s.name === 'tls-min-version' ? { ...s, key: 'tlsMinVersion' as const, inert: undefined }
     : s.name === 'tls-cipher-suites' ? { ...s, key: 'tlsCipherSuites' as const, inert: undefined, rule: knownCipherSuites } : s),
   { name: 'strict-transport-security-directives', kind: strings, group: AUTHN, help: 'HSTS directives (max-age=N, includeSubDomains, preload); none are sent when empty',

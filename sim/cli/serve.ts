@@ -12,6 +12,8 @@ import { API_SERVER_TABLE, inertAdmissionPlugins, withCodeOnlyFields, type ApiSe
 import { clientCa, clientCertificate, servingCert } from '../../actors/apiserver/certs.ts';
 import { serveHttps, type Listening } from '../../actors/apiserver/https.ts';
 import { tlsServerOptions } from '../../actors/apiserver/tls-versions.ts';
+import { sniContexts, type SniContext } from '../../actors/apiserver/sni.ts';
+import type { NamedCertKey } from '../../actors/api/options/kinds.ts';
 import { ApiServer } from '../../actors/apiserver/server.ts';
 import { inspectOptions } from '../../actors/system/options.ts';
 import { isNatsUrl, NatsBus } from '../../transport/nats-bus.ts';
@@ -105,6 +107,15 @@ export interface Running {
   stop(): Promise<void>;
 }
 
+/** The pairs of --tls-sni-cert-key, read; one that cannot be read or does not load stops the start with its name. */
+function readSni(pairs: readonly NamedCertKey[]): SniContext[] {
+  try {
+    return sniContexts(pairs);
+  } catch (e) {
+    throw new OptionError((e as Error).message);
+  }
+}
+
 /** The CA bundle of --client-ca-file; a file that cannot be read stops the start with its name. */
 function readClientCa(file: string): string {
   try {
@@ -121,6 +132,8 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   if (line.print !== undefined) throw new OptionError(`orchsim ${mode}: --help and --version print and exit; nothing to start`);
   const { seed: givenSeed, bus: busUrl, kubeconfigOut: out, nodes = 0, zones = [], speed = 1, ui = false, uiPort, inspect, inspectActors = [], ...flags } = line.options;
   const chosen = checkedInspector(line.options);
+  // Files the command line names are read before anything starts: a bad one stops it by name.
+  const sni = readSni(flags.tlsSniCertKey ?? []);
   const options = withCodeOnlyFields(flags, {});
   for (const w of line.warnings) warn(`warning: ${w}`);
   for (const p of inertAdmissionPlugins(options)) warn(`warning: admission plugin ${p} is accepted but not simulated: it admits everything`);
@@ -153,7 +166,7 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   const listening = await serveHttps((req) => server.handle(req), {
     host: options.bindAddress, port: options.securePort, cert: cert.cert, key: cert.key, maxRequestBodyBytes: options.maxRequestBodyBytes,
     ...(clientCas.length ? { clientCa: clientCas.join('\n') } : {}), ...tlsServerOptions(options),
-    arrive: (req) => server.arrive(req),
+    arrive: (req) => server.arrive(req), ...(sni.length ? { sni } : {}),
   });
   if (kubeconfigOut && admin) writeKubeconfig(kubeconfigOut, listening.url, cert.cert, { clientCert: admin });
   const what = cluster ? `, ${nodes} simulated nodes, a scheduler and the controller manager${speed > 1 ? `, time ${speed}× faster` : ''}` : '';

@@ -1,12 +1,14 @@
 // The TLS options act, as the real server's do: --tls-min-version=VersionTLS13 refuses a TLS 1.2
 // handshake and serves TLS 1.3; --tls-cipher-suites (Go's names) limits TLS 1.2 to those suites;
-// an unknown suite is refused by name before anything starts.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// an unknown suite is refused by name before anything starts; --tls-sni-cert-key serves each
+// certificate to the names it covers.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { generate } from 'selfsigned';
 import { OptionError } from '../../../actors/api/options/table.ts';
 import { parseServeArgs, startServer } from '../../../sim/cli/serve.ts';
 import { freePort } from '../../helpers/real-time.ts';
@@ -51,6 +53,44 @@ test('--tls-cipher-suites: TLS 1.2 takes only the suites named', async () => {
 test('an unknown cipher suite is refused by name', () => {
   assert.throws(() => parseServeArgs(['--tls-cipher-suites', 'TLS_MADE_UP_SUITE'], 'serve'),
     (e: Error) => e instanceof OptionError && e.message.includes('unknown cipher suite "TLS_MADE_UP_SUITE"'));
+});
+
+/** The CommonName of the certificate served to a client asking for `servername`. */
+function servedName(port: number, servername: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port, servername, rejectUnauthorized: false }, () => {
+      resolve(String(socket.getPeerCertificate().subject.CN));
+      socket.destroy();
+    });
+    socket.once('error', reject);
+  });
+}
+
+test('--tls-sni-cert-key: each pair serves its names (given, or its certificate\'s), wildcards cover one label, others get the default', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'orchsim-sni-'));
+  const pair = async (name: string, cn: string) => {
+    const pems = await generate([{ name: 'commonName', value: cn }], { keyType: 'ec', curve: 'P-256', algorithm: 'sha256',
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: name }] }] });
+    writeFileSync(join(dir, `${cn}.crt`), pems.cert);
+    writeFileSync(join(dir, `${cn}.key`), pems.private);
+    return `${join(dir, `${cn}.crt`)},${join(dir, `${cn}.key`)}`;
+  };
+  const own = await pair('api.example.test', 'own-names');
+  const given = await pair('ignored.example.test', 'given-names');
+  try {
+    await served(['--tls-sni-cert-key', own, '--tls-sni-cert-key', `${given}:*.apps.example.test`], async (port) => {
+      assert.is(await servedName(port, 'api.example.test'), 'own-names');
+      assert.is(await servedName(port, 'web.apps.example.test'), 'given-names');
+      assert.is(await servedName(port, 'a.web.apps.example.test'), 'orchsim-apiserver', 'a wildcard covers one label');
+      assert.is(await servedName(port, 'ignored.example.test'), 'orchsim-apiserver', 'names given replace the certificate\'s');
+      assert.is(await servedName(port, 'localhost'), 'orchsim-apiserver');
+    });
+    const refused = await served(['--tls-sni-cert-key', `${join(dir, 'missing.crt')},${join(dir, 'missing.key')}`], async () => {}).then(() => undefined, (e: Error) => e);
+    assert.instance(refused, OptionError);
+    assert.match(refused!.message, /^--tls-sni-cert-key .*missing\.crt,.*missing\.key: ENOENT/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();
