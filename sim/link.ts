@@ -6,11 +6,12 @@
 // link is deaf (the bus itself is down): then what is published to it is lost too.
 import type { Clock, Random } from '../actors/api/env.ts';
 import { BusTimeoutError, type Body, type Bus, type Message, type SubscribeOptions, type Subscription } from '../transport/bus.ts';
+import { ForwardingBus } from '../transport/forwarding-bus.ts';
 
 /** A request the link lost: it times out like any unanswered one, and says the fault caused it. */
 export class LostRequestError extends BusTimeoutError {}
 
-export class Link implements Bus {
+export class Link extends ForwardingBus {
   #pausedUntil = -Infinity;
   #held: (() => void)[] = [];
   #timer: unknown;
@@ -20,7 +21,9 @@ export class Link implements Bus {
   /** Extra delay of each message sent, in ms. */
   latencyMs = 0;
 
-  constructor(readonly inner: Bus, readonly clock: Clock, readonly random: Random) {}
+  constructor(inner: Bus, readonly clock: Clock, readonly random: Random) {
+    super(inner);
+  }
 
   #lost(): boolean {
     return this.cut || (this.loss > 0 && this.random.next() < this.loss);
@@ -44,7 +47,7 @@ export class Link implements Bus {
     return this.clock.now() < this.#pausedUntil;
   }
 
-  publish(subject: string, data: Body, reply?: string): void {
+  override publish(subject: string, data: Body, reply?: string): void {
     if (this.#lost()) return;
     const send = () => this.inner.publish(subject, data, reply);
     if (this.paused) this.#held.push(send);
@@ -52,13 +55,13 @@ export class Link implements Bus {
     else send();
   }
 
-  subscribe(subject: string, handler: (msg: Message) => void, opts?: SubscribeOptions): Subscription {
+  override subscribe(subject: string, handler: (msg: Message) => void, opts?: SubscribeOptions): Subscription {
     return this.inner.subscribe(subject, (msg) => {
       if (!this.deaf) handler(msg);
     }, opts);
   }
 
-  request(subject: string, data: Body, timeoutMs: number): Promise<Message> {
+  override request(subject: string, data: Body, timeoutMs: number): Promise<Message> {
     if (this.#lost()) return new Promise((_, reject) => this.clock.setTimeout(() => reject(new LostRequestError(subject, timeoutMs)), timeoutMs));
     if (!this.paused && this.latencyMs === 0) return this.inner.request(subject, data, timeoutMs);
     return new Promise((resolve, reject) => {
@@ -66,22 +69,6 @@ export class Link implements Bus {
       if (this.paused) this.#held.push(send);
       else this.clock.setTimeout(send, this.latencyMs);
     });
-  }
-
-  hasSubscribers(subject: string): boolean {
-    return this.inner.hasSubscribers?.(subject) ?? true;
-  }
-
-  flush(): Promise<void> {
-    return this.inner.flush();
-  }
-
-  drain(): Promise<void> {
-    return this.inner.drain();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 
   #resume(): void {

@@ -10,6 +10,7 @@
 import type { Clock, Random } from '../actors/api/env.ts';
 import { CHANGES_SUBJECT, REQUEST_SUBJECT } from '../actors/apiserver/bus-endpoint.ts';
 import type { Body, Bus, Message, SubscribeOptions, Subscription } from '../transport/bus.ts';
+import { ForwardingBus } from '../transport/forwarding-bus.ts';
 
 export interface RequestTimeModel {
   /** One way, between a component and the API server. */
@@ -34,7 +35,7 @@ const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Whole milliseconds: the virtual clock's unit, which object timestamps (MicroTime included) are written from. */
 const round = (ms: number) => Math.round(ms);
 
-export class ServedBus implements Bus {
+export class ServedBus extends ForwardingBus {
   readonly times: RequestTimes;
   /** When each busy slot frees (virtual ms): a binary min-heap, at most `inflight` long. */
   readonly #busy: number[] = [];
@@ -42,7 +43,8 @@ export class ServedBus implements Bus {
   readonly #replies = new Set<string>();
   #on = false;
 
-  constructor(readonly inner: Bus, readonly clock: Clock, readonly random: Random, readonly model: RequestTimeModel) {
+  constructor(inner: Bus, readonly clock: Clock, readonly random: Random, readonly model: RequestTimeModel) {
+    super(inner);
     this.times = { requests: 0, networkMs: model.networkMs, queueMs: [], serviceMs: [] };
   }
 
@@ -51,12 +53,12 @@ export class ServedBus implements Bus {
     this.#on = true;
   }
 
-  publish(subject: string, data: Body, reply?: string): void {
+  override publish(subject: string, data: Body, reply?: string): void {
     if (this.#replies.size === 0 || !this.#replies.delete(subject)) return this.inner.publish(subject, data, reply);
     this.clock.setTimeout(() => this.inner.publish(subject, data, reply), this.model.networkMs);
   }
 
-  subscribe(subject: string, handler: (msg: Message) => void, opts?: SubscribeOptions): Subscription {
+  override subscribe(subject: string, handler: (msg: Message) => void, opts?: SubscribeOptions): Subscription {
     if (subject !== REQUEST_SUBJECT && subject !== CHANGES_SUBJECT) return this.inner.subscribe(subject, handler, opts);
     return this.inner.subscribe(subject, (msg) => {
       if (!msg.reply || !this.#on) return handler(msg);
@@ -86,26 +88,6 @@ export class ServedBus implements Bus {
     this.times.queueMs.push(round(start - arrives));
     this.times.serviceMs.push(service);
     return done - now;
-  }
-
-  request(subject: string, data: Body, timeoutMs: number): Promise<Message> {
-    return this.inner.request(subject, data, timeoutMs);
-  }
-
-  hasSubscribers(subject: string): boolean {
-    return this.inner.hasSubscribers?.(subject) ?? true;
-  }
-
-  flush(): Promise<void> {
-    return this.inner.flush();
-  }
-
-  drain(): Promise<void> {
-    return this.inner.drain();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }
 

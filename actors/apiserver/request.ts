@@ -4,6 +4,8 @@ import { lookupResource, type ResourceType } from '../api/resources.ts';
 import { shared } from '../api/shared-strings.ts';
 import { badRequest, StatusError } from '../api/status.ts';
 import type { Json } from '../api/types.ts';
+import type { UserInfo } from './auth/authorizer.ts';
+import type { RequestInfo } from './request-info.ts';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -42,6 +44,10 @@ export interface ApiRequest {
 export interface Arrival {
   readonly atMs: number;
   readonly admitted: boolean;
+  /** What arrival read of the request line and headers, so the handler does not read it again. */
+  readonly info: RequestInfo;
+  /** Who it authenticated as; undefined when its credentials failed (the handler answers 401). */
+  readonly user: UserInfo | undefined;
   release(): void;
 }
 

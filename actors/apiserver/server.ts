@@ -162,7 +162,7 @@ export class ApiServer {
   async handle(req: ApiRequest): Promise<ApiResponse> {
     this.requests++;
     const started = this.env.clock.now();
-    const info = requestInfo(req);
+    const info = req.arrival?.info ?? requestInfo(req);
     let r: ApiResponse;
     try {
       r = await this.#filtered(req, info);
@@ -184,15 +184,15 @@ export class ApiServer {
   arrive(req: Omit<ApiRequest, 'body'>): Arrival {
     const info = requestInfo({ ...req, body: EMPTY });
     const atMs = this.env.clock.now();
-    if (info.longRunning) return { atMs, admitted: true, release: () => {} };
-    let groups: readonly string[] = [];
+    let user: UserInfo | undefined;
     try {
-      groups = this.#authenticator.authenticate(req).groups;
+      user = this.#authenticator.authenticate(req);
     } catch { /* refused by the handler */ }
+    if (info.longRunning) return { atMs, admitted: true, info, user, release: () => {} };
     const kind = info.readOnly ? 'readOnly' : 'mutating';
-    const admitted = this.inflight.admit(kind, groups, isProbe(info));
+    const admitted = this.inflight.admit(kind, user?.groups ?? [], isProbe(info));
     let held = admitted;
-    return { atMs, admitted, release: () => {
+    return { atMs, admitted, info, user, release: () => {
       if (held) this.inflight.release(kind);
       held = false;
     } };
@@ -215,7 +215,8 @@ export class ApiServer {
 
   /** Authentication, then the in-flight limit (watches are not counted), then routing. */
   async #served(req: ApiRequest, info: RequestInfo): Promise<ApiResponse> {
-    const user = this.#authenticator.authenticate(req);
+    // Known on arrival over HTTPS; a failed authentication there is repeated here for its 401.
+    const user = req.arrival?.user ?? this.#authenticator.authenticate(req);
     if (info.longRunning) return this.#route(req, info, user);
     // Over HTTPS the place was taken on arrival (and is given back when the answer is written).
     if (req.arrival) {

@@ -76,10 +76,10 @@ export function runCycle(input: CycleInput): CycleResult {
   const filtering = { pod, snapshot, filters: pre.filters };
   // With no pod nominated anywhere, the plain filters (the common case, and the fast one).
   const nominator = input.nominator?.size ? input.nominator : undefined;
-  const prepared = { state, filters: pre.filters };
+  const prepared = nominator && { state, filters: pre.filters };
   if (input.nominated) {
     const n = snapshot.get(input.nominated);
-    if (n && !(nominator ? filterWithNominated(prepared, pod, snapshot, n, nominator.roomFor(n.name, pod), input.filters) : runFilters(state, filtering, n)))
+    if (n && !(nominator ? filterWithNominated(prepared!, pod, snapshot, n, nominator.roomFor(n.name, pod), input.filters) : runFilters(state, filtering, n)))
       return decide(r, state, input, [n]);
   }
   // Written over from the start: emptying the array would give its storage back, to grow again.
@@ -92,7 +92,7 @@ export function runCycle(input: CycleInput): CycleResult {
     const node = nodes[at]!;
     if (++at === count) at = 0;
     const failure = nominator
-      ? filterWithNominated(prepared, pod, snapshot, node, nominator.roomFor(node.name, pod), input.filters)
+      ? filterWithNominated(prepared!, pod, snapshot, node, nominator.roomFor(node.name, pod), input.filters)
       : runFilters(state, filtering, node);
     if (failure) reject(r, node.name, { plugin: failure.plugin, reasons: reasonsOf(failure.reason) });
     else feasible[found++] = node;
