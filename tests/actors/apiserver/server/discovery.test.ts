@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { startServer } from '../../../helpers/in-process-server.ts';
 
 const AGG = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
-const GROUPS = ['apps', 'coordination.k8s.io', 'policy', 'authorization.k8s.io'];
+const GROUPS = ['apps', 'coordination.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io'];
 
 test('/api without the aggregated media type answers the legacy APIVersions', async () => {
   const h = await startServer();
@@ -69,7 +69,8 @@ test('aggregated /apis names every group and lists its resources', async () => {
   assert.equal(apps.versions[0].resources.map((x: any) => x.resource).sort(),
     ['controllerrevisions', 'daemonsets', 'deployments', 'replicasets', 'statefulsets']);
   const reviews = r.json.items.find((i: any) => i.metadata.name === 'authorization.k8s.io').versions[0].resources;
-  assert.ok(reviews.every((x: any) => x.scope === 'Cluster' && x.verbs.join() === 'create'));
+  assert.ok(reviews.every((x: any) => x.verbs.join() === 'create'));
+  assert.equal(reviews.filter((x: any) => x.scope === 'Namespaced').map((x: any) => x.resource), ['localsubjectaccessreviews']);
 });
 
 test('aggregated discovery in v2beta1 is served when only that is asked for', async () => {
@@ -156,7 +157,8 @@ test('/openapi/v3 lists every group version, and each document it points at is s
   const h = await startServer();
   const root = await h.get('/openapi/v3?timeout=32s');
   assert.is(root.status, 200);
-  assert.equal(Object.keys(root.json.paths), ['api/v1', 'apis/apps/v1', 'apis/coordination.k8s.io/v1', 'apis/policy/v1', 'apis/authorization.k8s.io/v1']);
+  assert.equal(Object.keys(root.json.paths), ['api/v1', 'apis/apps/v1', 'apis/coordination.k8s.io/v1', 'apis/policy/v1', 'apis/rbac.authorization.k8s.io/v1',
+    'apis/authentication.k8s.io/v1', 'apis/authorization.k8s.io/v1']);
   for (const { serverRelativeURL } of Object.values(root.json.paths) as { serverRelativeURL: string }[]) {
     const doc = await h.get(serverRelativeURL);
     assert.is(doc.status, 200, serverRelativeURL);
