@@ -89,13 +89,9 @@ export function invalid(group: string, kind: string, name: string, causes: Statu
 
 export const badRequest = (message: string) => new StatusError(400, 'BadRequest', message);
 
-export const forbidden = (t: Target, user: string, verb: string, scope: string) =>
-  new StatusError(
-    403,
-    'Forbidden',
-    `${qualified(t)}${t.name ? ` "${t.name}"` : ''} is forbidden: User "${user}" cannot ${verb} resource "${t.resource}" in API group "${t.group}" ${scope}`,
-    targetDetails(t),
-  );
+/** 403 as NewForbidden words it: `roles.rbac.authorization.k8s.io "r" is forbidden: <why>`. */
+export const forbidden = (t: Target, why: string) =>
+  new StatusError(403, 'Forbidden', `${qualified(t)}${t.name ? ` "${t.name}"` : ''} is forbidden: ${why}`, targetDetails(t));
 
 export const unauthorized = () => new StatusError(401, 'Unauthorized', 'Unauthorized');
 

@@ -2,8 +2,6 @@
 // the service-account issuer documents. Anything else under /api or /apis is left to the router.
 import { VERSION_INFO } from '../api/version.ts';
 import { exposition, type Registry as MetricsRegistry } from '../api/metrics.ts';
-import { StatusError } from '../api/status.ts';
-import type { Authorizer, UserInfo } from './auth/authorizer.ts';
 import { aggregatedContentType, aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery.ts';
 import { healthAnswer, type HEALTH_PATHS, type HealthCheck } from './health.ts';
 import { jsonResponse, type ApiResponse } from './handlers/response.ts';
@@ -11,7 +9,6 @@ import { openapiDocument, openapiRoot } from './openapi.ts';
 import { pathNotFound, type ApiRequest, type Query } from './request.ts';
 
 export interface NonResourceDeps {
-  authorizer: Authorizer;
   /** What /metrics exposes. */
   metrics: MetricsRegistry;
   health: Record<(typeof HEALTH_PATHS)[number], HealthCheck[]>;
@@ -25,7 +22,7 @@ export function healthChecks(shutdown: () => string | undefined): NonResourceDep
 }
 
 /** The answer for a path that names no resource, or undefined to route it as a resource path. Throws a 404. */
-export function nonResourceAnswer(req: ApiRequest, path: string, query: Query, user: UserInfo, deps: NonResourceDeps): Promise<ApiResponse> | ApiResponse | undefined {
+export function nonResourceAnswer(req: ApiRequest, path: string, query: Query, deps: NonResourceDeps): Promise<ApiResponse> | ApiResponse | undefined {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     if (path === '/api' || path === '/apis' || !path.startsWith('/api')) throw pathNotFound(path);
     return undefined;
@@ -35,7 +32,7 @@ export function nonResourceAnswer(req: ApiRequest, path: string, query: Query, u
   if (health) return health;
   switch (path) {
     case '/version': return jsonResponse(200, VERSION_INFO);
-    case '/metrics': return metricsAnswer(user, deps);
+    case '/metrics': return metricsAnswer(deps);
     case '/.well-known/openid-configuration': return jsonResponse(200, openidConfiguration());
     case '/openid/v1/jwks': return jsonResponse(200, { keys: [] });
     case '/openapi/v3': return jsonResponse(200, openapiRoot());
@@ -69,15 +66,8 @@ export function nonResourceAnswer(req: ApiRequest, path: string, query: Query, u
   return undefined;
 }
 
-/**
- * /metrics is a non-resource path the authorizer decides, as on the real server (which grants it
- * through RBAC): with AlwaysAllow any user may read it, anonymous ones too when --anonymous-auth
- * lets them in; with AlwaysDeny nobody may.
- */
-async function metricsAnswer(user: UserInfo, deps: NonResourceDeps): Promise<ApiResponse> {
-  const d = deps.authorizer.authorize({ user, verb: 'get', path: '/metrics' });
-  if (d.decision !== 'allow')
-    throw new StatusError(403, 'Forbidden', `forbidden: User "${user.username}" cannot get path "/metrics"${d.reason ? `: ${d.reason}` : ''}`, {});
+/** /metrics, for whoever the authorizer let through (RBAC grants it to the group system:monitoring). */
+async function metricsAnswer(deps: NonResourceDeps): Promise<ApiResponse> {
   const { contentType, body } = await exposition(deps.metrics);
   return { status: 200, headers: { 'content-type': contentType }, body };
 }

@@ -118,7 +118,7 @@ function authorizationModes(v: string[]): string | undefined {
   for (const [i, m] of v.entries()) {
     if (!SEED_MODES.includes(m)) return `${JSON.stringify(m)} is not a mode; the modes are ${SEED_MODES.join(', ')}`;
     if (v.indexOf(m) !== i) return `${m} is given more than once`;
-    if (!AUTHORIZATION_MODES.includes(m)) return `the ${m} mode is not simulated: orchsim implements ${AUTHORIZATION_MODES.join(' and ')} only`;
+    if (!AUTHORIZATION_MODES.includes(m)) return `the ${m} mode is not simulated: orchsim implements ${AUTHORIZATION_MODES.join(', ')} only`;
   }
   return undefined;
 }
@@ -330,7 +330,7 @@ const authSpecs: OptionSpec<ApiServerOptions>[] = [
   { name: 'authentication-token-webhook-cache-ttl', kind: duration, default: 120_000, group: AUTHN, rule: notNegativeDuration, help: 'how long webhook answers are cached', inert: NO_TOKEN_ISSUER },
   { name: 'authentication-token-webhook-version', kind: REVIEW_VERSIONS, default: 'v1beta1', group: AUTHN, help: 'the version of the TokenReview exchanged', inert: NO_TOKEN_ISSUER },
   { name: 'authorization-mode', kind: strings, key: 'authorizationMode', default: ['AlwaysAllow'], group: AUTHN, rule: authorizationModes,
-    help: `the ordered authorizers, from ${SEED_MODES.join(', ')}; orchsim implements ${AUTHORIZATION_MODES.join(' and ')}` },
+    help: `the ordered authorizers, from ${SEED_MODES.join(', ')}; orchsim implements ${AUTHORIZATION_MODES.join(', ')}` },
   { name: 'authorization-policy-file', kind: string, group: AUTHN, help: 'the ABAC policy, one JSON policy per line', inert: 'the ABAC mode is not simulated' },
   { name: 'authorization-webhook-config-file', kind: string, group: AUTHN, help: 'the webhook authorizer\'s configuration', inert: 'the Webhook mode is not simulated' },
   { name: 'authorization-webhook-version', kind: REVIEW_VERSIONS, default: 'v1beta1', group: AUTHN, help: 'the version of the SubjectAccessReview exchanged', inert: 'the Webhook mode is not simulated' },

@@ -34,6 +34,8 @@ export interface ApiRequest {
   clientCert?: ClientCertificate;
   /** Its place in the in-flight limits, taken when it arrived (HTTPS): see ApiServer.arrive. */
   arrival?: Arrival;
+  /** Who it authenticated as, set by the server before routing. */
+  user?: UserInfo;
 }
 
 /**
@@ -49,6 +51,11 @@ export interface Arrival {
   /** Who it authenticated as; undefined when its credentials failed (the handler answers 401). */
   readonly user: UserInfo | undefined;
   release(): void;
+}
+
+/** The requester as write options carry it: nothing for a request nobody authenticated (the server's own). */
+export function asUser(req: ApiRequest): { user?: UserInfo } {
+  return req.user ? { user: req.user } : {};
 }
 
 export type ClientCertificate = { user: string; groups: string[] } | { error: string };

@@ -4,12 +4,18 @@
 // (deadline.ts), authentication, the in-flight limit (inflight.ts), then routing, which reads the
 // resource table, authorization and the handlers. Every answer is counted in /metrics.
 import type { Clock, Random } from '../api/env.ts';
-import { StatusError, internal, methodNotAllowed } from '../api/status.ts';
+import { StatusError, forbidden, internal, methodNotAllowed } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import { AdmissionChain } from './admission/chain.ts';
-import { makePlugin, SYSTEM_NAMESPACES } from './admission/plugins.ts';
+import { makePlugin } from './admission/plugins.ts';
+import { SYSTEM_NAMESPACES } from '../api/namespaces.ts';
 import { authenticator, loadTokenFile, type Authenticator } from './auth/authenticator.ts';
-import { authorizerFor, type Authorizer, type UserInfo } from './auth/authorizer.ts';
+import { authorizerFor, type AuthorizationAttributes, type Authorizer, type UserInfo } from './auth/authorizer.ts';
+import { bootstrapPolicy } from './auth/bootstrap-policy.ts';
+import { NodeAuthorizer } from './auth/node-authorizer.ts';
+import { NodeGraph } from './auth/node-graph.ts';
+import { RbacPolicy } from './auth/rbac.ts';
+import { rbacEscalationPlugin } from './auth/rbac-escalation.ts';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
 import { outputFor, type EncodeContext } from './handlers/encode.ts';
 import { handlePatch } from './handlers/patch.ts';
@@ -38,7 +44,7 @@ import { WatchHub } from './watch/hub.ts';
 import type { Bus } from '../../transport/bus.ts';
 import { MemoryBus } from '../../transport/memory-bus.ts';
 import type { Store } from './storage/store.ts';
-import { lookupResource } from '../api/resources.ts';
+import { lookupKind, lookupResource, type ResourceType } from '../api/resources.ts';
 import { ActorSystem } from '../system/actor-system.ts';
 
 /** A body not read yet (arrival looks at the request line and headers only). */
@@ -78,6 +84,9 @@ export class ApiServer {
   #stopBus: (() => void) | undefined;
   readonly #authorizer: Authorizer;
   readonly #authenticator: Authenticator;
+  /** The RBAC objects, read from the store, when the RBAC mode is on. */
+  readonly rbac: RbacPolicy | undefined;
+  readonly #nodeGraph: NodeGraph | undefined;
   #compactionTimer: unknown;
   #revisionAtLastTick: number;
   /** Requests handled since the start (HTTPS and bus alike). */
@@ -94,10 +103,15 @@ export class ApiServer {
     const system = env.system ?? new ActorSystem(env.clock);
     const pluginOpts = { defaultNotReadyTolerationSeconds: options.defaultNotReadyTolerationSeconds,
       defaultUnreachableTolerationSeconds: options.defaultUnreachableTolerationSeconds };
+    const modes = options.authorizationMode;
+    this.rbac = modes.includes('RBAC') ? new RbacPolicy(this.store, options.etcdPrefix) : undefined;
+    this.#nodeGraph = modes.includes('Node') ? new NodeGraph(this.store, options.etcdPrefix) : undefined;
+    this.#authorizer = authorizerFor(modes, { ...(this.rbac ? { rbac: this.rbac } : {}), ...(this.#nodeGraph ? { node: new NodeAuthorizer(this.#nodeGraph) } : {}) });
     const plugins = admissionPluginNames(options).map((n) => makePlugin(n, pluginOpts)!);
+    // Part of RBAC's storage in the real server, not a plugin one can turn off.
+    if (this.rbac) plugins.push(rbacEscalationPlugin(this.rbac, this.#authorizer));
     this.registry = new Registry({ store: this.store, clock: env.clock, random: env.random.fork('apiserver'),
       admission: new AdmissionChain(plugins), keyPrefix: options.etcdPrefix, system });
-    this.#authorizer = authorizerFor(options.authorizationMode);
     const tokens = new Map([...(options.tokens ?? []), ...(options.tokenAuthFile ? loadTokenFile(options.tokenAuthFile) : [])]);
     this.#authenticator = authenticator(tokens, options.anonymousAuth);
     this.#revisionAtLastTick = this.store.revision;
@@ -111,17 +125,21 @@ export class ApiServer {
     this.inflight = new InflightLimiter(options);
     this.metrics = new ApiServerMetrics(this.inflight);
     this.lifecycle = new ServerLifecycle(options, system);
-    this.#nonResourceDeps = { authorizer: this.#authorizer, metrics: this.metrics.registry, health: healthChecks(() => this.lifecycle.shutdownCheck()) };
+    this.#nonResourceDeps = { metrics: this.metrics.registry, health: healthChecks(() => this.lifecycle.shutdownCheck()) };
   }
 
-  /** Creates the system namespaces and starts compaction. */
+  /** Creates the system namespaces (and with RBAC the bootstrap roles and bindings), reads what authorization needs, and starts compaction. */
   async start(): Promise<void> {
     const ns = lookupResource('', 'v1', 'namespaces')!;
-    for (const name of SYSTEM_NAMESPACES) {
-      const exists = await this.store.get(this.registry.key(ns, undefined, name));
+    const missing: [ResourceType, KObject][] = SYSTEM_NAMESPACES.map((name) => [ns, { metadata: { name } } as KObject]);
+    if (this.rbac) missing.push(...bootstrapPolicy().map((o): [ResourceType, KObject] => [lookupKind(o.apiVersion!, o.kind!)!, o]));
+    for (const [type, obj] of missing) {
+      const exists = await this.store.get(this.registry.key(type, undefined, obj.metadata.name!));
       // Not through admission: a plugin such as AlwaysDeny must not stop the server from starting.
-      if (!exists) await this.registry.create(ns, undefined, { metadata: { name } } as KObject, { dryRun: false, fieldManager: 'orch-apiserver', skipAdmission: true });
+      if (!exists) await this.registry.create(type, undefined, obj, { dryRun: false, fieldManager: 'orch-apiserver', skipAdmission: true });
     }
+    await this.rbac?.load();
+    await this.#nodeGraph?.load();
     this.#scheduleCompaction();
     this.#stopBus = serveOnBus(this.bus, (req) => this.handle(req),
       (q, limit) => changesAfter(this.store, this.#fanout.chains, this.options.etcdPrefix, q, limit));
@@ -217,6 +235,7 @@ export class ApiServer {
   async #served(req: ApiRequest, info: RequestInfo): Promise<ApiResponse> {
     // Known on arrival over HTTPS; a failed authentication there is repeated here for its 401.
     const user = req.arrival?.user ?? this.#authenticator.authenticate(req);
+    req.user = user;
     if (info.longRunning) return this.#route(req, info, user);
     // Over HTTPS the place was taken on arrival (and is given back when the answer is written).
     if (req.arrival) {
@@ -239,7 +258,8 @@ export class ApiServer {
   }
 
   async #route(req: ApiRequest, info: RequestInfo, user: UserInfo): Promise<ApiResponse> {
-    const fixed = nonResourceAnswer(req, info.path.replace(/\/+$/, '') || '/', info.query, user, this.#nonResourceDeps);
+    if (!info.resource) this.#authorizePath(info, user);
+    const fixed = nonResourceAnswer(req, info.path.replace(/\/+$/, '') || '/', info.query, this.#nonResourceDeps);
     if (fixed) return fixed;
     if (!info.resource) throw info.parseError ?? pathNotFound(info.path);
     const r = info.resource;
@@ -248,15 +268,26 @@ export class ApiServer {
     return this.#dispatch(req, r, ctx, user);
   }
 
-  #authorize(r: ResourceRequest, user: UserInfo): void {
-    const d = this.#authorizer.authorize({ user, verb: r.verb, namespace: r.namespace, apiGroup: r.type.group, resource: r.type.resource,
-      subresource: r.subresource, name: r.name });
+  /** A path that names no resource (health, version, discovery, a path that does not parse) is authorized by its path and method. */
+  #authorizePath(info: RequestInfo, user: UserInfo): void {
+    const verb = info.verb === 'head' ? 'get' : info.verb;
+    const d = this.#authorizer.authorize({ user, verb, path: info.path });
     if (d.decision === 'allow') return;
-    const what = `${r.type.group ? `${r.type.resource}.${r.type.group}` : r.type.resource}${r.name ? ` "${r.name}"` : ''}`;
+    throw new StatusError(403, 'Forbidden', `forbidden: User "${user.username}" cannot ${verb} path "${info.path}"${d.reason ? `: ${d.reason}` : ''}`, {});
+  }
+
+  #authorize(r: ResourceRequest, user: UserInfo): void {
+    const a: AuthorizationAttributes = { user, verb: r.verb, namespace: r.namespace, apiGroup: r.type.group, resource: r.type.resource,
+      subresource: r.subresource, name: r.name };
+    if (r.verb === 'list' || r.verb === 'watch') {
+      const fieldSelector = r.query.string('fieldSelector');
+      if (fieldSelector) a.fieldSelector = fieldSelector;
+    }
+    const d = this.#authorizer.authorize(a);
+    if (d.decision === 'allow') return;
     const scope = r.namespace ? `in the namespace "${r.namespace}"` : 'at the cluster scope';
-    throw new StatusError(403, 'Forbidden',
-      `${what} is forbidden: User "${user.username}" cannot ${r.verb} resource "${r.type.resource}${r.subresource ? `/${r.subresource}` : ''}" in API group "${r.type.group}" ${scope}${d.reason ? `: ${d.reason}` : ''}`,
-      { ...(r.name ? { name: r.name } : {}), group: r.type.group, kind: r.type.resource });
+    throw forbidden({ group: r.type.group, resource: r.type.resource, ...(r.name ? { name: r.name } : {}) },
+      `User "${user.username}" cannot ${r.verb} resource "${r.type.resource}${r.subresource ? `/${r.subresource}` : ''}" in API group "${r.type.group}" ${scope}${d.reason ? `: ${d.reason}` : ''}`);
   }
 
   #dispatch(req: ApiRequest, r: ResourceRequest, ctx: EncodeContext, user: UserInfo): Promise<ApiResponse> | ApiResponse {

@@ -11,6 +11,7 @@
 // status, and on every beat it writes again the status of each running pod the server holds not
 // Ready, as the real agent's status loops compare what they report with the server's copy.
 // Its metrics (metrics.ts) and its client's requests (rest_client_*) go to its registry.
+import { NODE_LEASE_NAMESPACE } from '../api/namespaces.ts';
 import { timestamp, uuid, type Clock, type Random } from '../api/env.ts';
 import { newRegistry, type Registry } from '../api/metrics.ts';
 import { lookupResource } from '../api/resources.ts';
@@ -46,7 +47,6 @@ const RENEWED = { type: 'RENEWED' } as const;
 const CHANGED = { type: 'CHANGED' } as const;
 
 /** Where node leases live (the spec's neutral name for kube-node-lease). */
-export const NODE_LEASE_NAMESPACE = 'orch-node-lease';
 const AGENT_VERSION = 'v1.32.0-orchsim';
 /** Pod annotations that make a pod a batch pod (see `#stagesFor`). */
 export const RUN_DURATION = 'orchsim.io/run-duration';

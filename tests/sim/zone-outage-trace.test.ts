@@ -15,7 +15,7 @@ import * as assert from 'uvu/assert';
 import type { KObject } from '../../actors/api/types.ts';
 import { topState, type InspectionRecord, type TransitionRecord } from '../../actors/system/index.ts';
 import { controllerManagerFromScenario } from '../../actors/controller-manager/options.ts';
-import { NODE_LEASE_NAMESPACE } from '../../actors/nodeagent/nodeagent.ts';
+import { NODE_LEASE_NAMESPACE } from '../../actors/api/namespaces.ts';
 import { runScenario } from '../../sim/run.ts';
 import { loadScenario } from '../../sim/scenario/load.ts';
 

@@ -2,6 +2,7 @@
 // first, in order; then validating plugins. A plugin rejects by throwing a StatusError.
 import type { ResourceType } from '../../api/resources.ts';
 import type { KObject } from '../../api/types.ts';
+import type { UserInfo } from '../auth/authorizer.ts';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
@@ -16,6 +17,8 @@ export interface AdmissionAttributes {
   object?: KObject;
   /** The stored object (UPDATE, DELETE). */
   old?: KObject;
+  /** Who asks; absent for the server's own writes. */
+  user?: UserInfo;
 }
 
 /** What plugins may read: the store's current objects, without going through admission again. */

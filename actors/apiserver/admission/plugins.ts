@@ -1,12 +1,12 @@
 // The admission plugins orchsim implements, by the names of the components' options (seed 001).
+import { PUBLIC_NAMESPACE, SYSTEM_NAMESPACE } from '../../api/namespaces.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { defaultTolerations } from '../registry/defaults.ts';
 import type { AdmissionPlugin } from './chain.ts';
 
 /** Namespaces that exist from the start and may not be deleted. */
-export const SYSTEM_NAMESPACES = ['default', 'orch-system', 'orch-public', 'orch-node-lease'];
-const UNDELETABLE = new Set(['default', 'orch-system', 'orch-public']);
+const UNDELETABLE = new Set(['default', SYSTEM_NAMESPACE, PUBLIC_NAMESPACE]);
 
 const namespaceLifecycle: AdmissionPlugin = {
   name: 'NamespaceLifecycle',

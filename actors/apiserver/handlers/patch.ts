@@ -10,7 +10,7 @@ import { applyJsonPatch } from '../patch/json-patch.ts';
 import { applyMergePatch } from '../patch/merge-patch.ts';
 import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.ts';
 import { target, type Registry } from '../registry/registry.ts';
-import type { ApiRequest, ResourceRequest } from '../request.ts';
+import { asUser, type ApiRequest, type ResourceRequest } from '../request.ts';
 import { checkNesting } from '../validation/nesting.ts';
 import { checkSchema, modelName } from '../validation/schema.ts';
 import { bodyText, checkObject, copiedBody, dryRun, expectOf, fieldValidation, warningHeaders, type FieldValidation } from './decode.ts';
@@ -71,7 +71,7 @@ export async function handlePatch(req: ApiRequest, r: ResourceRequest, registry:
       if (!current) throw notFound(target(r.type, r.name));
       warnings.length = 0; // a retry after a write race patches again: warn once
       return checkPatched(applyNonApply(kind, current, patch, model), apiVersion, r.type.kind, mode, warnings, patchProblems);
-    }, { dryRun: dry, fieldManager: manager, ...(r.subresource ? { subresource: r.subresource } : {}) });
+    }, { dryRun: dry, fieldManager: manager, ...(r.subresource ? { subresource: r.subresource } : {}), ...asUser(req) });
     return encodeObject(ctx, result.object, 200, warningHeaders(warnings));
   }
 
@@ -86,6 +86,6 @@ export async function handlePatch(req: ApiRequest, r: ResourceRequest, registry:
   const now = timestamp(registry.env.clock.now());
   const result = await registry.update(r.type, r.namespace, r.name!,
     (current) => applyPatch(current, applied, { manager, force, model, apiVersion, now }),
-    { dryRun: dry, fieldManager: manager, applied: true, forceAllowCreate: true, ...(r.subresource ? { subresource: r.subresource } : {}) });
+    { dryRun: dry, fieldManager: manager, applied: true, forceAllowCreate: true, ...(r.subresource ? { subresource: r.subresource } : {}), ...asUser(req) });
   return encodeObject(ctx, result.object, result.created ? 201 : 200, warningHeaders(warnings));
 }

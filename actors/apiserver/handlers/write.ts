@@ -1,6 +1,6 @@
 // create (POST) and update (PUT) of stored kinds, main resource and status.
 import type { Registry } from '../registry/registry.ts';
-import type { ApiRequest, ResourceRequest } from '../request.ts';
+import { asUser, type ApiRequest, type ResourceRequest } from '../request.ts';
 import { checkObject, dryRun, expectOf, fieldValidation, parseBody, warningHeaders } from './decode.ts';
 import { encodeObject, type EncodeContext } from './encode.ts';
 import { fieldManager } from './field-manager.ts';
@@ -8,7 +8,7 @@ import type { ApiResponse } from './response.ts';
 
 export async function handleCreate(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
   const mode = fieldValidation(r.query, 'CreateOptions');
-  const opts = { dryRun: dryRun(r.query.params.getAll('dryRun'), 'CreateOptions'), fieldManager: fieldManager(r.query, req.headers['user-agent'], 'CreateOptions') };
+  const opts = { dryRun: dryRun(r.query.params.getAll('dryRun'), 'CreateOptions'), fieldManager: fieldManager(r.query, req.headers['user-agent'], 'CreateOptions'), ...asUser(req) };
   const { object, warnings } = checkObject(parseBody(req), expectOf(r.type), mode);
   const created = await registry.create(r.type, r.namespace, object, opts);
   return encodeObject(ctx, created, 201, warningHeaders(warnings));
@@ -20,6 +20,7 @@ export async function handleUpdate(req: ApiRequest, r: ResourceRequest, registry
     dryRun: dryRun(r.query.params.getAll('dryRun'), 'UpdateOptions'),
     fieldManager: fieldManager(r.query, req.headers['user-agent'], 'UpdateOptions'),
     ...(r.subresource ? { subresource: r.subresource } : {}),
+    ...asUser(req),
   };
   const decode = () => checkObject(parseBody(req), expectOf(r.type), mode);
   const { object, warnings } = decode();

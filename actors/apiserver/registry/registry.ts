@@ -1,6 +1,7 @@
 // The generic registry: every stored kind's create, update and delete, with the metadata rules
 // of seed 000, the kind's strategy, admission, dry-run and the store's optimistic concurrency.
 // It knows nothing of HTTP: handlers decode requests and encode what it returns.
+import type { UserInfo } from '../auth/authorizer.ts';
 import { transition } from 'xstate';
 import { addedFinalizers, objectMachine, type DeleteEvent, type FinalizersChangedEvent, type ObjectContext, type ObjectEvent,
   type ObjectSnapshot, type ObjectState } from '../../../machines/object.ts';
@@ -42,6 +43,8 @@ export interface WriteOptions {
   skipAdmission?: boolean;
   /** An update's tryUpdate returns an object nobody else holds (a decoded body): no private copy is needed. */
   ownResult?: boolean;
+  /** Who asks, for admission (the RBAC escalation checks); absent for the server's own writes. */
+  user?: UserInfo;
 }
 
 export interface DeleteOptions {
@@ -312,7 +315,7 @@ export class Registry {
 
   #attrs(operation: Operation, type: ResourceType, namespace: string | undefined, object: KObject, old: KObject | undefined, opts: WriteOptions) {
     return { operation, type, namespace, name: object.metadata.name ?? '', dryRun: opts.dryRun, object, ...(old ? { old } : {}),
-      ...(opts.subresource ? { subresource: opts.subresource } : {}) };
+      ...(opts.subresource ? { subresource: opts.subresource } : {}), ...(opts.user ? { user: opts.user } : {}) };
   }
 
   #checkNamespace(type: ResourceType, namespace: string | undefined, obj: KObject): void {

@@ -138,6 +138,10 @@ const STRATEGIES: Record<string, Strategy> = {
   'apps/statefulsets': workload,
   'coordination.k8s.io/leases': plain,
   'policy/poddisruptionbudgets': { nameRule: 'subdomain', hasStatus: true, hasGeneration: true },
+  'rbac.authorization.k8s.io/roles': { ...plain, nameRule: 'path' },
+  'rbac.authorization.k8s.io/clusterroles': { ...plain, nameRule: 'path' },
+  'rbac.authorization.k8s.io/rolebindings': { ...plain, nameRule: 'path' },
+  'rbac.authorization.k8s.io/clusterrolebindings': { ...plain, nameRule: 'path' },
 };
 
 export function strategyFor(type: ResourceType): Strategy {

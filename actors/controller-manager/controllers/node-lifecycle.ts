@@ -38,7 +38,7 @@ import { ApiClient } from '../../client/client.ts';
 import type { Informer } from '../../client/informer.ts';
 import type { SharedInformers } from '../../client/shared-informers.ts';
 import type { RateLimiter } from '../../client/rate-limiter.ts';
-import { NODE_LEASE_NAMESPACE } from '../../nodeagent/nodeagent.ts';
+import { NODE_LEASE_NAMESPACE } from '../../api/namespaces.ts';
 import { nodeHealthMachine, type ReadyStatus } from '../../../machines/node-health.ts';
 import type { ZoneState } from '../../../machines/zone.ts';
 import type { Bus } from '../../../transport/bus.ts';

@@ -110,7 +110,7 @@ const AUTHENTICATION_ROWS: OptionCase[] = [
   { name: 'authentication-token-webhook-cache-ttl', default: '2m0s', valid: '10s', invalid: [['-1s', 'must not be a negative duration']] },
   { name: 'authentication-token-webhook-version', default: 'v1beta1', valid: 'v1', invalid: [['v2', 'must be one of "v1", "v1beta1"']] },
   { name: 'authorization-mode', default: '[AlwaysAllow]', valid: 'AlwaysDeny,AlwaysAllow',
-    invalid: [['RBAC', 'the RBAC mode is not simulated: orchsim implements AlwaysAllow and AlwaysDeny only'], ['Node,AlwaysAllow', 'the Node mode is not simulated'],
+    invalid: [['ABAC', 'the ABAC mode is not simulated: orchsim implements AlwaysAllow, AlwaysDeny, Node, RBAC only'], ['Webhook,AlwaysAllow', 'the Webhook mode is not simulated'],
       ['Everything', '"Everything" is not a mode; the modes are AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node'],
       ['AlwaysAllow,AlwaysAllow', 'AlwaysAllow is given more than once'], ['', 'must name at least one mode']] },
   { name: 'authorization-policy-file', default: undefined, valid: '/etc/orch/abac.jsonl' },
@@ -200,7 +200,7 @@ test('the defaults are the seed\'s, in the units the fields name', () => {
 test('fields given in code go through the table\'s rules; code-only fields are checked too', () => {
   assert.is(apiServerOptions({ etcdCompactionIntervalMs: 0, watcherCapacity: 5 }).watcherCapacity, 5);
   assert.throws(() => apiServerOptions({ securePort: 0 }), (e: Error) => e instanceof OptionError && e.message === 'invalid value "0" for --secure-port: must be from 1 to 65535; it cannot be switched off with 0');
-  assert.throws(() => apiServerOptions({ authorizationMode: ['RBAC'] }), /the RBAC mode is not simulated/);
+  assert.throws(() => apiServerOptions({ authorizationMode: ['ABAC'] }), /the ABAC mode is not simulated/);
   assert.throws(() => apiServerOptions({ etcdCompactionIntervalMs: '5m' as unknown as number }), /--etcd-compaction-interval \(etcdCompactionIntervalMs\): must be of kind duration/);
   assert.throws(() => apiServerOptions({ watchBookmarkIntervalMs: 120_000 }), /at most a minute/);
   const tokens = new Map([['t', { username: 'alice', groups: [] }]]);

@@ -65,7 +65,7 @@ test('401 Unauthorized: a bearer token the server does not know', async () => {
   assert.is(r.json.message, 'Unauthorized');
 });
 
-test('403 Forbidden: the AlwaysDeny authorization mode refuses every resource request', async () => {
+test('403 Forbidden: the AlwaysDeny authorization mode refuses every request, paths too', async () => {
   const h = await startServer({ authorizationMode: ['AlwaysDeny'] });
   const get = await h.get(`${CM}/a`);
   failure(get, 403, 'Forbidden');
@@ -77,7 +77,9 @@ test('403 Forbidden: the AlwaysDeny authorization mode refuses every resource re
   const before = h.revision();
   failure(await h.post(CM, configMap('a')), 403, 'Forbidden');
   assert.is(h.revision(), before);
-  assert.is((await h.get('/version')).status, 200, 'non-resource paths are not authorized by resource rules');
+  const version = await h.get('/version');
+  failure(version, 403, 'Forbidden');
+  assert.is(version.json.message, 'forbidden: User "system:anonymous" cannot get path "/version": Everything is forbidden.');
 });
 
 test('403 Forbidden: the AlwaysDeny admission plugin refuses every write but not reads', async () => {
