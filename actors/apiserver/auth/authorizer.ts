@@ -3,6 +3,7 @@
 // opinion" wins (seed 001); when none has one, the request is forbidden with their reasons.
 import type { NodeAuthorizer } from './node-authorizer.ts';
 import type { RbacPolicy } from './rbac.ts';
+import type { PolicyRule } from './rbac-rules.ts';
 
 export interface UserInfo {
   username: string;
@@ -29,6 +30,15 @@ export type Decision = { decision: 'allow' | 'deny' | 'noOpinion'; reason: strin
 
 export interface Authorizer {
   authorize(a: AuthorizationAttributes): Decision;
+  /** What the user may do in `namespace` (SelfSubjectRulesReview); `incomplete` when this mode cannot list it all. */
+  rulesFor?(user: UserInfo, namespace: string): RuleSet;
+}
+
+export interface RuleSet {
+  resourceRules: PolicyRule[];
+  nonResourceRules: PolicyRule[];
+  incomplete: boolean;
+  errors: string[];
 }
 
 /** What the modes that read cluster state read it from. */
@@ -42,8 +52,11 @@ export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'Node', 'RBAC']
 
 function mode(name: string, sources: AuthorizerSources): Authorizer {
   switch (name) {
-    case 'AlwaysAllow': return { authorize: () => ({ decision: 'allow', reason: '' }) };
-    case 'AlwaysDeny': return { authorize: () => ({ decision: 'deny', reason: 'Everything is forbidden.' }) };
+    case 'AlwaysAllow': return {
+      authorize: () => ({ decision: 'allow', reason: '' }),
+      rulesFor: () => ({ resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false, errors: [] }),
+    };
+    case 'AlwaysDeny': return { authorize: () => ({ decision: 'deny', reason: 'Everything is forbidden.' }), rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false, errors: [] }) };
     case 'RBAC': if (sources.rbac) return sources.rbac; break;
     case 'Node': if (sources.node) return sources.node; break;
     default: throw new Error(`unknown authorization mode ${JSON.stringify(name)}: supported modes are ${AUTHORIZATION_MODES.join(', ')}`);
@@ -63,6 +76,17 @@ export function authorizerFor(modes: readonly string[], sources: AuthorizerSourc
         if (d.reason) reasons.push(d.reason);
       }
       return { decision: 'noOpinion', reason: reasons.join('\n') };
+    },
+    rulesFor(user, namespace) {
+      const all: RuleSet = { resourceRules: [], nonResourceRules: [], incomplete: false, errors: [] };
+      for (const a of chain) {
+        const r = a.rulesFor?.(user, namespace) ?? { resourceRules: [], nonResourceRules: [], incomplete: true, errors: [] };
+        all.resourceRules.push(...r.resourceRules);
+        all.nonResourceRules.push(...r.nonResourceRules);
+        all.incomplete ||= r.incomplete;
+        all.errors.push(...r.errors);
+      }
+      return all;
     },
   };
 }

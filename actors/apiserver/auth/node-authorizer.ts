@@ -5,7 +5,7 @@
 // spec.nodeName=<node>, of nodes metadata.name=<node>. Users that are not nodes get no opinion,
 // and so does a node asking for what it may not have, with the real authorizer's reason.
 import { NODE_LEASE_NAMESPACE } from '../../api/namespaces.ts';
-import type { AuthorizationAttributes, Decision, UserInfo } from './authorizer.ts';
+import type { AuthorizationAttributes, Authorizer, Decision, RuleSet, UserInfo } from './authorizer.ts';
 import type { NodeGraph } from './node-graph.ts';
 import { ruleAllows, type PolicyRule } from './rbac-rules.ts';
 
@@ -41,8 +41,14 @@ export function selectedValue(selector: string | undefined, field: string): stri
   return undefined;
 }
 
-export class NodeAuthorizer {
+export class NodeAuthorizer implements Authorizer {
   constructor(readonly graph: NodeGraph) {}
+
+  /** Nodes' permissions are not listed, as the real authorizer's. */
+  rulesFor(user: UserInfo): RuleSet {
+    const node = nodeIdentity(user) !== undefined;
+    return { resourceRules: [], nonResourceRules: [], incomplete: node, errors: node ? ['node authorizer does not support user rule resolution'] : [] };
+  }
 
   authorize(a: AuthorizationAttributes): Decision {
     const node = nodeIdentity(a.user);

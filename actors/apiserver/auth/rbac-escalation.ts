@@ -29,7 +29,7 @@ function onlyGcFields(obj: KObject, old: KObject): boolean {
 export function rbacEscalationPlugin(policy: RbacPolicy, authorizer: Authorizer): AdmissionPlugin {
   /** Throws 403 naming what the user lacks, unless it holds every rule of `wanted` where `namespace` says. */
   const confirmHeld = (a: AdmissionAttributes, user: UserInfo, wanted: PolicyRule[], namespace: string | undefined) => {
-    const held = policy.rulesFor(user, namespace);
+    const held = policy.granting(user, namespace);
     const missing = uncovered(held.rules, wanted);
     if (missing.length === 0) return;
     const errors = held.errors.length ? `; resolution errors: [${held.errors.join(' ')}]` : '';
@@ -52,7 +52,7 @@ export function rbacEscalationPlugin(policy: RbacPolicy, authorizer: Authorizer)
         if (may(user, 'escalate', a.type.resource, namespace, a.operation === 'CREATE' ? '' : a.name)) return;
         const aggregation = (obj as { aggregationRule?: unknown }).aggregationRule;
         if (aggregation && !(a.old && deepEqual(aggregation, (a.old as { aggregationRule?: unknown }).aggregationRule))
-          && uncovered(policy.rulesFor(user, undefined).rules, FULL_AUTHORITY).length > 0)
+          && uncovered(policy.granting(user, undefined).rules, FULL_AUTHORITY).length > 0)
           throw forbidden({ group: RBAC_GROUP, resource: a.type.resource, name: a.name }, 'must have cluster-admin privileges to use the aggregationRule');
         return confirmHeld(a, user, rulesOf(obj), namespace);
       }

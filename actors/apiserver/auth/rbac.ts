@@ -7,7 +7,7 @@ import type { KObject } from '../../api/types.ts';
 import { lookupResource, type ResourceType } from '../../api/resources.ts';
 import type { Store } from '../storage/store.ts';
 import { collectionKey } from '../registry/keys.ts';
-import type { AuthorizationAttributes, Decision, UserInfo } from './authorizer.ts';
+import type { AuthorizationAttributes, Authorizer, Decision, RuleSet, UserInfo } from './authorizer.ts';
 import { ruleAllows, rulesOf, type PolicyRule } from './rbac-rules.ts';
 
 export const RBAC_GROUP = 'rbac.authorization.k8s.io';
@@ -82,7 +82,7 @@ class BindingIndex {
 /** A binding's rules, or why they could not be read (a missing role). */
 export interface GrantedRules { binding: Binding; rules: PolicyRule[]; error?: string }
 
-export class RbacPolicy {
+export class RbacPolicy implements Authorizer {
   readonly #roles = new Map<string, KObject>();
   readonly #clusterRoles = new Map<string, KObject>();
   readonly #clusterBindings = new BindingIndex();
@@ -151,7 +151,7 @@ export class RbacPolicy {
   }
 
   /** Every rule that applies to the user in `namespace` (or cluster-wide), and the bindings whose roles are missing. */
-  rulesFor(user: UserInfo, namespace: string | undefined): { rules: PolicyRule[]; errors: string[] } {
+  granting(user: UserInfo, namespace: string | undefined): { rules: PolicyRule[]; errors: string[] } {
     const rules: PolicyRule[] = [];
     const errors: string[] = [];
     for (const g of this.granted(user, namespace)) {
@@ -159,6 +159,17 @@ export class RbacPolicy {
       if (g.error) errors.push(g.error);
     }
     return { rules, errors };
+  }
+
+  /** The rules granted where `namespace` is (cluster-wide ones too), split as SelfSubjectRulesReview answers them. */
+  rulesFor(user: UserInfo, namespace: string): RuleSet {
+    const { rules, errors } = this.granting(user, namespace || undefined);
+    return {
+      resourceRules: rules.filter((r) => r.resources?.length),
+      nonResourceRules: rules.filter((r) => r.nonResourceURLs?.length),
+      incomplete: errors.length > 0,
+      errors,
+    };
   }
 
   authorize(a: AuthorizationAttributes): Decision {
