@@ -9,6 +9,7 @@ import { schedulerOptions } from '../actors/scheduler/options.ts';
 import { schedulerReplica } from '../actors/scheduler/replica.ts';
 import type { ActorSystem } from '../actors/system/actor-system.ts';
 import type { Bus } from '../transport/bus.ts';
+import { nodeIdentity, SCHEDULER, type AsIdentity } from '../actors/client/credentials.ts';
 import { nodeAddresses } from './cluster.ts';
 
 export interface ServeNodesOptions {
@@ -31,11 +32,15 @@ export interface ServedNodes {
   stop(): Promise<void>;
 }
 
-/** Names `node-0`, `node-1`, ... as kind-like tools name theirs. */
-export async function startServedNodes(bus: Bus, clock: Clock, random: Random, system: ActorSystem, o: ServeNodesOptions,
+/**
+ * Names `node-0`, `node-1`, ... as kind-like tools name theirs. Each component authenticates as
+ * itself (`asIdentity`): the scheduler, the controller manager with a service account per
+ * controller (as kubeadm runs it), each node agent as its node.
+ */
+export async function startServedNodes(bus: Bus, asIdentity: AsIdentity, clock: Clock, random: Random, system: ActorSystem, o: ServeNodesOptions,
   onError: (where: string, e: unknown) => void): Promise<ServedNodes> {
   if (!(Number.isInteger(o.nodes) && o.nodes >= 0 && o.nodes <= 5000)) throw new RangeError(`--nodes must be an integer from 0 to 5000, got ${o.nodes}`);
-  const controllers = new ControllerManager({ bus, clock, random: random.fork('controller-manager'), system, onError });
+  const controllers = new ControllerManager({ bus, asIdentity, options: { useServiceAccountCredentials: true }, clock, random: random.fork('controller-manager'), system, onError });
   await controllers.start();
   const names = Array.from({ length: o.nodes }, (_, i) => `node-${i}`);
   const agents = new Map<string, NodeAgent>();
@@ -45,14 +50,14 @@ export async function startServedNodes(bus: Bus, clock: Clock, random: Random, s
     const i = names.indexOf(name);
     const zone = o.zones.length ? o.zones[i % o.zones.length]! : '';
     const stream = restarts === 0 ? `nodeagent/${name}` : `nodeagent/${name}/restart-${restarts}`;
-    const agent = new NodeAgent({ bus, clock, random: random.fork(stream), nodeName: name,
+    const agent = new NodeAgent({ bus: asIdentity(bus, nodeIdentity(name)), clock, random: random.fork(stream), nodeName: name,
       options: { region: zone ? 'region-1' : '', zone, ...nodeAddresses(i), ...o.nodeagent }, system,
       onError: (e) => onError(`nodeagent/${name}`, e) });
     agents.set(name, agent);
     await agent.start();
   };
   for (const name of names) await startAgent(name);
-  const scheduler = schedulerReplica({ bus, clock, random: random.fork('scheduler'), options: schedulerOptions(), identity: 'scheduler', system,
+  const scheduler = schedulerReplica({ bus: asIdentity(bus, SCHEDULER), clock, random: random.fork('scheduler'), options: schedulerOptions(), identity: 'scheduler', system,
     onError: (e) => onError('scheduler', e) });
   await scheduler.start();
   return {

@@ -17,6 +17,9 @@
 //
 // Its registry (`metrics`) holds what a real controller manager's /metrics shows of these: the
 // requests of its clients (rest_client_*), its work queues (workqueue_*), its leader status.
+import { SYSTEM_NAMESPACE } from '../api/namespaces.ts';
+import { CONTROLLER_MANAGER, serviceAccountIdentity, type AsIdentity } from '../client/credentials.ts';
+import { ClusterRoleAggregationController } from './controllers/clusterrole-aggregation.ts';
 import { fromPromise, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
 import { newRegistry, type Registry } from '../api/metrics.ts';
@@ -47,6 +50,8 @@ import { actorIds } from '../system/ids.ts';
 
 export interface ControllerManagerInit {
   bus: Bus;
+  /** Gives the manager, and each controller under --use-service-account-credentials, its credentials on the bus. */
+  asIdentity?: AsIdentity;
   clock: Clock;
   /** Leader election's jitter is drawn from it. */
   random: Random;
@@ -64,6 +69,13 @@ export interface ControllerManagerInit {
   system?: ActorSystem;
 }
 
+/** The service account each controller uses, where it is not the controller's name (the real ones). */
+const SERVICE_ACCOUNTS: Partial<Record<ControllerName, string>> = {
+  'node-lifecycle-controller': 'node-controller',
+  'garbage-collector': 'generic-garbage-collector',
+  'daemonset-controller': 'daemon-set-controller',
+};
+
 /** One term's loops. */
 class Loops {
   readonly nodeLifecycle: NodeLifecycleController | undefined;
@@ -80,14 +92,18 @@ class Loops {
 
   /** `init.bus` is the metered one; `registry` the replica's. */
   constructor(init: ControllerManagerInit, o: ControllerManagerOptions, registry: Registry, system: ActorSystem) {
-    const { bus, clock } = init;
-    const informers = (this.#informers = new SharedInformers(bus, clock, 'controller-manager'));
+    const { clock } = init;
+    const own = init.asIdentity ? init.asIdentity(init.bus, CONTROLLER_MANAGER) : init.bus;
+    /** Under --use-service-account-credentials each controller is its service account; else it is the manager. */
+    const busOf = (name: ControllerName) => init.asIdentity && o.useServiceAccountCredentials
+      ? init.asIdentity(init.bus, serviceAccountIdentity(SYSTEM_NAMESPACE, SERVICE_ACCOUNTS[name] ?? name)) : own;
+    const informers = (this.#informers = new SharedInformers(own, clock, 'controller-manager'));
     const limiter = () => (o.orchApiQps > 0 ? new RateLimiter(clock, o.orchApiQps, o.orchApiBurst) : undefined);
     const onError = (controller: string) => (e: unknown) => (init.onError ? init.onError(controller, e) : console.error(`${controller}:`, e));
     const optional = <T>(value: T | undefined, key: string) => (value === undefined ? {} : { [key]: value });
     const enabled = (name: ControllerName) => controllerEnabled(o.controllers, name);
     /** What every loop gets: the bus, clock and shared informers, its own rate-limited client, its error path. */
-    const base = (name: ControllerName) => ({ bus, clock, informers, registry, system, onError: onError(name), ...optional(limiter(), 'limiter') });
+    const base = (name: ControllerName) => ({ bus: busOf(name), clock, informers, registry, system, onError: onError(name), ...optional(limiter(), 'limiter') });
     const add = <T extends { start(): Promise<void>; stop(): void }>(loop: T): T => (this.#all.push(loop), loop);
     if (enabled('node-lifecycle-controller'))
       this.nodeLifecycle = add(new NodeLifecycleController({ ...base('node-lifecycle-controller'), options: o, ...optional(init.onTaint, 'onTaint') }));
@@ -98,6 +114,7 @@ class Loops {
     if (enabled('namespace-controller')) this.namespaces = add(new NamespaceController({ ...base('namespace-controller'), workers: o.concurrentNamespaceSyncs }));
     if (enabled('deployment-controller')) this.deployments = add(new DeploymentController({ ...base('deployment-controller'), workers: o.concurrentDeploymentSyncs }));
     if (enabled('daemonset-controller')) this.daemonSets = add(new DaemonSetController({ ...base('daemonset-controller'), workers: o.concurrentDaemonsetSyncs }));
+    if (enabled('clusterrole-aggregation-controller')) add(new ClusterRoleAggregationController({ ...base('clusterrole-aggregation-controller'), workers: 5 }));
     if (enabled('statefulset-controller')) this.statefulSets = add(new StatefulSetController({ ...base('statefulset-controller'), workers: o.concurrentStatefulsetSyncs }));
   }
 
@@ -133,7 +150,7 @@ export class ControllerManager {
       identity, clock: init.clock, registry, make: () => new Loops({ ...init, bus }, o, registry, system),
       ...(o.leaderElect ? { election: {
         // As the real one: the election's requests give up after the renew deadline.
-        client: new ApiClient(bus, 'controller-manager/leader-election', o.leaderElectRenewDeadlineMs, undefined, { clock: init.clock }), random: init.random,
+        client: new ApiClient(init.asIdentity ? init.asIdentity(bus, CONTROLLER_MANAGER) : bus, 'controller-manager/leader-election', o.leaderElectRenewDeadlineMs, undefined, { clock: init.clock }), random: init.random,
         config: electionConfig(o),
       } } : {}),
       ...(init.onLeading ? { onLeading: init.onLeading } : {}),

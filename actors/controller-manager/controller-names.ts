@@ -14,6 +14,7 @@ export const CONTROLLER_ALIASES: Readonly<Record<string, string>> = {
   deployment: 'deployment-controller',
   daemonset: 'daemonset-controller',
   statefulset: 'statefulset-controller',
+  'clusterrole-aggregation': 'clusterrole-aggregation-controller',
 };
 
 /** Real controllers orchsim does not simulate, by their current and older names. */
@@ -46,7 +47,6 @@ export const NOT_SIMULATED_CONTROLLERS: ReadonlySet<string> = new Set([
   'persistentvolumeclaim-protection-controller', 'pvc-protection',
   'persistentvolume-protection-controller', 'pv-protection',
   'ephemeral-volume-controller', 'ephemeral-volume',
-  'clusterrole-aggregation-controller', 'clusterrole-aggregation',
   'root-ca-certificate-publisher-controller', 'root-ca-cert-publisher',
   'legacy-serviceaccount-token-cleaner-controller', 'legacy-service-account-token-cleaner',
 ]);

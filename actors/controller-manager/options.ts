@@ -13,7 +13,7 @@ import { CONTROLLER_ALIASES, NOT_SIMULATED_CONTROLLERS } from './controller-name
 import { inspectOptions } from '../system/options.ts';
 
 /** The controllers `--controllers '*'` runs, by the names the flag takes. */
-export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller', 'replicaset-controller', 'pod-garbage-collector', 'garbage-collector', 'namespace-controller', 'deployment-controller', 'daemonset-controller', 'statefulset-controller'] as const;
+export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller', 'replicaset-controller', 'pod-garbage-collector', 'garbage-collector', 'namespace-controller', 'deployment-controller', 'daemonset-controller', 'statefulset-controller', 'clusterrole-aggregation-controller'] as const;
 export type ControllerName = (typeof KNOWN_CONTROLLERS)[number];
 
 /** With the `--leader-elect` options it shares with the scheduler (only the replica holding the lock works). */
@@ -43,6 +43,8 @@ export interface ControllerManagerOptions extends LeaderElectOptions {
   concurrentDeploymentSyncs: number;
   concurrentDaemonsetSyncs: number;
   concurrentStatefulsetSyncs: number;
+  /** `--use-service-account-credentials`: each controller authenticates as its own service account (in orch-system). */
+  useServiceAccountCredentials: boolean;
   /** `--orch-api-qps`, `--orch-api-burst`: the client's limit towards the API server; 0 QPS: no limit. */
   orchApiQps: number;
   orchApiBurst: number;
@@ -166,7 +168,7 @@ export const CONTROLLER_MANAGER_TABLE = new OptionTable<ControllerManagerOptions
   { name: 'volume-host-allow-local-loopback', kind: bool, default: true, group: GROUP, help: 'let volume plugins reach local loopback addresses', inert: VOLUMES },
   { name: 'volume-host-cidr-denylist', kind: cidrs, group: GROUP, help: 'ranges volume plugins may not reach', inert: VOLUMES },
   ...delegatedAuthSpecs<ControllerManagerOptions>('controller-manager'),
-  { name: 'use-service-account-credentials', kind: bool, default: false, group: AUTH_GROUP, help: 'each controller uses its own service account', inert: 'authorization is not per controller here' },
+  { name: 'use-service-account-credentials', kind: bool, key: 'useServiceAccountCredentials', default: false, group: AUTH_GROUP, help: 'each controller uses its own service account' },
   { name: 'root-ca-file', kind: string, group: AUTH_GROUP, help: 'the CA put in service account token secrets', inert: 'token secrets are not made' },
   { name: 'service-account-private-key-file', kind: string, group: AUTH_GROUP, help: 'the key that signs service account tokens', inert: 'token secrets are not made' },
   ...signingSpecs(),

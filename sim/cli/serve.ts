@@ -2,6 +2,7 @@
 // Both read the API server's option table; serve adds what a person at a terminal wants (a
 // kubeconfig to point kubectl at, simulated nodes, local defaults that need no root:
 // certificates under ./.orchsim, and listening on 127.0.0.1 only).
+import { CredentialedBus } from '../../actors/client/credentials.ts';
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -59,13 +60,15 @@ const SERVE_ONLY: OptionSpec<ServeOptions>[] = [
   ...inspectorOptions<ServeOptions>(SIMULATOR, ', with this process\'s actors and a control to stop and start each simulated node\'s agent'),
 ] as OptionSpec<ServeOptions>[];
 
-/** serve's certificates default to ./.orchsim/certs, which needs no root. */
 /**
- * serve's own defaults: certificates under ./.orchsim, and only this machine may connect (the API
- * server's own default, every interface, is for a cluster's control-plane host).
+ * serve's own defaults: certificates under ./.orchsim (no root needed), only this machine may
+ * connect (the API server's own default, every interface, is for a cluster's control-plane host),
+ * and requests are authorized by RBAC and the Node authorizer (the API server's own default,
+ * AlwaysAllow, lets anyone do anything).
  */
 const serveSpec = (s: OptionSpec<ApiServerOptions>) => (s.name === 'cert-dir' ? { ...s, default: '.orchsim/certs' }
   : s.name === 'bind-address' ? { ...s, default: '127.0.0.1', help: 'the address the secure port listens on; 127.0.0.1 (this machine only) unless given: 0.0.0.0 or :: open it to every interface' }
+  : s.name === 'authorization-mode' ? { ...s, default: ['RBAC', 'Node'] }
   : s) as OptionSpec<ServeOptions>;
 
 const INSPECT = inspectOptions<ServeOptions>(SIMULATOR);
@@ -155,7 +158,7 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   const server = new ApiServer(options, { clock, random: root, system, ...(bus ? { bus } : {}) });
   await server.start();
   cluster = nodes > 0
-    ? await startServedNodes(server.bus, clock, root.fork('cluster'), system, { nodes, zones }, (where, e) => console.error(`${where}: ${(e as Error).message ?? e}`))
+    ? await startServedNodes(server.bus, (b, identity) => new CredentialedBus(b, server.issueToken(identity)), clock, root.fork('cluster'), system, { nodes, zones }, (where, e) => console.error(`${where}: ${(e as Error).message ?? e}`))
     : undefined;
   const cert = await servingCert(options, clock);
   // serve's kubeconfig carries a client certificate of its own cluster's CA for the admin, made

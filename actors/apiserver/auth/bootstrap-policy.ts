@@ -50,20 +50,20 @@ const PUBLIC_INFO = ['/healthz', '/livez', '/readyz', '/version', '/version/'];
 export const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
   'deployment-controller': [
     rule([...READ, 'update'], [APPS], ['deployments']),
-    rule(['update'], [APPS], ['deployments/status', 'deployments/finalizers']),
+    rule(['patch', 'update'], [APPS], ['deployments/status', 'deployments/finalizers']),
     rule(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], [APPS], ['replicasets']),
     rule(['get', 'list', 'update', 'watch'], [CORE], ['pods']),
     events,
   ],
   'replicaset-controller': [
     rule([...READ, 'update'], [APPS], ['replicasets']),
-    rule(['update'], [APPS], ['replicasets/status', 'replicasets/finalizers']),
+    rule(['patch', 'update'], [APPS], ['replicasets/status', 'replicasets/finalizers']),
     rule(['create', 'delete', 'list', 'patch', 'watch'], [CORE], ['pods']),
     events,
   ],
   'daemon-set-controller': [
     rule(READ, [APPS], ['daemonsets']),
-    rule(['update'], [APPS], ['daemonsets/status', 'daemonsets/finalizers']),
+    rule(['patch', 'update'], [APPS], ['daemonsets/status', 'daemonsets/finalizers']),
     rule(READ, [CORE], ['nodes']),
     rule(['create', 'delete', 'list', 'patch', 'watch'], [CORE], ['pods']),
     rule(['create'], [CORE], ['pods/binding']),
@@ -73,7 +73,7 @@ export const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
   'statefulset-controller': [
     rule(READ, [CORE], ['pods']),
     rule(READ, [APPS], ['statefulsets']),
-    rule(['update'], [APPS], ['statefulsets/status', 'statefulsets/finalizers']),
+    rule(['patch', 'update'], [APPS], ['statefulsets/status', 'statefulsets/finalizers']),
     rule(['create', 'delete', 'get', 'patch', 'update'], [CORE], ['pods']),
     rule(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], [APPS], ['controllerrevisions']),
     rule(['get', 'create'], [CORE], ['persistentvolumeclaims']),
@@ -97,6 +97,7 @@ export const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
     rule(['patch'], [CORE], ['pods/status']),
   ],
   'generic-garbage-collector': [rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*']), events],
+  'clusterrole-aggregation-controller': [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])],
   'namespace-controller': [
     rule(['delete', 'get', 'list', 'watch'], [CORE], ['namespaces']),
     rule(['update'], [CORE], ['namespaces/finalize', 'namespaces/status']),

@@ -1,0 +1,40 @@
+// A component's credentials on the bus: each API request it sends carries its bearer token, as a
+// client-go client's transport adds the Authorization header, so the API server authenticates and
+// authorizes bus requests like HTTPS ones. `Identity` names who a component is: the scheduler,
+// the controller manager or one of its controllers' service accounts, a node.
+import { Deferred, type Body, type Bus, type Message } from '../../transport/bus.ts';
+import { ForwardingBus } from '../../transport/forwarding-bus.ts';
+import { REQUEST_SUBJECT } from '../apiserver/bus-endpoint.ts';
+import type { ApiRequest } from '../apiserver/request.ts';
+import { wireRequest } from './client.ts';
+
+export interface Identity {
+  username: string;
+  groups: string[];
+}
+
+/** Gives a bus the credentials of an identity; the cluster that assembles components provides it. */
+export type AsIdentity = (bus: Bus, identity: Identity) => Bus;
+
+export const SYSTEM_AUTHENTICATED = 'system:authenticated';
+export const SCHEDULER: Identity = { username: 'system:kube-scheduler', groups: [SYSTEM_AUTHENTICATED] };
+export const CONTROLLER_MANAGER: Identity = { username: 'system:kube-controller-manager', groups: [SYSTEM_AUTHENTICATED] };
+export const nodeIdentity = (node: string): Identity => ({ username: `system:node:${node}`, groups: ['system:nodes', SYSTEM_AUTHENTICATED] });
+export const serviceAccountIdentity = (namespace: string, name: string): Identity => ({
+  username: `system:serviceaccount:${namespace}:${name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, SYSTEM_AUTHENTICATED],
+});
+
+export class CredentialedBus extends ForwardingBus {
+  readonly #authorization: string;
+
+  constructor(inner: Bus, token: string) {
+    super(inner);
+    this.#authorization = `Bearer ${token}`;
+  }
+
+  override request(subject: string, data: Body, timeoutMs: number): Promise<Message> {
+    if (subject !== REQUEST_SUBJECT || !(data instanceof Deferred)) return super.request(subject, data, timeoutMs);
+    const req = data.value as ApiRequest;
+    return super.request(subject, wireRequest({ ...req, headers: { ...req.headers, authorization: this.#authorization } }), timeoutMs);
+  }
+}
