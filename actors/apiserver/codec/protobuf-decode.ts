@@ -19,8 +19,15 @@ export function decodeMessage(r: ProtoReader, msg: Message, into: Obj = {}): Obj
     if (field) readField(r, wire, field, msg, into);
     else r.skip(wire);
   }
-  for (const f of msg.always) into[f.json] ??= f.list ? [] : {};
+  for (const f of msg.always) into[f.json] ??= f.list ? [] : emptyOf(f.type as Message);
   return into;
+}
+
+const NOTHING = new Uint8Array(0);
+
+/** A message the wire left out, as an empty one decodes: with its own always-present fields. */
+function emptyOf(msg: Message): Obj {
+  return decodeMessage(new ProtoReader(NOTHING), msg);
 }
 
 function readField(r: ProtoReader, wire: WireType, f: Field, msg: Message, into: Obj): void {

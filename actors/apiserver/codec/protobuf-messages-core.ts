@@ -1,5 +1,6 @@
 // core/v1 kinds served as Protobuf (k8s.io/api core/v1 generated.proto): Namespace, ConfigMap,
-// Secret, Pod (with its status) and Node. PodSpec lives in protobuf-messages-pod.ts.
+// Secret, ServiceAccount, Pod (with its status) and Node. PodSpec lives in protobuf-messages-pod.ts.
+import { LocalObjectReference } from './protobuf-messages-container.ts';
 import { ObjectMeta } from './protobuf-messages-meta.ts';
 import { PodSpec } from './protobuf-messages-pod.ts';
 import { message } from './protobuf-schema.ts';
@@ -37,6 +38,24 @@ export const Secret = message('Secret', [
   [3, 'type', 'string'],
   [4, 'stringData', 'string', 'map'],
   [5, 'immutable', 'bool', 'keep'],
+]);
+
+const ObjectReference = message('ObjectReference', [
+  [1, 'kind', 'string'],
+  [2, 'namespace', 'string'],
+  [3, 'name', 'string'],
+  [4, 'uid', 'string'],
+  [5, 'apiVersion', 'string'],
+  [6, 'resourceVersion', 'string'],
+  [7, 'fieldPath', 'string'],
+]);
+
+export const ServiceAccount = message('ServiceAccount', [
+  [1, 'metadata', ObjectMeta, 'keep'],
+  [2, 'secrets', ObjectReference, 'list'],
+  [3, 'imagePullSecrets', LocalObjectReference, 'list'],
+  // A pointer: false is a choice, unset defers to the pod.
+  [4, 'automountServiceAccountToken', 'bool', 'keep'],
 ]);
 
 const ContainerState = message('ContainerState', [

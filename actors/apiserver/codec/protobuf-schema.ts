@@ -15,7 +15,8 @@ export type Scalar = 'string' | 'bytes' | 'json' | 'bool' | 'int32' | 'int64';
  * - intOrString: intstr.IntOrString {type=1, intVal=2, strVal=3}, a number (type 0) or a string (type 1);
  * - rawJson: runtime.RawExtension {raw=1} and meta/v1 FieldsV1 {Raw=1}, the parsed JSON of the bytes
  *   (ControllerRevision.data, managedFields[].fieldsV1);
- * - stringList: authorization/v1 ExtraValue {items=1}, an array of strings.
+ * - stringList: authorization/v1 and authentication/v1 ExtraValue, authentication/v1 AttestationValue
+ *   {items=1}, an array of strings.
  */
 export type Special = 'time' | 'quantity' | 'intOrString' | 'rawJson' | 'stringList';
 

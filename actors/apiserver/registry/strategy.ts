@@ -5,6 +5,9 @@ import type { StatusCause } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { NameRule } from '../validation/names.ts';
 import { deepEqual } from './deep-equal.ts';
+import {
+  validateBindingUpdate, validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding,
+} from './rbac-validation.ts';
 
 export interface Strategy {
   nameRule: NameRule;
@@ -121,6 +124,10 @@ const namespace: Strategy = {
   blocksRemoval: (obj) => ((specOf(obj).finalizers as unknown[] | undefined)?.length ?? 0) > 0,
 };
 
+/** RBAC objects are named by path segment names, not DNS subdomains. */
+const rbac = (validate: Strategy['validate'], validateUpdate?: Strategy['validateUpdate']): Strategy =>
+  ({ nameRule: 'path', hasStatus: false, hasGeneration: false, validate, validateUpdate });
+
 const STRATEGIES: Record<string, Strategy> = {
   '/namespaces': namespace,
   '/pods': pod,
@@ -138,10 +145,10 @@ const STRATEGIES: Record<string, Strategy> = {
   'apps/statefulsets': workload,
   'coordination.k8s.io/leases': plain,
   'policy/poddisruptionbudgets': { nameRule: 'subdomain', hasStatus: true, hasGeneration: true },
-  'rbac.authorization.k8s.io/roles': { ...plain, nameRule: 'path' },
-  'rbac.authorization.k8s.io/clusterroles': { ...plain, nameRule: 'path' },
-  'rbac.authorization.k8s.io/rolebindings': { ...plain, nameRule: 'path' },
-  'rbac.authorization.k8s.io/clusterrolebindings': { ...plain, nameRule: 'path' },
+  'rbac.authorization.k8s.io/roles': rbac(validateRole),
+  'rbac.authorization.k8s.io/clusterroles': rbac(validateClusterRole),
+  'rbac.authorization.k8s.io/rolebindings': rbac(validateRoleBinding, validateBindingUpdate),
+  'rbac.authorization.k8s.io/clusterrolebindings': rbac(validateClusterRoleBinding, validateBindingUpdate),
 };
 
 export function strategyFor(type: ResourceType): Strategy {

@@ -11,6 +11,7 @@ import { CORE_PRINTERS } from './tables-core.ts';
 import { column, CREATED_DOC, nameColumn, type Printer } from './tables-format.ts';
 import { GROUP_PRINTERS } from './tables-groups.ts';
 import { POD_PRINTER } from './tables-pods.ts';
+import { RBAC_PRINTERS } from './tables-rbac.ts';
 
 export interface ColumnDefinition {
   name: string;
@@ -27,6 +28,7 @@ const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['/pods', POD_PRINTER],
   ...Object.entries(CORE_PRINTERS).map(([resource, p]) => [`/${resource}`, p] as const),
   ...Object.entries(APPS_PRINTERS).map(([resource, p]) => [`apps/${resource}`, p] as const),
+  ...Object.entries(RBAC_PRINTERS).map(([resource, p]) => [`rbac.authorization.k8s.io/${resource}`, p] as const),
   ...Object.entries(GROUP_PRINTERS),
 ]);
 

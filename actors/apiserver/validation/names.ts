@@ -18,10 +18,7 @@ const invalidValue = (field: string, value: unknown, why: string): StatusCause =
 /** `shown` is the value error messages quote (a generateName before masking). */
 export function validateName(name: string | undefined, rule: NameRule, field = 'metadata.name', shown = name): StatusCause[] {
   if (!name) return [required(field)];
-  if (rule === 'path') {
-    if (name === '.' || name === '..' || /[/%]/.test(name)) return [invalidValue(field, shown, 'may not contain \'/\' or \'%\', nor be \'.\' or \'..\'')];
-    return [];
-  }
+  if (rule === 'path') return pathSegmentProblems(name).map((why) => invalidValue(field, shown, why));
   if (rule === 'label') {
     if (name.length > 63) return [invalidValue(field, shown, 'must be no more than 63 characters')];
     if (!DNS1123_LABEL.test(name))
@@ -32,6 +29,12 @@ export function validateName(name: string | undefined, rule: NameRule, field = '
   if (!DNS1123_SUBDOMAIN.test(name))
     return [invalidValue(field, shown, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")];
   return [];
+}
+
+/** A name that is safe as one segment of a URL path, and nothing more (path.IsValidPathSegmentName). */
+function pathSegmentProblems(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
 }
 
 /**

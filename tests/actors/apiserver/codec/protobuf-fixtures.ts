@@ -2,6 +2,7 @@
 // codec knows set at least once. They hold no zero value of an omitempty field and no empty
 // list or map, since those do not survive a round trip (Go's encoding leaves them out too).
 import type { KObject, ObjectMeta } from '../../../../actors/api/types.ts';
+import { accessObjects } from './protobuf-fixtures-access.ts';
 
 export const fullMetadata: ObjectMeta & { selfLink: string } = {
   name: 'web',
@@ -286,6 +287,7 @@ export const objects: Record<string, KObject> = {
   SubjectAccessReview: sar,
   Eviction: eviction,
   ControllerRevision: controllerRevision,
+  ...accessObjects,
 };
 
 /** A list of the given kind, with items stripped of apiVersion and kind as servers send them. */

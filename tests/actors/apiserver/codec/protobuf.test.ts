@@ -32,7 +32,8 @@ for (const [name, obj] of Object.entries(objects)) {
   });
 }
 
-for (const name of ['Namespace', 'ConfigMap', 'Secret', 'Deployment', 'Pod', 'Node', 'ControllerRevision']) {
+for (const name of ['Namespace', 'ConfigMap', 'Secret', 'ServiceAccount', 'Deployment', 'Pod', 'Node', 'ControllerRevision',
+  'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']) {
   test(`a ${name}List survives encode then decode, items and list metadata included`, () => {
     const list = listOf(objects[name], 2);
     assert.ok(supportsProtobuf(String(list.apiVersion), String(list.kind)));

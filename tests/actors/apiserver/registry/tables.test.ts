@@ -154,4 +154,40 @@ test('leases show their holder and disruption budgets their bounds', () => {
   assert.equal(tableCells('poddisruptionbudgets', 'policy', obj('db', { spec: { maxUnavailable: 1 } }), NOW).slice(1, 4), ['N/A', '1', 0]);
 });
 
+const RBAC = 'rbac.authorization.k8s.io';
+
+test('roles and cluster roles print only Name and Created At, as the real server has no printer for them', () => {
+  for (const resource of ['roles', 'clusterroles']) {
+    assert.equal(tableColumns(resource, RBAC).map((c) => [c.name, c.type, c.priority]), [['Name', 'string', 0], ['Created At', 'date', 0]]);
+    assert.equal(tableCells(resource, RBAC, obj('pod-reader', { rules: [{ verbs: ['get'] }] }), NOW), ['pod-reader', '2024-05-01T09:00:00Z']);
+  }
+});
+
+test('bindings print Role as Kind/name and Age, and wide Users, Groups and namespace/name ServiceAccounts', () => {
+  for (const [resource, what] of [['rolebindings', 'roleBinding'], ['clusterrolebindings', 'clusterRoleBinding']]) {
+    const cols = tableColumns(resource, RBAC);
+    assert.equal(cols.map((c) => [c.name, c.priority]),
+      [['Name', 0], ['Role', 0], ['Age', 0], ['Users', 1], ['Groups', 1], ['ServiceAccounts', 1]]);
+    assert.is(cols[3].description, `Users in the ${what}`);
+    assert.ok(cols.every((c) => c.type === 'string'));
+  }
+  assert.match(tableColumns('rolebindings', RBAC)[1].description, /^RoleRef can reference a Role in the current namespace/);
+  assert.match(tableColumns('clusterrolebindings', RBAC)[1].description, /^RoleRef can only reference a ClusterRole/);
+  const binding = obj('read-pods', {
+    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'view' },
+    subjects: [
+      { kind: 'User', name: 'alice' }, { kind: 'ServiceAccount', name: 'builder', namespace: 'ci' }, { kind: 'Group', name: 'devs' },
+      { kind: 'User', name: 'bob' }, { kind: 'ServiceAccount', name: 'ctl', namespace: 'kube-system' }, { kind: 'Robot', name: 'r2' },
+    ],
+  });
+  assert.equal(tableCells('rolebindings', RBAC, binding, NOW),
+    ['read-pods', 'ClusterRole/view', '2d3h', 'alice, bob', 'devs', 'ci/builder, kube-system/ctl']);
+});
+
+test('a binding without subjects prints empty subject cells, and an empty roleRef as "/"', () => {
+  assert.equal(tableCells('clusterrolebindings', RBAC, obj('lonely', { roleRef: { kind: 'ClusterRole', name: 'admin' } }), NOW),
+    ['lonely', 'ClusterRole/admin', '2d3h', '', '', '']);
+  assert.equal(tableCells('rolebindings', RBAC, obj('odd'), NOW), ['odd', '/', '2d3h', '', '', '']);
+});
+
 test.run();
