@@ -2,6 +2,7 @@
 // API server, one node agent per node of the scenario's pools, the scheduler and the controller
 // manager. Every component gets its own named stream of the run's seed, so adding one never
 // shifts another's draws.
+import { ComponentTokens, nodeIdentity, SCHEDULER } from '../actors/client/credentials.ts';
 import type { Random } from '../actors/api/env.ts';
 import { apiServerFromScenario } from '../actors/apiserver/options.ts';
 import { nodeAgentFromScenario } from '../actors/nodeagent/config.ts';
@@ -19,6 +20,7 @@ import { Link, LostRequestError } from './link.ts';
 import { ServedBus } from './request-time.ts';
 import { NoRespondersError } from '../transport/bus.ts';
 import { MemoryBus } from '../transport/memory-bus.ts';
+import type { Bus } from '../transport/bus.ts';
 import { Kernel } from './kernel.ts';
 import { seededRandom } from './random.ts';
 import { nodeNames } from './scenario/load.ts';
@@ -78,6 +80,10 @@ export class SimCluster {
   /** The API server's side of the request-time model, when the scenario has one: where the requests' time went. */
   readonly served: ServedBus | undefined;
   readonly #hooks: ClusterHooks;
+  /** Each component authenticates to the API server as itself, as in a real cluster. */
+  readonly #tokens = new ComponentTokens();
+  /** The bus of the scenario's user, who creates the workloads: a cluster administrator. */
+  readonly adminBus: Bus;
   readonly #byName: Map<string, SimNode>;
 
   constructor(readonly scenario: Scenario, readonly seed: number, hooks: ClusterHooks = {}) {
@@ -85,13 +91,14 @@ export class SimCluster {
     this.clock = virtualClock();
     this.kernel = new Kernel({ clock: this.clock, maxSteps: Number.MAX_SAFE_INTEGER });
     this.bus = new MemoryBus({ clock: this.clock, onError: (e) => this.#error('bus', e) });
+    this.adminBus = this.#tokens.asIdentity(this.bus, { username: 'orchsim-workloads', groups: ['system:masters', 'system:authenticated'] });
     this.random = seededRandom(seed);
     this.system = new ActorSystem(this.clock, { ...(hooks.recordsPerActor ? { recordsPerActor: hooks.recordsPerActor } : {}), ...(hooks.inspect ? { inspect: hooks.inspect } : {}) });
     hooks.onSystem?.(this.system);
     // With a request-time model the server's bus delays and serves its requests; its clients' is the plain one.
     this.served = scenario.requestTime && new ServedBus(this.bus, this.clock, this.random.fork('request-time'), scenario.requestTime);
     this.server = new ApiServer(apiServerFromScenario(scenario.options.apiserver),
-      { clock: this.clock, random: this.random.fork('apiserver'), bus: this.served ?? this.bus, system: this.system });
+      { clock: this.clock, random: this.random.fork('apiserver'), bus: this.served ?? this.bus, system: this.system, componentTokens: this.#tokens });
     this.controllerManagers = Array.from({ length: scenario.replicas.controllerManager }, (_, i) => this.#controllerManager(i));
     this.schedulers = Array.from({ length: scenario.replicas.scheduler }, (_, i) => this.#scheduler(i));
     this.nodes = planNodes(scenario);
@@ -121,7 +128,8 @@ export class SimCluster {
     this.apiServerDown = true;
     this.clock.setTimeout(() => {
       this.#requestsBefore += old.requests;
-      this.server = new ApiServer(old.options, { clock: this.clock, random: this.random.fork(`apiserver/restart-${++this.#restarts}`), bus: this.served ?? this.bus, store: old.store, system: this.system });
+      this.server = new ApiServer(old.options, { clock: this.clock, random: this.random.fork(`apiserver/restart-${++this.#restarts}`), bus: this.served ?? this.bus, store: old.store, system: this.system,
+        componentTokens: this.#tokens });
       this.apiServerDown = false;
       void this.server.start().catch((e) => this.#error('apiserver', e));
     }, downMs);
@@ -164,7 +172,7 @@ export class SimCluster {
     const identity = `controller-manager-${i}`;
     const hooks = this.#hooks;
     return new ControllerManager({
-      bus: this.#link(identity), clock: this.clock, random: this.random.fork(identity),
+      bus: this.#link(identity), asIdentity: this.#tokens.asIdentity, clock: this.clock, random: this.random.fork(identity),
       options: controllerManagerFromScenario(this.scenario.options.controllerManager), identity, system: this.system,
       onError: (controller, e) => this.#error(controller, e),
       ...(hooks.onTaint ? { onTaint: hooks.onTaint } : {}), ...(hooks.onEvict ? { onEvict: hooks.onEvict } : {}),
@@ -176,7 +184,7 @@ export class SimCluster {
     const identity = `scheduler-${i}`;
     const hooks = this.#hooks;
     return schedulerReplica({
-      bus: this.#link(identity), clock: this.clock, random: this.random.fork(i === 0 ? 'scheduler' : identity),
+      bus: this.#tokens.asIdentity(this.#link(identity), SCHEDULER), clock: this.clock, random: this.random.fork(i === 0 ? 'scheduler' : identity),
       options: schedulerFromScenario(this.scenario.options.scheduler), identity, system: this.system,
       ...(hooks.onDecision ? { onDecision: hooks.onDecision } : {}),
       ...(hooks.onLeading ? { onLeading: hooks.onLeading } : {}),
@@ -193,7 +201,7 @@ export class SimCluster {
     const node = this.node(name);
     if (!node) throw new Error(`no node ${name} in this cluster`);
     if (this.agents.has(name)) return;
-    const agent = new NodeAgent({ bus: this.#link(name), clock: this.clock, random: this.random.fork(`nodeagent/${name}`), nodeName: name,
+    const agent = new NodeAgent({ bus: this.#tokens.asIdentity(this.#link(name), nodeIdentity(name)), clock: this.clock, random: this.random.fork(`nodeagent/${name}`), nodeName: name,
       options: node.options, system: this.system, onError: (e) => this.#error(`nodeagent/${name}`, e) });
     this.agents.set(name, agent);
     await agent.start();

@@ -149,7 +149,7 @@ export class ScenarioRun {
     const clock = cluster.clock;
     await cluster.start();
     const endMs = scenario.durationMs;
-    this.#workloads = await startWorkloads(cluster.bus, clock, cluster.random.fork('workloads'), scenario.workloads, t0, endMs);
+    this.#workloads = await startWorkloads(cluster.adminBus, clock, cluster.random.fork('workloads'), scenario.workloads, t0, endMs);
     cluster.served?.start();
     this.#faults = scheduleFaults(cluster, clock, cluster.random.fork('faults'), scenario.faults, t0, (e) => noteError('faults', e));
     const sample = () => {

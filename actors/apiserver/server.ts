@@ -3,7 +3,6 @@
 // filters, in the real server's order: the shutdown filters (lifecycle.ts), the request deadline
 // (deadline.ts), authentication, the in-flight limit (inflight.ts), then routing, which reads the
 // resource table, authorization and the handlers. Every answer is counted in /metrics.
-import { randomBytes } from 'node:crypto';
 import type { Clock, Random } from '../api/env.ts';
 import { StatusError, forbidden, internal, methodNotAllowed } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
@@ -60,6 +59,8 @@ export interface ApiServerEnv {
   bus?: Bus;
   /** The process's actor system: the server's lifecycle and terminating objects are recorded there (a system of its own when absent). */
   system?: ActorSystem;
+  /** The bearer tokens of the components running beside it in this process (credentials.ts). */
+  componentTokens?: { get(token: string): UserInfo | undefined };
 }
 
 
@@ -85,8 +86,6 @@ export class ApiServer {
   #stopBus: (() => void) | undefined;
   readonly #authorizer: Authorizer;
   readonly #authenticator: Authenticator;
-  /** Bearer tokens: the options', the token file's, and those issued to components in this process. */
-  readonly #tokens: Map<string, UserInfo>;
   /** The RBAC objects, read from the store, when the RBAC mode is on. */
   readonly rbac: RbacPolicy | undefined;
   readonly #nodeGraph: NodeGraph | undefined;
@@ -115,8 +114,9 @@ export class ApiServer {
     if (this.rbac) plugins.push(rbacEscalationPlugin(this.rbac, this.#authorizer));
     this.registry = new Registry({ store: this.store, clock: env.clock, random: env.random.fork('apiserver'),
       admission: new AdmissionChain(plugins), keyPrefix: options.etcdPrefix, system });
-    this.#tokens = new Map([...(options.tokens ?? []), ...(options.tokenAuthFile ? loadTokenFile(options.tokenAuthFile) : [])]);
-    this.#authenticator = authenticator(this.#tokens, options.anonymousAuth);
+    const tokens = new Map([...(options.tokens ?? []), ...(options.tokenAuthFile ? loadTokenFile(options.tokenAuthFile) : [])]);
+    const components = env.componentTokens;
+    this.#authenticator = authenticator(components ? { get: (t) => tokens.get(t) ?? components.get(t) } : tokens, options.anonymousAuth);
     this.#revisionAtLastTick = this.store.revision;
     this.bus = env.bus ?? new MemoryBus({ clock: env.clock });
     this.hub = new WatchHub(this.bus);
@@ -129,17 +129,6 @@ export class ApiServer {
     this.metrics = new ApiServerMetrics(this.inflight);
     this.lifecycle = new ServerLifecycle(options, system);
     this.#nonResourceDeps = { metrics: this.metrics.registry, health: healthChecks(() => this.lifecycle.shutdownCheck()) };
-  }
-
-  /**
-   * A fresh bearer token that authenticates as `user`, for a component this process runs (the
-   * scheduler, the controller manager, node agents). It is a secret, so it comes from the system's
-   * random source, not the run's seeded one; it never appears in a report.
-   */
-  issueToken(user: UserInfo): string {
-    const token = randomBytes(24).toString('base64url');
-    this.#tokens.set(token, { ...user, groups: [...user.groups] });
-    return token;
   }
 
   /** Creates the system namespaces (and with RBAC the bootstrap roles and bindings), reads what authorization needs, and starts compaction. */

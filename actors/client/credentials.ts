@@ -2,6 +2,7 @@
 // client-go client's transport adds the Authorization header, so the API server authenticates and
 // authorizes bus requests like HTTPS ones. `Identity` names who a component is: the scheduler,
 // the controller manager or one of its controllers' service accounts, a node.
+import { randomBytes } from 'node:crypto';
 import { Deferred, type Body, type Bus, type Message } from '../../transport/bus.ts';
 import { ForwardingBus } from '../../transport/forwarding-bus.ts';
 import { REQUEST_SUBJECT } from '../apiserver/bus-endpoint.ts';
@@ -23,6 +24,27 @@ export const nodeIdentity = (node: string): Identity => ({ username: `system:nod
 export const serviceAccountIdentity = (namespace: string, name: string): Identity => ({
   username: `system:serviceaccount:${namespace}:${name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, SYSTEM_AUTHENTICATED],
 });
+
+/**
+ * The tokens of the components one process runs beside its API server (serve, the simulated
+ * cluster): each identity gets a fresh token on first use, which the API server reads through
+ * `ApiServerEnv.componentTokens` (and a restarted server still knows). Tokens are secrets, so they
+ * come from the system's random source, not the run's seeded one; none appears in a report.
+ */
+export class ComponentTokens {
+  readonly #users = new Map<string, Identity>();
+
+  get(token: string): Identity | undefined {
+    return this.#users.get(token);
+  }
+
+  /** A bus whose API requests authenticate as `identity`. */
+  readonly asIdentity: AsIdentity = (bus, identity) => {
+    const token = randomBytes(24).toString('base64url');
+    this.#users.set(token, { username: identity.username, groups: [...identity.groups] });
+    return new CredentialedBus(bus, token);
+  };
+}
 
 export class CredentialedBus extends ForwardingBus {
   readonly #authorization: string;

@@ -2,7 +2,7 @@
 // Both read the API server's option table; serve adds what a person at a terminal wants (a
 // kubeconfig to point kubectl at, simulated nodes, local defaults that need no root:
 // certificates under ./.orchsim, and listening on 127.0.0.1 only).
-import { CredentialedBus } from '../../actors/client/credentials.ts';
+import { ComponentTokens } from '../../actors/client/credentials.ts';
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -155,10 +155,11 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   // First, so a port in use stops the command before anything else starts.
   let cluster: ServedNodes | undefined;
   const inspector = ui ? await startInspector(() => system, { ...(uiPort !== undefined ? { port: uiPort } : {}), controls: () => cluster }) : undefined;
-  const server = new ApiServer(options, { clock, random: root, system, ...(bus ? { bus } : {}) });
+  const components = new ComponentTokens();
+  const server = new ApiServer(options, { clock, random: root, system, componentTokens: components, ...(bus ? { bus } : {}) });
   await server.start();
   cluster = nodes > 0
-    ? await startServedNodes(server.bus, (b, identity) => new CredentialedBus(b, server.issueToken(identity)), clock, root.fork('cluster'), system, { nodes, zones }, (where, e) => console.error(`${where}: ${(e as Error).message ?? e}`))
+    ? await startServedNodes(server.bus, components.asIdentity, clock, root.fork('cluster'), system, { nodes, zones }, (where, e) => console.error(`${where}: ${(e as Error).message ?? e}`))
     : undefined;
   const cert = await servingCert(options, clock);
   // serve's kubeconfig carries a client certificate of its own cluster's CA for the admin, made

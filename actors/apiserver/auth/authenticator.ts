@@ -58,7 +58,7 @@ export function loadTokenFile(path: string): Map<string, UserInfo> {
   return parseTokenFile(text, `--token-auth-file ${path}`);
 }
 
-export function authenticator(tokens: Map<string, UserInfo>, anonymousAuth: boolean): Authenticator {
+export function authenticator(tokens: { get(token: string): UserInfo | undefined }, anonymousAuth: boolean): Authenticator {
   return {
     authenticate({ headers, clientCert }) {
       if (clientCert && 'user' in clientCert) return { username: clientCert.user, groups: [...clientCert.groups, 'system:authenticated'] };
