@@ -68,7 +68,7 @@ export async function startTestServer(given: Partial<ApiServerOptions> = {}): Pr
   // kubectl speaks as an administrator with a token made for this server alone.
   const token = randomBytes(16).toString('hex');
   const options = apiServerOptions({ certDir: join(dir, 'certs'), bindAddress: '127.0.0.1',
-    tokens: new Map([[token, { username: 'test-admin', groups: ['system:masters', 'system:authenticated'] }]]), ...given });
+    ...given, tokens: new Map([[token, { username: 'test-admin', groups: ['system:masters', 'system:authenticated'] }], ...(given.tokens ?? [])]) });
   const clock = wallClock();
   const server = new ApiServer(options, { clock, random: seededRandom(42) });
   await server.start();
