@@ -17,6 +17,8 @@ import { handleBinding, handleEviction } from './handlers/pod-subresources.ts';
 import { handleGet, handleList } from './handlers/read.ts';
 import { statusResponse, type ApiResponse } from './handlers/response.ts';
 import { handleReview } from './handlers/reviews.ts';
+import { handleTokenRequest } from './handlers/token-request.ts';
+import { serviceAccountTokens, type ServiceAccountTokens } from './auth/service-accounts.ts';
 import { handleCreate, handleUpdate } from './handlers/write.ts';
 import { negotiate } from './negotiation.ts';
 import { admissionPluginNames, type ApiServerOptions } from './options.ts';
@@ -78,6 +80,7 @@ export class ApiServer {
   #stopBus: (() => void) | undefined;
   readonly #authorizer: Authorizer;
   readonly #authenticator: Authenticator;
+  readonly #serviceAccounts: ServiceAccountTokens | undefined;
   #compactionTimer: unknown;
   #revisionAtLastTick: number;
   /** Requests handled since the start (HTTPS and bus alike). */
@@ -99,6 +102,7 @@ export class ApiServer {
       admission: new AdmissionChain(plugins), keyPrefix: options.etcdPrefix, system });
     this.#authorizer = authorizerFor(options.authorizationMode);
     const tokens = new Map([...(options.tokens ?? []), ...(options.tokenAuthFile ? loadTokenFile(options.tokenAuthFile) : [])]);
+    this.#serviceAccounts = serviceAccountTokens(options, env.clock, env.random.fork('service-account-tokens'));
     this.#authenticator = authenticator(tokens, options.anonymousAuth);
     this.#revisionAtLastTick = this.store.revision;
     this.bus = env.bus ?? new MemoryBus({ clock: env.clock });
@@ -264,6 +268,7 @@ export class ApiServer {
     const notAllowed = () => { throw methodNotAllowed(req.method, r.type.resource); };
     if (r.type.virtual) return r.verb === 'create' && !r.name ? handleReview(req, r, this.#authorizer, user, ctx) : notAllowed();
     if ((r.verb === 'update' || r.verb === 'patch') && !r.name) return notAllowed(); // PUT or PATCH on a collection
+    if (r.subresource === 'token') return r.verb === 'create' || !this.#serviceAccounts ? handleTokenRequest(req, r, { registry: reg, tokens: this.#serviceAccounts }, ctx) : notAllowed();
     if (r.verb !== 'get' && r.verb !== 'list' && r.verb !== 'watch') negotiateWrite(r, ctx);
     switch (r.subresource) {
       case undefined:
