@@ -103,7 +103,8 @@ export class ApiServer {
     this.#authorizer = authorizerFor(options.authorizationMode);
     const tokens = new Map([...(options.tokens ?? []), ...(options.tokenAuthFile ? loadTokenFile(options.tokenAuthFile) : [])]);
     this.#serviceAccounts = serviceAccountTokens(options, env.clock, env.random.fork('service-account-tokens'));
-    this.#authenticator = authenticator(tokens, options.anonymousAuth);
+    this.#authenticator = authenticator(tokens, options.anonymousAuth, this.#serviceAccounts && { verifier: this.#serviceAccounts.verifier, clock: env.clock,
+      read: (type, ns, name) => this.store.get(this.registry.key(type, ns, name)) });
     this.#revisionAtLastTick = this.store.revision;
     this.bus = env.bus ?? new MemoryBus({ clock: env.clock });
     this.hub = new WatchHub(this.bus);
@@ -221,6 +222,8 @@ export class ApiServer {
   async #served(req: ApiRequest, info: RequestInfo): Promise<ApiResponse> {
     // Known on arrival over HTTPS; a failed authentication there is repeated here for its 401.
     const user = req.arrival?.user ?? this.#authenticator.authenticate(req);
+    const confirming = this.#authenticator.confirm(user); // a service-account token's objects, read from the store
+    if (confirming) await confirming;
     if (info.longRunning) return this.#route(req, info, user);
     // Over HTTPS the place was taken on arrival (and is given back when the answer is written).
     if (req.arrival) {
