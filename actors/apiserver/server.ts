@@ -18,6 +18,7 @@ import { handleGet, handleList } from './handlers/read.ts';
 import { statusResponse, type ApiResponse } from './handlers/response.ts';
 import { handleReview } from './handlers/reviews.ts';
 import { handleTokenRequest } from './handlers/token-request.ts';
+import { handleTokenReview } from './handlers/token-review.ts';
 import { serviceAccountTokens, type ServiceAccountTokens } from './auth/service-accounts.ts';
 import { handleCreate, handleUpdate } from './handlers/write.ts';
 import { negotiate } from './negotiation.ts';
@@ -269,6 +270,7 @@ export class ApiServer {
   #dispatch(req: ApiRequest, r: ResourceRequest, ctx: EncodeContext, user: UserInfo): Promise<ApiResponse> | ApiResponse {
     const reg = this.registry;
     const notAllowed = () => { throw methodNotAllowed(req.method, r.type.resource); };
+    if (r.type.virtual && r.type.kind === 'TokenReview') return r.verb === 'create' && !r.name ? handleTokenReview(req, r, this.#authenticator, ctx) : notAllowed();
     if (r.type.virtual) return r.verb === 'create' && !r.name ? handleReview(req, r, this.#authorizer, user, ctx) : notAllowed();
     if ((r.verb === 'update' || r.verb === 'patch') && !r.name) return notAllowed(); // PUT or PATCH on a collection
     if (r.subresource === 'token') return r.verb === 'create' || !this.#serviceAccounts ? handleTokenRequest(req, r, { registry: reg, tokens: this.#serviceAccounts }, ctx) : notAllowed();
