@@ -1,10 +1,11 @@
 // The paths that name no resource: /version, the health checks, /metrics, discovery, OpenAPI and
-// the service-account issuer documents. Anything else under /api or /apis is left to the router.
+// the service-account issuer's documents. Anything else under /api or /apis is left to the router.
 import { VERSION_INFO } from '../api/version.ts';
 import { exposition, type Registry as MetricsRegistry } from '../api/metrics.ts';
 import { StatusError } from '../api/status.ts';
 import type { Authorizer, UserInfo } from './auth/authorizer.ts';
 import { aggregatedContentType, aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery.ts';
+import { JWKS_PATH, OPENID_CONFIGURATION_PATH, type IssuerDiscovery } from './auth/service-accounts.ts';
 import { healthAnswer, type HEALTH_PATHS, type HealthCheck } from './health.ts';
 import { jsonResponse, type ApiResponse } from './handlers/response.ts';
 import { openapiDocument, openapiRoot } from './openapi.ts';
@@ -15,6 +16,8 @@ export interface NonResourceDeps {
   /** What /metrics exposes. */
   metrics: MetricsRegistry;
   health: Record<(typeof HEALTH_PATHS)[number], HealthCheck[]>;
+  /** The service-account issuer's documents; absent without an https issuer (both paths then answer 404). */
+  issuerDiscovery?: IssuerDiscovery;
 }
 
 /** The checks of /healthz, /livez and /readyz; only /readyz's `shutdown` can fail (the store is in memory). */
@@ -36,8 +39,8 @@ export function nonResourceAnswer(req: ApiRequest, path: string, query: Query, u
   switch (path) {
     case '/version': return jsonResponse(200, VERSION_INFO);
     case '/metrics': return metricsAnswer(user, deps);
-    case '/.well-known/openid-configuration': return jsonResponse(200, openidConfiguration());
-    case '/openid/v1/jwks': return jsonResponse(200, { keys: [] });
+    case OPENID_CONFIGURATION_PATH:
+    case JWKS_PATH: return issuerAnswer(path, user, deps);
     case '/openapi/v3': return jsonResponse(200, openapiRoot());
     case '/api': {
       const v = wantsAggregated(accept);
@@ -69,21 +72,29 @@ export function nonResourceAnswer(req: ApiRequest, path: string, query: Query, u
   return undefined;
 }
 
+/** A non-resource path is read only by users the authorizer allows (the real server grants /metrics and the issuer documents through RBAC). */
+function authorizePath(user: UserInfo, path: string, deps: NonResourceDeps): void {
+  const d = deps.authorizer.authorize({ user, verb: 'get', path });
+  if (d.decision !== 'allow')
+    throw new StatusError(403, 'Forbidden', `forbidden: User "${user.username}" cannot get path "${path}"${d.reason ? `: ${d.reason}` : ''}`, {});
+}
+
 /**
- * /metrics is a non-resource path the authorizer decides, as on the real server (which grants it
- * through RBAC): with AlwaysAllow any user may read it, anonymous ones too when --anonymous-auth
- * lets them in; with AlwaysDeny nobody may.
+ * /metrics: with AlwaysAllow any user may read it, anonymous ones too when --anonymous-auth lets
+ * them in; with AlwaysDeny nobody may.
  */
 async function metricsAnswer(user: UserInfo, deps: NonResourceDeps): Promise<ApiResponse> {
-  const d = deps.authorizer.authorize({ user, verb: 'get', path: '/metrics' });
-  if (d.decision !== 'allow')
-    throw new StatusError(403, 'Forbidden', `forbidden: User "${user.username}" cannot get path "/metrics"${d.reason ? `: ${d.reason}` : ''}`, {});
+  authorizePath(user, '/metrics', deps);
   const { contentType, body } = await exposition(deps.metrics);
   return { status: 200, headers: { 'content-type': contentType }, body };
 }
 
-function openidConfiguration() {
-  const issuer = 'https://orchsim.default.svc';
-  return { issuer, jwks_uri: `${issuer}/openid/v1/jwks`, response_types_supported: ['id_token'], subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: ['RS256'] };
+/** The issuer's discovery document and key set, as the real server serves them: cacheable for an hour, the key set as a JWK set. */
+async function issuerAnswer(path: string, user: UserInfo, deps: NonResourceDeps): Promise<ApiResponse> {
+  const discovery = deps.issuerDiscovery;
+  if (!discovery) throw pathNotFound(path);
+  authorizePath(user, path, deps);
+  const cache = { 'cache-control': 'public, max-age=3600' };
+  if (path === OPENID_CONFIGURATION_PATH) return jsonResponse(200, discovery.configuration, cache);
+  return jsonResponse(200, await discovery.keySet(), { ...cache, 'content-type': 'application/jwk-set+json' });
 }

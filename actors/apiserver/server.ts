@@ -117,7 +117,8 @@ export class ApiServer {
     this.inflight = new InflightLimiter(options);
     this.metrics = new ApiServerMetrics(this.inflight);
     this.lifecycle = new ServerLifecycle(options, system);
-    this.#nonResourceDeps = { authorizer: this.#authorizer, metrics: this.metrics.registry, health: healthChecks(() => this.lifecycle.shutdownCheck()) };
+    this.#nonResourceDeps = { authorizer: this.#authorizer, metrics: this.metrics.registry, health: healthChecks(() => this.lifecycle.shutdownCheck()),
+      issuerDiscovery: this.#serviceAccounts?.discovery };
   }
 
   /** Creates the system namespaces and starts compaction. */
