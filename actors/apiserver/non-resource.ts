@@ -1,8 +1,9 @@
 // The paths that name no resource: /version, the health checks, /metrics, discovery, OpenAPI and
-// the service-account issuer documents. Anything else under /api or /apis is left to the router.
+// the service-account issuer's documents. Anything else under /api or /apis is left to the router.
 import { VERSION_INFO } from '../api/version.ts';
 import { exposition, type Registry as MetricsRegistry } from '../api/metrics.ts';
 import { aggregatedContentType, aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery.ts';
+import { JWKS_PATH, OPENID_CONFIGURATION_PATH, type IssuerDiscovery } from './auth/service-accounts.ts';
 import { healthAnswer, type HEALTH_PATHS, type HealthCheck } from './health.ts';
 import { jsonResponse, type ApiResponse } from './handlers/response.ts';
 import { openapiDocument, openapiRoot } from './openapi.ts';
@@ -12,6 +13,8 @@ export interface NonResourceDeps {
   /** What /metrics exposes. */
   metrics: MetricsRegistry;
   health: Record<(typeof HEALTH_PATHS)[number], HealthCheck[]>;
+  /** The service-account issuer's documents; absent without an https issuer (both paths then answer 404). */
+  issuerDiscovery?: IssuerDiscovery;
 }
 
 /** The checks of /healthz, /livez and /readyz; only /readyz's `shutdown` can fail (the store is in memory). */
@@ -33,8 +36,8 @@ export function nonResourceAnswer(req: ApiRequest, path: string, query: Query, d
   switch (path) {
     case '/version': return jsonResponse(200, VERSION_INFO);
     case '/metrics': return metricsAnswer(deps);
-    case '/.well-known/openid-configuration': return jsonResponse(200, openidConfiguration());
-    case '/openid/v1/jwks': return jsonResponse(200, { keys: [] });
+    case OPENID_CONFIGURATION_PATH:
+    case JWKS_PATH: return issuerAnswer(path, deps);
     case '/openapi/v3': return jsonResponse(200, openapiRoot());
     case '/api': {
       const v = wantsAggregated(accept);
@@ -72,8 +75,11 @@ async function metricsAnswer(deps: NonResourceDeps): Promise<ApiResponse> {
   return { status: 200, headers: { 'content-type': contentType }, body };
 }
 
-function openidConfiguration() {
-  const issuer = 'https://orchsim.default.svc';
-  return { issuer, jwks_uri: `${issuer}/openid/v1/jwks`, response_types_supported: ['id_token'], subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: ['RS256'] };
+/** The issuer's discovery document and key set, as the real server serves them: cacheable for an hour, the key set as a JWK set. */
+async function issuerAnswer(path: string, deps: NonResourceDeps): Promise<ApiResponse> {
+  const discovery = deps.issuerDiscovery;
+  if (!discovery) throw pathNotFound(path);
+  const cache = { 'cache-control': 'public, max-age=3600' };
+  if (path === OPENID_CONFIGURATION_PATH) return jsonResponse(200, discovery.configuration, cache);
+  return jsonResponse(200, await discovery.keySet(), { ...cache, 'content-type': 'application/jwk-set+json' });
 }

@@ -33,6 +33,17 @@ export interface ApiServerOptions {
   tlsSniCertKey?: NamedCertKey[];
   /** The CA bundle whose client certificates authenticate (their CommonName the user, Organizations the groups). */
   clientCaFile?: string;
+  /** Service-account tokens (auth/service-accounts.ts): off unless an issuer and a signing key are given. */
+  serviceAccountIssuer?: string[];
+  serviceAccountSigningKeyFile?: string;
+  /** Absent: the signing key's public part, and the --tls-private-key-file key when it is one. */
+  serviceAccountKeyFile?: string[];
+  /** Absent: every issuer. */
+  apiAudiences?: string[];
+  serviceAccountJwksUri?: string;
+  serviceAccountLookup: boolean;
+  serviceAccountExtendTokenExpiration: boolean;
+  serviceAccountMaxTokenExpirationMs?: number;
   /** Plugins on top of, and removed from, the seed's default set (see admissionPluginNames). */
   enableAdmissionPlugins?: string[];
   disableAdmissionPlugins?: string[];
@@ -74,7 +85,7 @@ const NO_AUDIT = 'orchsim keeps no audit log';
 const NO_WEBHOOK_AUDIT = 'orchsim sends no audit events';
 const NO_CLOUD = 'no cloud provider is simulated';
 const NO_ETCD = 'the store is in memory, with no etcd to reach';
-const NO_TOKEN_ISSUER = 'orchsim authenticates bearer tokens from --token-auth-file only';
+const NO_TOKEN_ISSUER = 'orchsim authenticates bearer tokens from --token-auth-file and service-account tokens only';
 const NO_NODE_CONNECTION = 'node agents are reached over the bus, not over HTTPS';
 const NO_SERVICES = 'orchsim allocates no Service IPs or node ports';
 
@@ -192,9 +203,11 @@ function regexps(v: string[]): string | undefined {
 }
 const MAX_TOKEN_EXPIRATION_MS = 2 ** 32 * 1000;
 const tokenExpiration = (v: number) => (v === 0 || (v >= 3_600_000 && v <= MAX_TOKEN_EXPIRATION_MS) ? undefined : 'must be from 1h0m0s to 2^32 seconds');
-/** An issuer with a colon must be a URL (an https one, the seed advises). */
+/** An issuer with a colon must be a URL (an https one, the seed advises); none empty, none twice (as the real server checks). */
 function issuers(v: string[]): string | undefined {
-  for (const i of v) {
+  for (const [n, i] of v.entries()) {
+    if (i === '') return 'should not be an empty string';
+    if (v.indexOf(i) !== n) return `${JSON.stringify(i)} is already specified`;
     if (!i.includes(':')) continue;
     try {
       new URL(i);
@@ -325,7 +338,8 @@ const authSpecs: OptionSpec<ApiServerOptions>[] = [
   { name: 'client-ca-file', kind: string, key: 'clientCaFile', group: AUTHN, help: 'a CA bundle: a client certificate it signed authenticates as its CommonName, in the groups of its Organizations' },
   { name: 'token-auth-file', kind: string, key: 'tokenAuthFile', group: AUTHN, help: 'the static token file, CSV: token,user,uid,"group1,group2"' },
   { name: 'enable-bootstrap-token-auth', kind: bool, default: false, group: AUTHN, help: 'accept bootstrap-type Secrets in orch-system as tokens', inert: NO_TOKEN_ISSUER },
-  { name: 'api-audiences', kind: strings, defaultText: 'the --service-account-issuer URL when that is set', group: AUTHN, help: 'tokens must be bound to one of these audiences', inert: NO_TOKEN_ISSUER },
+  { name: 'api-audiences', kind: strings, key: 'apiAudiences', defaultText: 'the --service-account-issuer URL when that is set', group: AUTHN,
+    help: 'tokens must be bound to one of these audiences; TokenRequests without audiences get these' },
   { name: 'authentication-token-webhook-config-file', kind: string, group: AUTHN, help: 'the remote token authenticator\'s configuration', inert: NO_TOKEN_ISSUER },
   { name: 'authentication-token-webhook-cache-ttl', kind: duration, default: 120_000, group: AUTHN, rule: notNegativeDuration, help: 'how long webhook answers are cached', inert: NO_TOKEN_ISSUER },
   { name: 'authentication-token-webhook-version', kind: REVIEW_VERSIONS, default: 'v1beta1', group: AUTHN, help: 'the version of the TokenReview exchanged', inert: NO_TOKEN_ISSUER },
@@ -354,14 +368,19 @@ const authSpecs: OptionSpec<ApiServerOptions>[] = [
   { name: 'requestheader-extra-headers-prefix', kind: strings, group: AUTHN, help: 'header prefixes of extra user information; X-Remote-Extra- is usual', inert: NO_TOKEN_ISSUER },
   { name: 'proxy-client-cert-file', kind: string, group: AUTHN, help: 'the client certificate the server uses when it calls out', inert: 'orchsim calls out to nothing' },
   { name: 'proxy-client-key-file', kind: string, group: AUTHN, help: 'the key of --proxy-client-cert-file', inert: 'orchsim calls out to nothing' },
-  { name: 'service-account-issuer', kind: strings, group: AUTHN, rule: issuers, help: 'the iss claim of service account tokens: the first issues, all are accepted; should be an https URL',
-    inert: NO_TOKEN_ISSUER },
-  { name: 'service-account-jwks-uri', kind: string, group: AUTHN, rule: httpsUrl, help: 'overrides the URI of the key set in the discovery document', inert: NO_TOKEN_ISSUER },
-  { name: 'service-account-key-file', kind: strings, defaultText: 'the --tls-private-key-file key', group: AUTHN, help: 'keys verifying service account tokens', inert: NO_TOKEN_ISSUER },
-  { name: 'service-account-signing-key-file', kind: string, group: AUTHN, help: 'the key signing service account tokens', inert: NO_TOKEN_ISSUER },
-  { name: 'service-account-lookup', kind: bool, default: true, group: AUTHN, help: 'check that a service account token still exists in storage', inert: NO_TOKEN_ISSUER },
-  { name: 'service-account-extend-token-expiration', kind: bool, default: true, group: AUTHN, help: 'extend injected tokens up to a year', inert: NO_TOKEN_ISSUER },
-  { name: 'service-account-max-token-expiration', kind: duration, group: AUTHN, rule: tokenExpiration, help: 'the cap on a token\'s lifetime', inert: NO_TOKEN_ISSUER },
+  { name: 'service-account-issuer', kind: strings, key: 'serviceAccountIssuer', group: AUTHN, rule: issuers,
+    help: 'the iss claim of service account tokens: the first issues, all are accepted; should be an https URL, whose discovery documents are then served' },
+  { name: 'service-account-jwks-uri', kind: string, key: 'serviceAccountJwksUri', group: AUTHN, rule: httpsUrl,
+    help: 'overrides the URI of the key set in the discovery document (default: https://<--external-hostname or --bind-address>:<--secure-port>/openid/v1/jwks)' },
+  { name: 'service-account-key-file', kind: strings, key: 'serviceAccountKeyFile', defaultText: 'the --service-account-signing-key-file and --tls-private-key-file keys', group: AUTHN,
+    help: 'PEM files of RSA or ECDSA keys (public or private keys, or certificates) verifying service account tokens' },
+  { name: 'service-account-signing-key-file', kind: string, key: 'serviceAccountSigningKeyFile', group: AUTHN, help: 'the PEM RSA or ECDSA private key signing service account tokens' },
+  { name: 'service-account-lookup', kind: bool, key: 'serviceAccountLookup', default: true, group: AUTHN,
+    help: 'check that a secret-based (legacy) service account token and its service account are still stored; bound tokens are always checked' },
+  { name: 'service-account-extend-token-expiration', kind: bool, key: 'serviceAccountExtendTokenExpiration', default: true, group: AUTHN,
+    help: 'a pod-bound token asked for 3607 seconds with the API audiences lasts a year, warning after the 3607 seconds' },
+  { name: 'service-account-max-token-expiration', kind: duration, key: 'serviceAccountMaxTokenExpirationMs', group: AUTHN, rule: tokenExpiration,
+    help: 'the cap on a requested token\'s lifetime' },
   ...tlsSpecs<ApiServerOptions>(AUTHN, 'orchsim serves one certificate: --tls-cert-file\'s or its self-signed one').map((s) =>
     s.name === 'tls-cert-file' ? { ...s, key: 'tlsCertFile' as const } : s.name === 'tls-private-key-file' ? { ...s, key: 'tlsPrivateKeyFile' as const }
     : s.name === 'tls-sni-cert-key' ? { ...s, key: 'tlsSniCertKey' as const, inert: undefined }
@@ -401,7 +420,23 @@ const truncation = (prefix: string): CrossRule => ({
     : `--${prefix}-truncate-max-event-size (${v(`${prefix}-truncate-max-event-size`)}) must be at most --${prefix}-truncate-max-batch-size (${v(`${prefix}-truncate-max-batch-size`)})`),
 });
 
+/** Any of these turns service-account tokens on, and then an issuer and a signing key are both needed. */
+const SERVICE_ACCOUNT_FLAGS = ['service-account-issuer', 'service-account-signing-key-file', 'service-account-key-file', 'api-audiences',
+  'service-account-jwks-uri', 'service-account-max-token-expiration'];
+const SERVICE_ACCOUNT_NEEDS = ['service-account-issuer', 'service-account-signing-key-file'];
+const flagList = (names: string[]) => names.map((n) => `--${n}`).join(' and ');
+
+/** As the real server's validateTokenRequest: signing needs an issuer to name, and an issuer needs a key to sign. */
+function serviceAccountTokens(v: (name: string) => unknown): string | undefined {
+  const given = SERVICE_ACCOUNT_FLAGS.filter((n) => { const x = v(n); return x !== undefined && !(Array.isArray(x) && x.length === 0); });
+  const missing = SERVICE_ACCOUNT_NEEDS.filter((n) => !given.includes(n));
+  if (given.length === 0 || missing.length === 0) return undefined;
+  return `${flagList(given)} ${given.length > 1 ? 'need' : 'needs'} ${flagList(missing)}: service-account tokens are signed with the `
+    + '--service-account-signing-key-file key in the name of the first --service-account-issuer, so give both, or no service-account option';
+}
+
 const crossRules: CrossRule[] = [
+  { names: SERVICE_ACCOUNT_FLAGS, check: serviceAccountTokens },
   { names: ['oidc-issuer-url', 'oidc-client-id'],
     check: (v) => (v('oidc-issuer-url') && !v('oidc-client-id') ? '--oidc-client-id is required with --oidc-issuer-url' : undefined) },
   { names: ['enable-admission-plugins', 'disable-admission-plugins'], check: (v) => {

@@ -23,6 +23,9 @@ import { handleBinding, handleEviction } from './handlers/pod-subresources.ts';
 import { handleGet, handleList } from './handlers/read.ts';
 import { statusResponse, type ApiResponse } from './handlers/response.ts';
 import { handleReview } from './handlers/reviews.ts';
+import { handleTokenRequest } from './handlers/token-request.ts';
+import { handleTokenReview } from './handlers/token-review.ts';
+import { serviceAccountTokens, type ServiceAccountTokens } from './auth/service-accounts.ts';
 import { handleCreate, handleUpdate } from './handlers/write.ts';
 import { negotiate } from './negotiation.ts';
 import { admissionPluginNames, type ApiServerOptions } from './options.ts';
@@ -89,6 +92,7 @@ export class ApiServer {
   /** The RBAC objects, read from the store, when the RBAC mode is on. */
   readonly rbac: RbacPolicy | undefined;
   readonly #nodeGraph: NodeGraph | undefined;
+  readonly #serviceAccounts: ServiceAccountTokens | undefined;
   #compactionTimer: unknown;
   #revisionAtLastTick: number;
   /** Requests handled since the start (HTTPS and bus alike). */
@@ -115,8 +119,10 @@ export class ApiServer {
     this.registry = new Registry({ store: this.store, clock: env.clock, random: env.random.fork('apiserver'),
       admission: new AdmissionChain(plugins), keyPrefix: options.etcdPrefix, system });
     const tokens = new Map([...(options.tokens ?? []), ...(options.tokenAuthFile ? loadTokenFile(options.tokenAuthFile) : [])]);
+    this.#serviceAccounts = serviceAccountTokens(options, env.clock, env.random.fork('service-account-tokens'));
     const components = env.componentTokens;
-    this.#authenticator = authenticator(components ? { get: (t) => tokens.get(t) ?? components.get(t) } : tokens, options.anonymousAuth);
+    this.#authenticator = authenticator(components ? { get: (t) => tokens.get(t) ?? components.get(t) } : tokens, options.anonymousAuth,
+      this.#serviceAccounts && { verifier: this.#serviceAccounts.verifier, clock: env.clock, read: (type, ns, name) => this.store.get(this.registry.key(type, ns, name)) });
     this.#revisionAtLastTick = this.store.revision;
     this.bus = env.bus ?? new MemoryBus({ clock: env.clock });
     this.hub = new WatchHub(this.bus);
@@ -128,7 +134,8 @@ export class ApiServer {
     this.inflight = new InflightLimiter(options);
     this.metrics = new ApiServerMetrics(this.inflight);
     this.lifecycle = new ServerLifecycle(options, system);
-    this.#nonResourceDeps = { metrics: this.metrics.registry, health: healthChecks(() => this.lifecycle.shutdownCheck()) };
+    this.#nonResourceDeps = { metrics: this.metrics.registry, health: healthChecks(() => this.lifecycle.shutdownCheck()),
+      issuerDiscovery: this.#serviceAccounts?.discovery };
   }
 
   /** Creates the system namespaces (and with RBAC the bootstrap roles and bindings), reads what authorization needs, and starts compaction. */
@@ -238,6 +245,8 @@ export class ApiServer {
   async #served(req: ApiRequest, info: RequestInfo): Promise<ApiResponse> {
     // Known on arrival over HTTPS; a failed authentication there is repeated here for its 401.
     const user = req.arrival?.user ?? this.#authenticator.authenticate(req);
+    const confirming = this.#authenticator.confirm(user); // a service-account token's objects, read from the store
+    if (confirming) await confirming;
     req.user = user;
     if (info.longRunning) return this.#route(req, info, user);
     // Over HTTPS the place was taken on arrival (and is given back when the answer is written).
@@ -296,8 +305,10 @@ export class ApiServer {
   #dispatch(req: ApiRequest, r: ResourceRequest, ctx: EncodeContext, user: UserInfo): Promise<ApiResponse> | ApiResponse {
     const reg = this.registry;
     const notAllowed = () => { throw methodNotAllowed(req.method, r.type.resource); };
+    if (r.type.virtual && r.type.kind === 'TokenReview') return r.verb === 'create' && !r.name ? handleTokenReview(req, r, this.#authenticator, ctx) : notAllowed();
     if (r.type.virtual) return r.verb === 'create' && !r.name ? handleReview(req, r, this.#authorizer, user, ctx) : notAllowed();
     if ((r.verb === 'update' || r.verb === 'patch') && !r.name) return notAllowed(); // PUT or PATCH on a collection
+    if (r.subresource === 'token') return r.verb === 'create' || !this.#serviceAccounts ? handleTokenRequest(req, r, { registry: reg, tokens: this.#serviceAccounts }, ctx) : notAllowed();
     if (r.verb !== 'get' && r.verb !== 'list' && r.verb !== 'watch') negotiateWrite(r, ctx);
     switch (r.subresource) {
       case undefined:

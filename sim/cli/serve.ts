@@ -26,6 +26,7 @@ import { checkedInspector, inspectorOptions } from './inspector-options.ts';
 import { startStatelyBridge } from '../inspector/stately.ts';
 import { helpOrVersion, processSystem } from './component-run.ts';
 import { ADMIN, writeKubeconfig } from './kubeconfig.ts';
+import { SERVE_ISSUER, SERVE_KEY_FILE, withServeTokens } from './service-account-key.ts';
 
 type Mode = 'serve' | 'apiserver';
 
@@ -63,10 +64,14 @@ const SERVE_ONLY: OptionSpec<ServeOptions>[] = [
 /**
  * serve's own defaults: certificates under ./.orchsim (no root needed), only this machine may
  * connect (the API server's own default, every interface, is for a cluster's control-plane host),
- * and requests are authorized by RBAC and the Node authorizer (the API server's own default,
- * AlwaysAllow, lets anyone do anything).
+ * requests are authorized by RBAC and the Node authorizer (the API server's own default,
+ * AlwaysAllow, lets anyone do anything), and service-account tokens are issued with a key of the
+ * cluster's own (service-account-key.ts).
  */
+const SERVE_TOKENS = 'when no service-account option is given';
 const serveSpec = (s: OptionSpec<ApiServerOptions>) => (s.name === 'cert-dir' ? { ...s, default: '.orchsim/certs' }
+  : s.name === 'service-account-issuer' ? { ...s, defaultText: `${SERVE_ISSUER} ${SERVE_TOKENS}` }
+  : s.name === 'service-account-signing-key-file' ? { ...s, defaultText: `an RSA key made into --cert-dir (${SERVE_KEY_FILE}) on the first start, ${SERVE_TOKENS}` }
   : s.name === 'bind-address' ? { ...s, default: '127.0.0.1', help: 'the address the secure port listens on; 127.0.0.1 (this machine only) unless given: 0.0.0.0 or :: open it to every interface' }
   : s.name === 'authorization-mode' ? { ...s, default: ['RBAC', 'Node'] }
   : s) as OptionSpec<ServeOptions>;
@@ -137,7 +142,7 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   const chosen = checkedInspector(line.options);
   // Files the command line names are read before anything starts: a bad one stops it by name.
   const sni = readSni(flags.tlsSniCertKey ?? []);
-  const options = withCodeOnlyFields(flags, {});
+  const options = withCodeOnlyFields(mode === 'serve' ? withServeTokens(flags) : flags, {});
   for (const w of line.warnings) warn(`warning: ${w}`);
   for (const p of inertAdmissionPlugins(options)) warn(`warning: admission plugin ${p} is accepted but not simulated: it admits everything`);
   const kubeconfigOut = out === undefined ? undefined : resolve(out);

@@ -100,12 +100,15 @@ const SERVER_ROWS: OptionCase[] = [
   { name: 'tracing-config-file', default: undefined, valid: '/etc/orch/tracing.yaml' },
 ];
 
+/** Service-account options act only with an issuer and a signing key (the rule across them is tested below). */
+const SIGNING = ['--service-account-issuer=https://orch.default.svc', '--service-account-signing-key-file=/etc/orch/sa.key'];
+
 const AUTHENTICATION_ROWS: OptionCase[] = [
   { name: 'anonymous-auth', default: 'true', valid: 'false' },
   { name: 'client-ca-file', default: undefined, valid: '/etc/orch/ca.crt' },
   { name: 'token-auth-file', default: undefined, valid: '/etc/orch/tokens.csv' },
   { name: 'enable-bootstrap-token-auth', default: 'false', valid: 'true' },
-  { name: 'api-audiences', default: 'the --service-account-issuer URL when that is set', valid: 'api,https://orch.default.svc' },
+  { name: 'api-audiences', default: 'the --service-account-issuer URL when that is set', valid: 'api,https://orch.default.svc', with: SIGNING },
   { name: 'authentication-token-webhook-config-file', default: undefined, valid: '/etc/orch/authn-webhook.conf' },
   { name: 'authentication-token-webhook-cache-ttl', default: '2m0s', valid: '10s', invalid: [['-1s', 'must not be a negative duration']] },
   { name: 'authentication-token-webhook-version', default: 'v1beta1', valid: 'v1', invalid: [['v2', 'must be one of "v1", "v1beta1"']] },
@@ -135,13 +138,15 @@ const AUTHENTICATION_ROWS: OptionCase[] = [
   { name: 'requestheader-extra-headers-prefix', default: undefined, valid: 'X-Remote-Extra-' },
   { name: 'proxy-client-cert-file', default: undefined, valid: '/etc/orch/proxy-client.crt' },
   { name: 'proxy-client-key-file', default: undefined, valid: '/etc/orch/proxy-client.key' },
-  { name: 'service-account-issuer', default: undefined, valid: 'https://orch.default.svc,orch-legacy', invalid: [['https://[bad', 'has a colon but is not a URL']] },
-  { name: 'service-account-jwks-uri', default: undefined, valid: 'https://orch.example.com/openid/v1/jwks', invalid: [['http://orch.example.com/jwks', 'must be an https:// URL']] },
-  { name: 'service-account-key-file', default: 'the --tls-private-key-file key', valid: '/etc/orch/sa.pub,/etc/orch/sa-old.pub' },
-  { name: 'service-account-signing-key-file', default: undefined, valid: '/etc/orch/sa.key' },
+  { name: 'service-account-issuer', default: undefined, valid: 'https://orch.default.svc,orch-legacy', with: ['--service-account-signing-key-file=/etc/orch/sa.key'],
+    invalid: [['https://[bad', 'has a colon but is not a URL'], ['https://a,,https://b', 'should not be an empty string'], ['https://a,https://a', '"https://a" is already specified']] },
+  { name: 'service-account-jwks-uri', default: undefined, valid: 'https://orch.example.com/openid/v1/jwks', with: SIGNING,
+    invalid: [['http://orch.example.com/jwks', 'must be an https:// URL']] },
+  { name: 'service-account-key-file', default: 'the --service-account-signing-key-file and --tls-private-key-file keys', valid: '/etc/orch/sa.pub,/etc/orch/sa-old.pub', with: SIGNING },
+  { name: 'service-account-signing-key-file', default: undefined, valid: '/etc/orch/sa.key', with: ['--service-account-issuer=https://orch.default.svc'] },
   { name: 'service-account-lookup', default: 'true', valid: 'false' },
   { name: 'service-account-extend-token-expiration', default: 'true', valid: 'false' },
-  { name: 'service-account-max-token-expiration', default: undefined, valid: '24h', invalid: [['30m', 'must be from 1h0m0s to 2^32 seconds']] },
+  { name: 'service-account-max-token-expiration', default: undefined, valid: '24h', with: SIGNING, invalid: [['30m', 'must be from 1h0m0s to 2^32 seconds']] },
   ...TLS_ROWS,
   { name: 'strict-transport-security-directives', default: undefined, valid: 'max-age=31536000,includeSubDomains,preload',
     invalid: [['max-age=forever', 'is not max-age=N, includeSubDomains or preload']] },
@@ -220,6 +225,22 @@ test('rules across options: OIDC client with its issuer, admission plugins, in-f
   fails(['--tls-min-version=VersionTLS13', '--tls-cipher-suites=TLS_AES_128_GCM_SHA256'],
     '--tls-cipher-suites cannot be set with --tls-min-version=VersionTLS13: TLS 1.3 suites are not configurable');
   assert.is(API_SERVER_TABLE.parse(['--orch-service-node-port=8443', '--service-node-port-range=8000-9000']).extra['orch-service-node-port'], 8443);
+});
+
+test('service-account options: an issuer and a signing key go together, and the others need both', () => {
+  const fails = (argv: string[], says: string) =>
+    assert.throws(() => API_SERVER_TABLE.parse(argv), (e: Error) => e instanceof OptionError && e.message.startsWith(says), `${argv.join(' ')}: ${says}`);
+  const because = ': service-account tokens are signed with the --service-account-signing-key-file key in the name of the first --service-account-issuer, so give both, or no service-account option';
+  assert.throws(() => API_SERVER_TABLE.parse(['--service-account-signing-key-file=/k']), (e: Error) => e.message === `--service-account-signing-key-file needs --service-account-issuer${because}`);
+  fails(['--service-account-issuer=https://orch.default.svc'], '--service-account-issuer needs --service-account-signing-key-file');
+  fails(['--api-audiences=api'], '--api-audiences needs --service-account-issuer and --service-account-signing-key-file');
+  fails(['--service-account-key-file=/k.pub', '--service-account-max-token-expiration=2h'],
+    '--service-account-key-file and --service-account-max-token-expiration need --service-account-issuer and --service-account-signing-key-file');
+  fails(['--service-account-jwks-uri=https://x/jwks', '--service-account-issuer=https://x'], '--service-account-issuer and --service-account-jwks-uri need --service-account-signing-key-file');
+  const o = API_SERVER_TABLE.parse(['--service-account-issuer=https://a', '--service-account-issuer=https://b', '--service-account-signing-key-file=/k']).options;
+  assert.equal([o.serviceAccountIssuer, o.serviceAccountSigningKeyFile, o.serviceAccountLookup, o.apiAudiences], [['https://a', 'https://b'], '/k', true, undefined]);
+  assert.is(API_SERVER_TABLE.parse(['--service-account-lookup=false']).options.serviceAccountLookup, false, 'lookup alone turns nothing on');
+  assert.is(apiServerOptions().serviceAccountIssuer, undefined, 'off by default');
 });
 
 test('deprecated options and values are taken with a warning', () => {

@@ -1,4 +1,5 @@
-// Discovery (legacy and aggregated), /version, the health endpoints, the issuer document and
+// Discovery (legacy and aggregated), /version, the health endpoints, the issuer documents' absence
+// without an issuer (issuer-discovery.test.ts has them with one) and
 // OpenAPI v3, as kubectl 1.32 and client libraries read them.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -142,15 +143,13 @@ test('/healthz, /livez and /readyz answer 200 with the body ok; ?verbose lists t
   assert.is(verbose.text, '[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]shutdown ok\nreadyz check passed\n');
 });
 
-test('/.well-known/openid-configuration is the issuer document with a JWKS address', async () => {
+test('without a service-account issuer there are no issuer documents: both paths answer 404, as on the real server', async () => {
   const h = await startServer();
-  const r = await h.get('/.well-known/openid-configuration');
-  assert.is(r.status, 200);
-  assert.ok(r.json.issuer);
-  assert.is(r.json.jwks_uri, `${r.json.issuer}/openid/v1/jwks`);
-  assert.equal(r.json.id_token_signing_alg_values_supported, ['RS256']);
-  const jwks = await h.get('/openid/v1/jwks');
-  assert.equal(jwks.json, { keys: [] });
+  for (const path of ['/.well-known/openid-configuration', '/openid/v1/jwks']) {
+    const r = await h.get(path);
+    assert.is(r.status, 404, path);
+    assert.is(r.json.reason, 'NotFound', path);
+  }
 });
 
 test('/openapi/v3 lists every group version, and each document it points at is served', async () => {
