@@ -2,7 +2,10 @@
 // with kubectl itself; the developer's token then does what the Role allows and is Forbidden the
 // rest, in the real server's words, and `auth can-i`, `auth can-i --list` and `auth whoami`
 // answer for it. A request with no credentials reaches discovery and nothing else.
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
@@ -12,7 +15,10 @@ const kubectl = suite<Ctx>('kubectl-rbac');
 
 kubectl.before(async (ctx) => {
   ctx.dev = randomBytes(16).toString('hex');
-  ctx.s = await startTestServer({ authorizationMode: ['RBAC', 'Node'],
+  const dir = mkdtempSync(join(tmpdir(), 'orchsim-rbac-key-'));
+  const key = join(dir, 'sa.key');
+  writeFileSync(key, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'sec1', format: 'pem' }));
+  ctx.s = await startTestServer({ authorizationMode: ['RBAC', 'Node'], serviceAccountIssuer: ['https://kubernetes.default.svc'], serviceAccountSigningKeyFile: key,
     tokens: new Map([[ctx.dev, { username: 'dana', uid: 'dana-uid', groups: ['developers', 'system:authenticated'] }]]) });
   const admin = async (args: string[], stdin?: string) => {
     const r = await ctx.s.kubectl(args, stdin);
@@ -77,6 +83,19 @@ kubectl('auth whoami names the user and its groups', async (ctx) => {
   assert.is(r.code, 0, r.stderr);
   const info = JSON.parse(r.stdout).status.userInfo;
   assert.equal(info, { username: 'dana', uid: 'dana-uid', groups: ['developers', 'system:authenticated'] });
+});
+
+kubectl('create token gives a service account a token that authenticates as it, with its bindings\' rights', async (ctx) => {
+  assert.is((await ctx.s.kubectl(['-n', 'team', 'create', 'serviceaccount', 'robot'])).code, 0);
+  const issued = await ctx.s.kubectl(['-n', 'team', 'create', 'token', 'robot', '--duration=10m']);
+  assert.is(issued.code, 0, issued.stderr);
+  const token = issued.stdout.trim();
+  const who = await ctx.s.kubectl([`--token=${token}`, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']);
+  assert.is(who.stdout, 'system:serviceaccount:team:robot');
+  assert.is((await ctx.s.kubectl([`--token=${token}`, '-n', 'team', 'get', 'pods'])).code, 1);
+  assert.is((await ctx.s.kubectl(['-n', 'team', 'create', 'rolebinding', 'robot-deployer', '--role=deployer', '--serviceaccount=team:robot'])).code, 0);
+  const pods = await ctx.s.kubectl([`--token=${token}`, '-n', 'team', 'get', 'pods']);
+  assert.is(pods.code, 0, pods.stderr);
 });
 
 kubectl('without credentials: discovery and version only', async (ctx) => {
