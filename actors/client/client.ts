@@ -83,7 +83,7 @@ function requestOf(method: string, url: string, headers: ApiRequest['headers'], 
 }
 
 /** In this process the request itself; encoded without its value if it leaves. */
-export const wireRequest = (req: ApiRequest): Deferred<ApiRequest> =>
+const wireRequest = (req: ApiRequest): Deferred<ApiRequest> =>
   new Deferred(req, ({ method, url, headers, body }) => encode({ method, url, headers, body }));
 
 export class ApiClient {

@@ -7,7 +7,6 @@ import { Deferred, type Body, type Bus, type Message } from '../../transport/bus
 import { ForwardingBus } from '../../transport/forwarding-bus.ts';
 import { REQUEST_SUBJECT } from '../apiserver/bus-endpoint.ts';
 import type { ApiRequest } from '../apiserver/request.ts';
-import { wireRequest } from './client.ts';
 
 export interface Identity {
   username: string;
@@ -54,9 +53,12 @@ export class CredentialedBus extends ForwardingBus {
     this.#authorization = `Bearer ${token}`;
   }
 
+  /**
+   * Sets the header on the request in place: each request's headers are its own (client.ts), and
+   * a copy of the request would read its body, which stays unencoded while it stays in process.
+   */
   override request(subject: string, data: Body, timeoutMs: number): Promise<Message> {
-    if (subject !== REQUEST_SUBJECT || !(data instanceof Deferred)) return super.request(subject, data, timeoutMs);
-    const req = data.value as ApiRequest;
-    return super.request(subject, wireRequest({ ...req, headers: { ...req.headers, authorization: this.#authorization } }), timeoutMs);
+    if (subject === REQUEST_SUBJECT && data instanceof Deferred) (data.value as ApiRequest).headers.authorization = this.#authorization;
+    return super.request(subject, data, timeoutMs);
   }
 }
