@@ -89,6 +89,9 @@ export function invalid(group: string, kind: string, name: string, causes: Statu
 
 export const badRequest = (message: string) => new StatusError(400, 'BadRequest', message);
 
+/** A string list as Go's %q prints it in error messages: `["a" "b"]`. */
+export const goQuoted = (list: readonly string[]) => `[${list.map((s) => JSON.stringify(s)).join(' ')}]`;
+
 /** 403 as NewForbidden words it: `roles.rbac.authorization.k8s.io "r" is forbidden: <why>`. */
 export const forbidden = (t: Target, why: string) =>
   new StatusError(403, 'Forbidden', `${qualified(t)}${t.name ? ` "${t.name}"` : ''} is forbidden: ${why}`, targetDetails(t));

@@ -305,8 +305,10 @@ export class ApiServer {
   #dispatch(req: ApiRequest, r: ResourceRequest, ctx: EncodeContext, user: UserInfo): Promise<ApiResponse> | ApiResponse {
     const reg = this.registry;
     const notAllowed = () => { throw methodNotAllowed(req.method, r.type.resource); };
-    if (r.type.virtual && r.type.kind === 'TokenReview') return r.verb === 'create' && !r.name ? handleTokenReview(req, r, this.#authenticator, ctx) : notAllowed();
-    if (r.type.virtual) return r.verb === 'create' && !r.name ? handleReview(req, r, this.#authorizer, user, ctx) : notAllowed();
+    if (r.type.virtual) {
+      if (r.verb !== 'create' || r.name) return notAllowed();
+      return r.type.kind === 'TokenReview' ? handleTokenReview(req, r, this.#authenticator, ctx) : handleReview(req, r, this.#authorizer, user, ctx);
+    }
     if ((r.verb === 'update' || r.verb === 'patch') && !r.name) return notAllowed(); // PUT or PATCH on a collection
     if (r.subresource === 'token') return r.verb === 'create' || !this.#serviceAccounts ? handleTokenRequest(req, r, { registry: reg, tokens: this.#serviceAccounts }, ctx) : notAllowed();
     if (r.verb !== 'get' && r.verb !== 'list' && r.verb !== 'watch') negotiateWrite(r, ctx);

@@ -2,6 +2,8 @@
 // client-go client's transport adds the Authorization header, so the API server authenticates and
 // authorizes bus requests like HTTPS ones. `Identity` names who a component is: the scheduler,
 // the controller manager or one of its controllers' service accounts, a node.
+import { NODE_USER_PREFIX, NODES_GROUP } from '../apiserver/auth/node-authorizer.ts';
+import { serviceAccountGroups, serviceAccountUsername } from '../apiserver/auth/service-account-tokens.ts';
 import { randomBytes } from 'node:crypto';
 import { Deferred, type Body, type Bus, type Message } from '../../transport/bus.ts';
 import { ForwardingBus } from '../../transport/forwarding-bus.ts';
@@ -19,9 +21,9 @@ export type AsIdentity = (bus: Bus, identity: Identity) => Bus;
 export const SYSTEM_AUTHENTICATED = 'system:authenticated';
 export const SCHEDULER: Identity = { username: 'system:kube-scheduler', groups: [SYSTEM_AUTHENTICATED] };
 export const CONTROLLER_MANAGER: Identity = { username: 'system:kube-controller-manager', groups: [SYSTEM_AUTHENTICATED] };
-export const nodeIdentity = (node: string): Identity => ({ username: `system:node:${node}`, groups: ['system:nodes', SYSTEM_AUTHENTICATED] });
+export const nodeIdentity = (node: string): Identity => ({ username: `${NODE_USER_PREFIX}${node}`, groups: [NODES_GROUP, SYSTEM_AUTHENTICATED] });
 export const serviceAccountIdentity = (namespace: string, name: string): Identity => ({
-  username: `system:serviceaccount:${namespace}:${name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, SYSTEM_AUTHENTICATED],
+  username: serviceAccountUsername(namespace, name), groups: [...serviceAccountGroups(namespace), SYSTEM_AUTHENTICATED],
 });
 
 /**

@@ -41,7 +41,7 @@ export interface Authenticator {
 export interface TokenOutcome {
   user?: AuthenticatedUser;
   /** The audiences the token is good for among those asked; absent when none were asked. */
-  audiences?: string[];
+  audiences?: readonly string[];
   /** Why it did not authenticate. */
   error?: string;
 }
@@ -95,7 +95,7 @@ export function loadTokenFile(path: string): Map<string, UserInfo> {
 /** The real bearer-token wrapper's answer when no token authenticator had an error of its own. */
 const INVALID_BEARER_TOKEN = 'invalid bearer token';
 
-type Verdict = { user: AuthenticatedUser; audiences?: string[]; check?: StoredCheck } | { error: string };
+type Verdict = { user: AuthenticatedUser; audiences?: readonly string[]; check?: StoredCheck } | { error: string };
 
 export function authenticator(tokens: { get(token: string): UserInfo | undefined }, anonymousAuth: boolean, serviceAccounts?: ServiceAccountAuthentication): Authenticator {
   const pending = new WeakMap<UserInfo, StoredCheck>();
@@ -109,9 +109,9 @@ export function authenticator(tokens: { get(token: string): UserInfo | undefined
     const wanted = audiences ?? (implicit.length ? implicit : undefined);
     const fixed = tokens.get(token);
     if (fixed) {
-      if (!wanted) return { user: fixed };
-      const met = implicit.filter((a) => wanted.includes(a));
+      const met = audiences ? implicit.filter((a) => audiences.includes(a)) : implicit;
       if (met.length) return { user: fixed, audiences: met };
+      if (!wanted) return { user: fixed };
     }
     const v = serviceAccounts?.verifier.verify(token, wanted);
     if (!v || v.outcome === 'unhandled') return { error: INVALID_BEARER_TOKEN };

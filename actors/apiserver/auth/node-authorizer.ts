@@ -4,18 +4,19 @@
 // As the real one with AuthorizeNodeWithSelectors: lists and watches of pods must select
 // spec.nodeName=<node>, of nodes metadata.name=<node>. Users that are not nodes get no opinion,
 // and so does a node asking for what it may not have, with the real authorizer's reason.
+import { parseFieldTerms } from '../../api/selectors.ts';
 import { NODE_LEASE_NAMESPACE } from '../../api/namespaces.ts';
 import type { AuthorizationAttributes, Authorizer, Decision, RuleSet, UserInfo } from './authorizer.ts';
 import type { NodeGraph } from './node-graph.ts';
 import { ruleAllows, type PolicyRule } from './rbac-rules.ts';
 
-const NODE_PREFIX = 'system:node:';
+export const NODE_USER_PREFIX = 'system:node:';
 export const NODES_GROUP = 'system:nodes';
 
 /** The node a user is, or undefined for other users. */
-export function nodeIdentity(user: UserInfo): string | undefined {
-  if (!user.username.startsWith(NODE_PREFIX) || !user.groups.includes(NODES_GROUP)) return undefined;
-  return user.username.slice(NODE_PREFIX.length);
+function nodeOfUser(user: UserInfo): string | undefined {
+  if (!user.username.startsWith(NODE_USER_PREFIX) || !user.groups.includes(NODES_GROUP)) return undefined;
+  return user.username.slice(NODE_USER_PREFIX.length);
 }
 
 const READ = ['get', 'list', 'watch'];
@@ -32,13 +33,13 @@ const allow: Decision = { decision: 'allow', reason: '' };
 const noOpinion = (reason: string): Decision => ({ decision: 'noOpinion', reason });
 const NO_RELATIONSHIP = (node: string) => noOpinion(`no relationship found between node '${node}' and this object`);
 
-/** The value a field selector requires for `field` (`f=v` or `f==v` among its terms), if any. */
-export function selectedValue(selector: string | undefined, field: string): string | undefined {
-  for (const term of (selector ?? '').split(',')) {
-    const m = /^\s*([^!=\s]+)\s*==?\s*(.*?)\s*$/.exec(term);
-    if (m && m[1] === field) return m[2];
+/** The value a field selector requires for `field` (`f=v` or `f==v` among its terms), if any; a selector that does not parse requires nothing (the handler refuses it). */
+function selectedValue(selector: string | undefined, field: string): string | undefined {
+  try {
+    return parseFieldTerms(selector).find((t) => t.field === field && !t.negated)?.value;
+  } catch {
+    return undefined;
   }
-  return undefined;
 }
 
 export class NodeAuthorizer implements Authorizer {
@@ -46,12 +47,12 @@ export class NodeAuthorizer implements Authorizer {
 
   /** Nodes' permissions are not listed, as the real authorizer's. */
   rulesFor(user: UserInfo): RuleSet {
-    const node = nodeIdentity(user) !== undefined;
+    const node = nodeOfUser(user) !== undefined;
     return { resourceRules: [], nonResourceRules: [], incomplete: node, errors: node ? ['node authorizer does not support user rule resolution'] : [] };
   }
 
   authorize(a: AuthorizationAttributes): Decision {
-    const node = nodeIdentity(a.user);
+    const node = nodeOfUser(a.user);
     if (node === undefined) return noOpinion('');
     if (!node) return noOpinion(`unknown node for user "${a.user.username}"`);
     if (a.path === undefined && a.apiGroup === '') {

@@ -3,6 +3,7 @@
 // sources, env and envFrom, image pull secrets, the pod's service account). Kept from the store's
 // changes; a pod is read again only when it is bound, rebound or removed, as its spec's
 // references cannot change after that.
+import { nodeNameOf } from '../../api/fields.ts';
 import type { KObject } from '../../api/types.ts';
 import { lookupResource } from '../../api/resources.ts';
 import type { Store } from '../storage/store.ts';
@@ -101,7 +102,4 @@ export class NodeGraph {
   }
 }
 
-function nodeOf(pod: KObject): string | undefined {
-  const n = (pod.spec as { nodeName?: unknown } | undefined)?.nodeName;
-  return typeof n === 'string' && n ? n : undefined;
-}
+const nodeOf = (pod: KObject): string | undefined => nodeNameOf(pod) || undefined;

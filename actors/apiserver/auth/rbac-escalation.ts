@@ -7,7 +7,7 @@
 //   `bind` that role. A reference to a role that does not exist is answered 404.
 // Members of system:masters and the server's own writes pass. Updates that change only what the
 // garbage collector changes (owner references, finalizers) pass too.
-import { forbidden, notFound } from '../../api/status.ts';
+import { forbidden, goQuoted, notFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../admission/chain.ts';
 import { deepEqual } from '../registry/deep-equal.ts';
@@ -34,7 +34,7 @@ export function rbacEscalationPlugin(policy: RbacPolicy, authorizer: Authorizer)
     if (missing.length === 0) return;
     const errors = held.errors.length ? `; resolution errors: [${held.errors.join(' ')}]` : '';
     throw forbidden({ group: RBAC_GROUP, resource: a.type.resource, name: a.name },
-      `user "${user.username}" (groups=[${user.groups.map((g) => JSON.stringify(g)).join(' ')}]) is attempting to grant RBAC permissions not currently held:\n${missing.map(compactString).join('\n')}${errors}`);
+      `user "${user.username}" (groups=${goQuoted(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${missing.map(compactString).join('\n')}${errors}`);
   };
   const may = (user: UserInfo, verb: string, resource: string, namespace: string | undefined, name: string) =>
     authorizer.authorize({ user, verb, apiGroup: RBAC_GROUP, resource, ...(namespace ? { namespace } : {}), ...(name ? { name } : {}) }).decision === 'allow';

@@ -2,6 +2,7 @@
 // request, and whether one set of rules covers another (the escalation check on roles and
 // bindings), by the real authorizer's matching: `*` matches anything, `*/sub` any resource's
 // subresource `sub`, an empty resourceNames any name, and a non-resource URL ending in `*` a prefix.
+import { goQuoted } from '../../api/status.ts';
 import type { AuthorizationAttributes } from './authorizer.ts';
 
 export interface PolicyRule {
@@ -101,12 +102,11 @@ export function uncovered(owner: readonly PolicyRule[], wanted: readonly PolicyR
 
 /** A rule as the real server prints it in escalation errors: `{APIGroups:["apps"], Resources:["deployments"], Verbs:["get"]}`. */
 export function compactString(rule: PolicyRule): string {
-  const q = (xs: readonly string[]) => `[${xs.map((x) => JSON.stringify(x)).join(' ')}]`;
   const parts: string[] = [];
-  if (rule.apiGroups?.length) parts.push(`APIGroups:${q(rule.apiGroups)}`);
-  if (rule.resources?.length) parts.push(`Resources:${q(rule.resources)}`);
-  if (rule.nonResourceURLs?.length) parts.push(`NonResourceURLs:${q(rule.nonResourceURLs)}`);
-  if (rule.resourceNames?.length) parts.push(`ResourceNames:${q(rule.resourceNames)}`);
-  parts.push(`Verbs:${q(rule.verbs)}`);
+  if (rule.apiGroups?.length) parts.push(`APIGroups:${goQuoted(rule.apiGroups)}`);
+  if (rule.resources?.length) parts.push(`Resources:${goQuoted(rule.resources)}`);
+  if (rule.nonResourceURLs?.length) parts.push(`NonResourceURLs:${goQuoted(rule.nonResourceURLs)}`);
+  if (rule.resourceNames?.length) parts.push(`ResourceNames:${goQuoted(rule.resourceNames)}`);
+  parts.push(`Verbs:${goQuoted(rule.verbs)}`);
   return `{${parts.join(', ')}}`;
 }

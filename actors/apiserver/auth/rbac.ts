@@ -3,6 +3,7 @@
 // four kinds from the store as they change and indexes the bindings by subject, so a decision
 // looks only at the bindings that name the user or one of its groups. Like the real one it never
 // denies: what no rule allows is "no opinion", left to the next authorizer in the chain.
+import { serviceAccountUsername } from './service-account-tokens.ts';
 import type { KObject } from '../../api/types.ts';
 import { lookupResource, type ResourceType } from '../../api/resources.ts';
 import type { Store } from '../storage/store.ts';
@@ -21,9 +22,6 @@ export interface Subject { kind: string; name: string; namespace?: string; apiGr
 export interface RoleRef { kind: string; name: string; apiGroup?: string }
 interface Binding { namespace?: string; name: string; roleRef: RoleRef }
 
-/** The user name a service account authenticates as. */
-export const serviceAccountUser = (namespace: string, name: string) => `system:serviceaccount:${namespace}:${name}`;
-
 /** Index keys of a subject: a User or ServiceAccount by its user name, a Group by its name. */
 function subjectKey(s: Subject, bindingNamespace: string | undefined): string | undefined {
   switch (s.kind) {
@@ -31,7 +29,7 @@ function subjectKey(s: Subject, bindingNamespace: string | undefined): string | 
     case 'Group': return `g ${s.name}`;
     case 'ServiceAccount': {
       const ns = s.namespace || bindingNamespace;
-      return ns ? `u ${serviceAccountUser(ns, s.name)}` : undefined;
+      return ns ? `u ${serviceAccountUsername(ns, s.name)}` : undefined;
     }
   }
   return undefined;

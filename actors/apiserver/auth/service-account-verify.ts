@@ -6,6 +6,7 @@
 // TokenReview names others), and a bound token must be inside its lifetime on the server's clock,
 // with the real minute of leeway. What is left, whether the objects it names still exist, reads
 // the store: service-account-lookup.ts does it with the StoredCheck returned here.
+import { goQuoted } from '../../api/status.ts';
 import type { Clock } from '../../api/env.ts';
 import type { UserInfo } from './authorizer.ts';
 import { parseJws, supportedAlgorithm, verifiedBy, type Jws } from './jws.ts';
@@ -50,8 +51,6 @@ export interface VerifierConfig {
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const record = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-/** Go's %q of a []string: `["a" "b"]`. */
-const quoted = (list: readonly string[]) => `[${list.map((a) => JSON.stringify(a)).join(' ')}]`;
 
 function audiencesOf(aud: unknown): string[] {
   if (typeof aud === 'string') return [aud];
@@ -81,7 +80,7 @@ export class ServiceAccountTokenVerifier {
     const requested = audiences ?? implicit;
     const met = own.filter((a) => requested.includes(a));
     if (met.length === 0 && implicit.length !== 0)
-      return { outcome: 'rejected', error: `token audiences ${quoted(own)} is invalid for the target audiences ${quoted(requested)}` };
+      return { outcome: 'rejected', error: `token audiences ${goQuoted(own)} is invalid for the target audiences ${goQuoted(requested)}` };
     const verdict = legacy ? this.#legacy(jws, token) : this.#boundToken(jws);
     return verdict.outcome === 'accepted' ? { ...verdict, audiences: met } : verdict;
   }

@@ -2,18 +2,15 @@
 // every other ClusterRole its selectors pick, in name order, each rule once. Any ClusterRole's
 // change may change what an aggregated role should hold, so every aggregated role is looked at
 // again; a role that already holds the right rules is not written.
-import { lookupResource } from '../../api/resources.ts';
+import { CLUSTER_ROLES } from '../../apiserver/auth/rbac.ts';
+import { rulesOf, type PolicyRule } from '../../apiserver/auth/rbac-rules.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { compileLabelSelector, type LabelSelector } from '../../scheduler/label-selector.ts';
 import { deepEqual } from '../../apiserver/registry/deep-equal.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 
-const CLUSTER_ROLES = lookupResource('rbac.authorization.k8s.io', 'v1', 'clusterroles')!;
-
-type Rules = unknown[];
 const selectorsOf = (role: KObject) => ((role as { aggregationRule?: { clusterRoleSelectors?: LabelSelector[] } }).aggregationRule?.clusterRoleSelectors);
-const rulesOf = (role: KObject): Rules => ((role as { rules?: Rules }).rules ?? []);
 
 export class ClusterRoleAggregationController extends QueuedController {
   constructor(init: QueuedControllerInit) {
@@ -30,7 +27,7 @@ export class ClusterRoleAggregationController extends QueuedController {
     const role = cache.get(undefined, name);
     const selectors = role && selectorsOf(role);
     if (!role || !selectors) return;
-    const rules: Rules = [];
+    const rules: PolicyRule[] = [];
     const all = [...cache.list()].sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
     for (const s of selectors) {
       const selector = compileLabelSelector(s);
