@@ -9,6 +9,7 @@ import { pickContext, type SniContext } from './sni.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tooLarge } from '../api/status.ts';
+import { isImpersonationHeader, REPEATED_HEADER_SEPARATOR } from './auth/impersonation.ts';
 import { statusResponse, type ApiResponse } from './handlers/response.ts';
 import type { ApiRequest, Arrival, ClientCertificate } from './request.ts';
 
@@ -88,9 +89,11 @@ function clientCertOf(socket: TLSSocket): ClientCertificate | undefined {
   return { user, groups: list(peer.subject?.O) };
 }
 
+/** The request's headers, one string each: repeats joined as Node does, but impersonation's kept apart (impersonation.ts). */
 function headersOf(req: IncomingMessage): Record<string, string | undefined> {
   const h: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(req.headers)) h[k] = Array.isArray(v) ? v.join(', ') : v;
+  for (const k in h) if (isImpersonationHeader(k)) h[k] = req.headersDistinct[k]?.join(REPEATED_HEADER_SEPARATOR);
   return h;
 }
 

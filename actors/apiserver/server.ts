@@ -4,7 +4,7 @@
 // (deadline.ts), authentication, the in-flight limit (inflight.ts), then routing, which reads the
 // resource table, authorization and the handlers. Every answer is counted in /metrics.
 import type { Clock, Random } from '../api/env.ts';
-import { StatusError, forbidden, internal, methodNotAllowed } from '../api/status.ts';
+import { StatusError, internal, methodNotAllowed } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import { AdmissionChain } from './admission/chain.ts';
 import { makePlugin } from './admission/plugins.ts';
@@ -12,6 +12,8 @@ import { SYSTEM_NAMESPACES } from '../api/namespaces.ts';
 import { authenticator, loadTokenFile, type Authenticator } from './auth/authenticator.ts';
 import { authorizerFor, type AuthorizationAttributes, type Authorizer, type UserInfo } from './auth/authorizer.ts';
 import { bootstrapPolicy } from './auth/bootstrap-policy.ts';
+import { forbiddenFor } from './auth/forbidden.ts';
+import { impersonate, impersonates } from './auth/impersonation.ts';
 import { NodeAuthorizer } from './auth/node-authorizer.ts';
 import { NodeGraph } from './auth/node-graph.ts';
 import { RbacPolicy } from './auth/rbac.ts';
@@ -244,9 +246,10 @@ export class ApiServer {
   /** Authentication, then the in-flight limit (watches are not counted), then routing. */
   async #served(req: ApiRequest, info: RequestInfo): Promise<ApiResponse> {
     // Known on arrival over HTTPS; a failed authentication there is repeated here for its 401.
-    const user = req.arrival?.user ?? this.#authenticator.authenticate(req);
+    let user = req.arrival?.user ?? this.#authenticator.authenticate(req);
     const confirming = this.#authenticator.confirm(user); // a service-account token's objects, read from the store
     if (confirming) await confirming;
+    if (impersonates(req.headers)) user = await impersonate(user, req.headers, this.#authorizer);
     req.user = user;
     if (info.longRunning) return this.#route(req, info, user);
     // Over HTTPS the place was taken on arrival (and is given back when the answer is written).
@@ -296,10 +299,7 @@ export class ApiServer {
       if (fieldSelector) a.fieldSelector = fieldSelector;
     }
     const d = this.#authorizer.authorize(a);
-    if (d.decision === 'allow') return;
-    const scope = r.namespace ? `in the namespace "${r.namespace}"` : 'at the cluster scope';
-    throw forbidden({ group: r.type.group, resource: r.type.resource, ...(r.name ? { name: r.name } : {}) },
-      `User "${user.username}" cannot ${r.verb} resource "${r.type.resource}${r.subresource ? `/${r.subresource}` : ''}" in API group "${r.type.group}" ${scope}${d.reason ? `: ${d.reason}` : ''}`);
+    if (d.decision !== 'allow') throw forbiddenFor(a, d.reason);
   }
 
   #dispatch(req: ApiRequest, r: ResourceRequest, ctx: EncodeContext, user: UserInfo): Promise<ApiResponse> | ApiResponse {

@@ -51,7 +51,7 @@ export interface TestServer {
   /** Resolves with the first request (already received or still to come) that `match` accepts; rejects after `timeoutMs`. */
   waitForRequest(match: (r: RecordedRequest) => boolean, timeoutMs: number, what: string): Promise<RecordedRequest>;
   /** A raw HTTPS request trusting the test certificate. */
-  request(method: string, path: string, opts?: { body?: string | Uint8Array; headers?: Record<string, string> }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>;
+  request(method: string, path: string, opts?: { body?: string | Uint8Array; headers?: Record<string, string | string[]> }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>;
   stop(): Promise<void>;
 }
 

@@ -1,0 +1,121 @@
+// Impersonation: a request may act as someone else through the Impersonate-User,
+// Impersonate-Group (repeated), Impersonate-Uid and Impersonate-Extra-<key> headers, as the real
+// server's impersonation filter reads them, after authentication and before the request is
+// authorized. Each thing asked for is authorized for the requester with the verb `impersonate`:
+// users (core group), groups (core), serviceaccounts (core, namespaced: a user name of the form
+// system:serviceaccount:<ns>:<name>), uids and userextras/<key> (authentication.k8s.io). The
+// first one refused answers 403; groups, uid or extras without a user answer 400.
+//
+// The new user's groups are those asked for; without any, a service account's fixed groups. A
+// user other than system:anonymous is in system:authenticated unless system:authenticated or
+// system:unauthenticated was asked for; system:anonymous is always in system:unauthenticated.
+import { badRequest } from '../../api/status.ts';
+import { validateName } from '../validation/names.ts';
+import type { AuthorizationAttributes, Authorizer, UserInfo } from './authorizer.ts';
+import { forbiddenFor } from './forbidden.ts';
+import { SERVICE_ACCOUNT_PREFIX, serviceAccountGroups, serviceAccountUsername } from './service-account-tokens.ts';
+
+export const IMPERSONATE_USER = 'impersonate-user';
+export const IMPERSONATE_GROUP = 'impersonate-group';
+export const IMPERSONATE_UID = 'impersonate-uid';
+export const IMPERSONATE_EXTRA_PREFIX = 'impersonate-extra-';
+/**
+ * How a header sent more than once is carried in the one string a request's header record holds
+ * (https.ts): joined by a line feed, which no header value can contain, so group names with
+ * commas survive. Bus clients join the same way.
+ */
+export const REPEATED_HEADER_SEPARATOR = '\n';
+
+const AUTHENTICATION_GROUP = 'authentication.k8s.io';
+const AUTHENTICATED = 'system:authenticated';
+const UNAUTHENTICATED = 'system:unauthenticated';
+const ANONYMOUS_USER = 'system:anonymous';
+
+/** Whether a header takes part in impersonation, so its repeats are kept apart. */
+export const isImpersonationHeader = (name: string) =>
+  name === IMPERSONATE_GROUP || name.startsWith(IMPERSONATE_EXTRA_PREFIX) || name === IMPERSONATE_USER || name === IMPERSONATE_UID;
+
+/** One thing asked for: what is authorized (without its user), and what it adds to the new user. */
+type Ask = Omit<AuthorizationAttributes, 'user' | 'verb'> & { kind: 'user' | 'serviceaccount' | 'group' | 'uid' | 'extra'; value: string; key?: string };
+
+const values = (raw: string | undefined) => (raw === undefined || raw === '' ? [] : raw.split(REPEATED_HEADER_SEPARATOR));
+
+/** The namespace and name of a service account's user name, or undefined when it is not one (serviceaccount.SplitUsername). */
+function splitServiceAccount(username: string): [string, string] | undefined {
+  if (!username.startsWith(SERVICE_ACCOUNT_PREFIX)) return undefined;
+  const parts = username.slice(SERVICE_ACCOUNT_PREFIX.length).split(':');
+  if (parts.length !== 2) return undefined;
+  const [namespace, name] = parts;
+  return validateName(namespace, 'label').length || validateName(name, 'subdomain').length ? undefined : [namespace, name];
+}
+
+function asks(headers: Record<string, string | undefined>): Ask[] {
+  const out: Ask[] = [];
+  const user = values(headers[IMPERSONATE_USER])[0];
+  if (user) {
+    const sa = splitServiceAccount(user);
+    out.push(sa
+      ? { kind: 'serviceaccount', value: user, apiGroup: '', resource: 'serviceaccounts', namespace: sa[0], name: sa[1] }
+      : { kind: 'user', value: user, apiGroup: '', resource: 'users', name: user });
+  }
+  for (const group of values(headers[IMPERSONATE_GROUP])) out.push({ kind: 'group', value: group, apiGroup: '', resource: 'groups', name: group });
+  for (const [header, raw] of Object.entries(headers)) {
+    if (!header.startsWith(IMPERSONATE_EXTRA_PREFIX)) continue;
+    const key = unescapeKey(header.slice(IMPERSONATE_EXTRA_PREFIX.length).toLowerCase());
+    for (const value of values(raw)) out.push({ kind: 'extra', value, key, apiGroup: AUTHENTICATION_GROUP, resource: 'userextras', subresource: key, name: value });
+  }
+  const uid = values(headers[IMPERSONATE_UID])[0];
+  if (uid) out.push({ kind: 'uid', value: uid, apiGroup: AUTHENTICATION_GROUP, resource: 'uids', name: uid });
+  if (!user && out.length) throw badRequest(`requested ${describe(out)} without impersonating a user`);
+  return out;
+}
+
+/** An extra's key is %-encoded in its header name; one that does not decode is kept as sent. */
+function unescapeKey(key: string): string {
+  try {
+    return decodeURIComponent(key);
+  } catch {
+    return key;
+  }
+}
+
+const describe = (list: Ask[]) => `[${list.map((a) => `${a.kind} ${JSON.stringify(a.value)}`).join(', ')}]`;
+
+/** Whether any impersonation header is present (the common case, none, costs a few lookups). */
+export function impersonates(headers: Record<string, string | undefined>): boolean {
+  if (headers[IMPERSONATE_USER] !== undefined || headers[IMPERSONATE_GROUP] !== undefined || headers[IMPERSONATE_UID] !== undefined) return true;
+  for (const h in headers) if (h.startsWith(IMPERSONATE_EXTRA_PREFIX)) return true;
+  return false;
+}
+
+/**
+ * The user `requester` acts as: each thing asked for authorized with the verb impersonate, then
+ * the new user built from them. Throws 400 for groups, uid or extras without a user, 403 for the
+ * first thing refused.
+ */
+export async function impersonate(requester: UserInfo, headers: Record<string, string | undefined>, authorizer: Authorizer): Promise<UserInfo> {
+  const list = asks(headers);
+  if (!list.length) return requester;
+  const groupsAsked = list.some((a) => a.kind === 'group');
+  let username = '';
+  let uid: string | undefined;
+  let groups: string[] = [];
+  const extra: Record<string, string[]> = {};
+  for (const ask of list) {
+    const { kind, value, key, ...target } = ask;
+    const attrs: AuthorizationAttributes = { user: requester, verb: 'impersonate', ...target };
+    const d = await authorizer.authorize(attrs);
+    if (d.decision !== 'allow') throw forbiddenFor(attrs, d.reason);
+    if (kind === 'user') username = value;
+    else if (kind === 'serviceaccount') {
+      username = serviceAccountUsername(target.namespace!, target.name!);
+      if (!groupsAsked) groups = serviceAccountGroups(target.namespace!);
+    } else if (kind === 'group') groups.push(value);
+    else if (kind === 'uid') uid = value;
+    else (extra[key!] ??= []).push(value);
+  }
+  if (username !== ANONYMOUS_USER) {
+    if (!groups.includes(AUTHENTICATED) && !groups.includes(UNAUTHENTICATED)) groups.push(AUTHENTICATED);
+  } else if (!groups.includes(UNAUTHENTICATED)) groups.push(UNAUTHENTICATED);
+  return { username, groups, ...(uid !== undefined ? { uid } : {}), ...(Object.keys(extra).length ? { extra } : {}) };
+}
