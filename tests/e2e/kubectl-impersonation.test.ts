@@ -123,7 +123,8 @@ test('uid and extras: authorized in authentication.k8s.io, extras keyed by their
 });
 
 test('groups, uid or extras without a user: 400', async (ctx) => {
-  for (const headers of [{ 'impersonate-group': 'developers' }, { 'impersonate-uid': 'u' }, { 'impersonate-extra-scopes': 'view' }]) {
+  const alone: Record<string, string>[] = [{ 'impersonate-group': 'developers' }, { 'impersonate-uid': 'u' }, { 'impersonate-extra-scopes': 'view' }];
+  for (const headers of alone) {
     const r = await review(ctx, headers);
     assert.is(r.status, 400, JSON.stringify(headers));
     assert.is(r.body.reason, 'BadRequest');
