@@ -54,14 +54,18 @@ export interface KeyPair {
   key: string;
 }
 
-/** The cluster's client CA in `certDir` (client-ca.crt and .key), made on first need and reused after. */
-export async function clientCa(certDir: string, clock: Clock): Promise<KeyPair & { certFile: string }> {
+/**
+ * The cluster's client CA in `certDir` (client-ca.crt and .key), made on first need and reused
+ * after. CAs a server trusts side by side need names of their own: OpenSSL looks an issuer up by
+ * name, and these certificates carry no key identifiers to tell two of one name apart.
+ */
+export async function clientCa(certDir: string, clock: Clock, commonName = 'orchsim-client-ca'): Promise<KeyPair & { certFile: string }> {
   const certFile = join(certDir, 'client-ca.crt');
   const keyFile = join(certDir, 'client-ca.key');
   if (existsSync(certFile) && existsSync(keyFile)) return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), certFile };
   mkdirSync(certDir, { recursive: true, mode: 0o700 });
   const now = clock.now();
-  const pems = await generate([{ name: 'commonName', value: 'orchsim-client-ca' }, { name: 'organizationName', value: 'orchsim' }], {
+  const pems = await generate([{ name: 'commonName', value: commonName }, { name: 'organizationName', value: 'orchsim' }], {
     keyType: 'ec', curve: 'P-256', algorithm: 'sha256', notBeforeDate: new Date(now - 60_000), notAfterDate: new Date(now + YEAR_MS),
     extensions: [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true }],
   });

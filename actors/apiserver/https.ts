@@ -4,14 +4,15 @@
 // Connection: close, as Go's Server.Shutdown disables keep-alives), and tell when no response
 // is being written any more.
 import { createServer, type Server } from 'node:https';
-import type { SecureContext, TLSSocket } from 'node:tls';
+import type { DetailedPeerCertificate, SecureContext, TLSSocket } from 'node:tls';
+import { X509Certificate } from 'node:crypto';
 import { pickContext, type SniContext } from './sni.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tooLarge } from '../api/status.ts';
 import { isImpersonationHeader, REPEATED_HEADER_SEPARATOR } from './auth/impersonation.ts';
 import { statusResponse, type ApiResponse } from './handlers/response.ts';
-import type { ApiRequest, Arrival, ClientCertificate } from './request.ts';
+import type { ApiRequest, Arrival, CertificateSigner, ClientCertificate } from './request.ts';
 
 export interface HttpsOptions {
   host: string;
@@ -19,8 +20,12 @@ export interface HttpsOptions {
   cert: string;
   key: string;
   maxRequestBodyBytes: number;
-  /** PEM of the CA bundle (--client-ca-file) whose client certificates authenticate; none asked for without it. */
+  /** PEM of the CA bundle (--client-ca-file) whose client certificates authenticate; none asked for without it or frontProxyCa. */
   clientCa?: string;
+  /** PEM of the CA bundle (--requestheader-client-ca-file) that signs front proxies' certificates. */
+  frontProxyCa?: string;
+  /** Headers whose repeats are separate values (ApiServer.keepsApart); impersonation's alone without it. */
+  keptApart?: (header: string) => boolean;
   /** The lowest TLS version and the TLS 1.2 suites served (tls-versions.ts); Node's defaults without them. */
   minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
   ciphers?: string;
@@ -78,22 +83,59 @@ function send(res: ServerResponse, r: ApiResponse, head: boolean, closing: boole
   });
 }
 
-/** The connection's client certificate: its CommonName and Organizations when the CA signed it, else why not; none presented, undefined. */
-function clientCertOf(socket: TLSSocket): ClientCertificate | undefined {
-  const peer = socket.getPeerCertificate();
-  if (!peer || Object.keys(peer).length === 0) return undefined;
-  if (!socket.authorized) return { error: `x509: certificate signed by unknown authority (${String(socket.authorizationError)})` };
-  const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
-  const [user] = list(peer.subject?.CN);
-  if (!user) return { error: 'x509: the certificate names no CommonName (user)' };
-  return { user, groups: list(peer.subject?.O) };
+/** The CA certificates of a PEM bundle. */
+function certificatesOf(bundle: string | undefined): X509Certificate[] {
+  return (bundle?.match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ?? []).map((pem) => new X509Certificate(pem));
 }
 
-/** The request's headers, one string each: repeats joined as Node does, but impersonation's kept apart (impersonation.ts). */
-function headersOf(req: IncomingMessage): Record<string, string | undefined> {
+/** Whether one of the CAs signed a certificate of the chain the client presented (or Node completed). */
+function signedByAny(peer: DetailedPeerCertificate, cas: readonly X509Certificate[]): boolean {
+  if (!cas.length) return false;
+  const seen = new Set<string>();
+  for (let c: DetailedPeerCertificate | undefined = peer; c && !seen.has(c.fingerprint256); c = c.issuerCertificate) {
+    seen.add(c.fingerprint256);
+    const x = new X509Certificate(c.raw);
+    if (cas.some((ca) => x.checkIssued(ca) && x.verify(ca.publicKey))) return true;
+  }
+  return false;
+}
+
+interface TrustedCas {
+  client: X509Certificate[];
+  frontProxy: X509Certificate[];
+}
+
+/**
+ * The connection's client certificate: its CommonName and Organizations, and which of the
+ * server's CAs signed it, or why it is not trusted; none presented, undefined. Read once per
+ * connection.
+ */
+function clientCertOf(socket: TLSSocket, cas: TrustedCas, known: WeakMap<TLSSocket, ClientCertificate | undefined>): ClientCertificate | undefined {
+  if (known.has(socket)) return known.get(socket);
+  const peer = socket.getPeerCertificate(true);
+  let cert: ClientCertificate | undefined;
+  if (!peer || Object.keys(peer).length === 0) cert = undefined;
+  else if (!socket.authorized) cert = { error: `x509: certificate signed by unknown authority (${String(socket.authorizationError)})` };
+  else {
+    const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+    const [user] = list(peer.subject?.CN);
+    const signers: CertificateSigner[] = [];
+    if (signedByAny(peer, cas.client)) signers.push('client');
+    if (signedByAny(peer, cas.frontProxy)) signers.push('front-proxy');
+    cert = user ? { user, groups: list(peer.subject?.O), signers } : { error: 'x509: the certificate names no CommonName (user)' };
+  }
+  known.set(socket, cert);
+  return cert;
+}
+
+/**
+ * The request's headers, one string each: repeats joined as Node does, except those whose repeats
+ * are separate values (impersonation's, a front proxy's groups), joined by REPEATED_HEADER_SEPARATOR.
+ */
+function headersOf(req: IncomingMessage, keptApart: (header: string) => boolean): Record<string, string | undefined> {
   const h: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(req.headers)) h[k] = Array.isArray(v) ? v.join(', ') : v;
-  for (const k in h) if (isImpersonationHeader(k)) h[k] = req.headersDistinct[k]?.join(REPEATED_HEADER_SEPARATOR);
+  for (const k in h) if (keptApart(k)) h[k] = req.headersDistinct[k]?.join(REPEATED_HEADER_SEPARATOR);
   return h;
 }
 
@@ -110,15 +152,19 @@ export function serveHttps(handler: Handler, o: HttpsOptions): Promise<Listening
   };
   // With a client CA, the server asks each connection for a certificate and checks it against the
   // CA itself, so that a connection without one (a token, or anonymous) is still served.
-  const tls = o.clientCa ? { ca: o.clientCa, requestCert: true, rejectUnauthorized: false } : {};
+  const cas: TrustedCas = { client: certificatesOf(o.clientCa), frontProxy: certificatesOf(o.frontProxyCa) };
+  const bundle = [o.clientCa, o.frontProxyCa].filter((p) => p !== undefined).join('\n');
+  const tls = bundle ? { ca: bundle, requestCert: true, rejectUnauthorized: false } : {};
+  const certs = new WeakMap<TLSSocket, ClientCertificate | undefined>();
+  const keptApart = o.keptApart ?? isImpersonationHeader;
   const versions = { ...(o.minVersion ? { minVersion: o.minVersion } : {}), ...(o.ciphers ? { ciphers: o.ciphers } : {}) };
   const served = o.sni;
   const sni = served?.length ? { SNICallback: (name: string, done: (e: Error | null, c?: SecureContext) => void) => done(null, pickContext(served, name)) } : {};
   const server: Server = createServer({ cert: o.cert, key: o.key, ...tls, ...versions, ...sni }, async (req, res) => {
     open++;
     res.once('close', finished);
-    const clientCert = o.clientCa ? clientCertOf(req.socket as TLSSocket) : undefined;
-    const head = { method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), ...(clientCert ? { clientCert } : {}) };
+    const clientCert = bundle ? clientCertOf(req.socket as TLSSocket, cas, certs) : undefined;
+    const head = { method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req, keptApart), ...(clientCert ? { clientCert } : {}) };
     const arrival = o.arrive?.(head);
     if (arrival) res.once('close', () => arrival.release());
     // Handled after this turn's other arrivals: the event loop reads every connection that is

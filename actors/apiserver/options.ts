@@ -33,6 +33,12 @@ export interface ApiServerOptions {
   tlsSniCertKey?: NamedCertKey[];
   /** The CA bundle whose client certificates authenticate (their CommonName the user, Organizations the groups). */
   clientCaFile?: string;
+  /** Front proxies (auth/front-proxy.ts): the CA of their certificates, and the headers they name users in. */
+  requestheaderClientCaFile?: string;
+  requestheaderAllowedNames?: string[];
+  requestheaderUsernameHeaders?: string[];
+  requestheaderGroupHeaders?: string[];
+  requestheaderExtraHeadersPrefix?: string[];
   /** Service-account tokens (auth/service-accounts.ts): off unless an issuer and a signing key are given. */
   serviceAccountIssuer?: string[];
   serviceAccountSigningKeyFile?: string;
@@ -361,11 +367,13 @@ const authSpecs: OptionSpec<ApiServerOptions>[] = [
   { name: 'oidc-groups-prefix', kind: string, group: AUTHN, help: 'a prefix of group names', inert: NO_TOKEN_ISSUER },
   { name: 'oidc-required-claim', kind: stringMap, group: AUTHN, help: 'key=value claims every token must carry; repeatable', inert: NO_TOKEN_ISSUER },
   { name: 'oidc-signing-algs', kind: strings, default: ['RS256'], group: AUTHN, rule: eachOf(OIDC_ALGS), help: `the signing algorithms accepted: ${OIDC_ALGS.join(', ')}`, inert: NO_TOKEN_ISSUER },
-  { name: 'requestheader-client-ca-file', kind: string, group: AUTHN, help: 'the CA that signs the front proxies whose header usernames are trusted', inert: NO_TOKEN_ISSUER },
-  { name: 'requestheader-allowed-names', kind: strings, group: AUTHN, help: 'front-proxy certificate common names allowed; any when empty', inert: NO_TOKEN_ISSUER },
-  { name: 'requestheader-username-headers', kind: strings, group: AUTHN, help: 'headers carrying the user name; X-Remote-User is usual', inert: NO_TOKEN_ISSUER },
-  { name: 'requestheader-group-headers', kind: strings, group: AUTHN, help: 'headers carrying group names; X-Remote-Group is usual', inert: NO_TOKEN_ISSUER },
-  { name: 'requestheader-extra-headers-prefix', kind: strings, group: AUTHN, help: 'header prefixes of extra user information; X-Remote-Extra- is usual', inert: NO_TOKEN_ISSUER },
+  { name: 'requestheader-client-ca-file', kind: string, key: 'requestheaderClientCaFile', group: AUTHN,
+    help: 'a CA bundle: a client certificate it signed is a front proxy, whose headers name the user (before client certificates and tokens)' },
+  { name: 'requestheader-allowed-names', kind: strings, key: 'requestheaderAllowedNames', group: AUTHN, help: 'front-proxy certificate common names allowed; any when empty' },
+  { name: 'requestheader-username-headers', kind: strings, key: 'requestheaderUsernameHeaders', group: AUTHN, help: 'headers carrying the user name, the first non-empty wins; X-Remote-User is usual' },
+  { name: 'requestheader-group-headers', kind: strings, key: 'requestheaderGroupHeaders', group: AUTHN, help: 'headers carrying group names, each repeat one group; X-Remote-Group is usual' },
+  { name: 'requestheader-extra-headers-prefix', kind: strings, key: 'requestheaderExtraHeadersPrefix', group: AUTHN,
+    help: 'header prefixes of extra user information, keyed by the rest of the name; X-Remote-Extra- is usual' },
   { name: 'proxy-client-cert-file', kind: string, group: AUTHN, help: 'the client certificate the server uses when it calls out', inert: 'orchsim calls out to nothing' },
   { name: 'proxy-client-key-file', kind: string, group: AUTHN, help: 'the key of --proxy-client-cert-file', inert: 'orchsim calls out to nothing' },
   { name: 'service-account-issuer', kind: strings, key: 'serviceAccountIssuer', group: AUTHN, rule: issuers,
@@ -437,6 +445,9 @@ function serviceAccountTokens(v: (name: string) => unknown): string | undefined 
 
 const crossRules: CrossRule[] = [
   { names: SERVICE_ACCOUNT_FLAGS, check: serviceAccountTokens },
+  { names: ['requestheader-client-ca-file', 'requestheader-username-headers'],
+    check: (v) => (v('requestheader-client-ca-file') && !((v('requestheader-username-headers') as string[] | undefined) ?? []).length
+      ? '--requestheader-username-headers must name at least one header with --requestheader-client-ca-file' : undefined) },
   { names: ['oidc-issuer-url', 'oidc-client-id'],
     check: (v) => (v('oidc-issuer-url') && !v('oidc-client-id') ? '--oidc-client-id is required with --oidc-issuer-url' : undefined) },
   { names: ['enable-admission-plugins', 'disable-admission-plugins'], check: (v) => {

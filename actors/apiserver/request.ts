@@ -58,7 +58,9 @@ export function asUser(req: ApiRequest): { user?: UserInfo } {
   return req.user ? { user: req.user } : {};
 }
 
-export type ClientCertificate = { user: string; groups: string[] } | { error: string };
+/** Which of the server's CAs signed a client certificate: --client-ca-file's, or --requestheader-client-ca-file's (a front proxy). */
+export type CertificateSigner = 'client' | 'front-proxy';
+export type ClientCertificate = { user: string; groups: string[]; signers: readonly CertificateSigner[] } | { error: string };
 
 /** Go's strconv.ParseBool: every spelling real clients send (`True` from python, `1` from curl). */
 const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);

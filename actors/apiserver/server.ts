@@ -13,7 +13,8 @@ import { authenticator, loadTokenFile, type Authenticator } from './auth/authent
 import { authorizerFor, type AuthorizationAttributes, type Authorizer, type UserInfo } from './auth/authorizer.ts';
 import { bootstrapPolicy } from './auth/bootstrap-policy.ts';
 import { forbiddenFor } from './auth/forbidden.ts';
-import { impersonate, impersonates } from './auth/impersonation.ts';
+import { FrontProxy } from './auth/front-proxy.ts';
+import { impersonate, impersonates, isImpersonationHeader } from './auth/impersonation.ts';
 import { NodeAuthorizer } from './auth/node-authorizer.ts';
 import { NodeGraph } from './auth/node-graph.ts';
 import { RbacPolicy } from './auth/rbac.ts';
@@ -91,6 +92,7 @@ export class ApiServer {
   #stopBus: (() => void) | undefined;
   readonly #authorizer: Authorizer;
   readonly #authenticator: Authenticator;
+  readonly #frontProxy: FrontProxy | undefined;
   /** The RBAC objects, read from the store, when the RBAC mode is on. */
   readonly rbac: RbacPolicy | undefined;
   readonly #nodeGraph: NodeGraph | undefined;
@@ -123,8 +125,11 @@ export class ApiServer {
     const tokens = new Map([...(options.tokens ?? []), ...(options.tokenAuthFile ? loadTokenFile(options.tokenAuthFile) : [])]);
     this.#serviceAccounts = serviceAccountTokens(options, env.clock, env.random.fork('service-account-tokens'));
     const components = env.componentTokens;
+    this.#frontProxy = options.requestheaderClientCaFile === undefined ? undefined : new FrontProxy({ allowedNames: options.requestheaderAllowedNames ?? [],
+      usernameHeaders: options.requestheaderUsernameHeaders ?? [], groupHeaders: options.requestheaderGroupHeaders ?? [], extraHeadersPrefixes: options.requestheaderExtraHeadersPrefix ?? [] });
     this.#authenticator = authenticator(components ? { get: (t) => tokens.get(t) ?? components.get(t) } : tokens, options.anonymousAuth,
-      this.#serviceAccounts && { verifier: this.#serviceAccounts.verifier, clock: env.clock, read: (type, ns, name) => this.store.get(this.registry.key(type, ns, name)) });
+      this.#serviceAccounts && { verifier: this.#serviceAccounts.verifier, clock: env.clock, read: (type, ns, name) => this.store.get(this.registry.key(type, ns, name)) },
+      this.#frontProxy);
     this.#revisionAtLastTick = this.store.revision;
     this.bus = env.bus ?? new MemoryBus({ clock: env.clock });
     this.hub = new WatchHub(this.bus);
@@ -202,6 +207,11 @@ export class ApiServer {
     if (r.stream && info.resource) return trackWatch(r, info.labels, info.resource.type, started, this);
     this.metrics.request(info.labels, r.status, this.env.clock.now() - started);
     return r;
+  }
+
+  /** Headers whose repeats are separate values, for the HTTPS layer to keep apart: impersonation's and a front proxy's. */
+  keepsApart(header: string): boolean {
+    return isImpersonationHeader(header) || (this.#frontProxy?.keepsApart(header) ?? false);
   }
 
   /**

@@ -125,11 +125,11 @@ function readSni(pairs: readonly NamedCertKey[]): SniContext[] {
 }
 
 /** The CA bundle of --client-ca-file; a file that cannot be read stops the start with its name. */
-function readClientCa(file: string): string {
+function readCaBundle(flag: string, file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
-    throw new OptionError(`--client-ca-file ${file}: ${(e as Error).message}`);
+    throw new OptionError(`--${flag} ${file}: ${(e as Error).message}`);
   }
 }
 
@@ -171,11 +171,12 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   // fresh at each start (no secret is shared between installs); --client-ca-file adds another CA.
   const ca = mode === 'serve' ? await clientCa(options.certDir, clock) : undefined;
   const admin = ca && kubeconfigOut ? await clientCertificate(ca, ADMIN.user, ADMIN.groups, clock) : undefined;
-  const clientCas = [ca?.cert, options.clientCaFile === undefined ? undefined : readClientCa(options.clientCaFile)].filter((p) => p !== undefined);
+  const clientCas = [ca?.cert, options.clientCaFile === undefined ? undefined : readCaBundle('client-ca-file', options.clientCaFile)].filter((p) => p !== undefined);
+  const frontProxyCa = options.requestheaderClientCaFile === undefined ? undefined : readCaBundle('requestheader-client-ca-file', options.requestheaderClientCaFile);
   const listening = await serveHttps((req) => server.handle(req), {
     host: options.bindAddress, port: options.securePort, cert: cert.cert, key: cert.key, maxRequestBodyBytes: options.maxRequestBodyBytes,
-    ...(clientCas.length ? { clientCa: clientCas.join('\n') } : {}), ...tlsServerOptions(options),
-    arrive: (req) => server.arrive(req), ...(sni.length ? { sni } : {}),
+    ...(clientCas.length ? { clientCa: clientCas.join('\n') } : {}), ...(frontProxyCa ? { frontProxyCa } : {}), ...tlsServerOptions(options),
+    arrive: (req) => server.arrive(req), keptApart: (header) => server.keepsApart(header), ...(sni.length ? { sni } : {}),
   });
   if (kubeconfigOut && admin) writeKubeconfig(kubeconfigOut, listening.url, cert.cert, { clientCert: admin });
   const what = cluster ? `, ${nodes} simulated nodes, a scheduler and the controller manager${speed > 1 ? `, time ${speed}× faster` : ''}` : '';

@@ -1,6 +1,7 @@
-// Authentication: who is asking, in the real server's order. A client certificate signed by the
-// --client-ca-file CA names a user (its CommonName) and groups (its Organizations); else a bearer
-// token: from the static token file (--token-auth-file, CSV `token,user,uid,"group1,group2"`),
+// Authentication: who is asking, in the real server's order. A front proxy's headers, from a
+// connection whose certificate the --requestheader-client-ca-file CA signed (front-proxy.ts);
+// else a client certificate signed by the --client-ca-file CA names a user (its CommonName) and
+// groups (its Organizations); else a bearer token: from the static token file (--token-auth-file, CSV `token,user,uid,"group1,group2"`),
 // else a service-account token (legacy, then bound: service-account-verify.ts); a request with
 // no credentials is system:anonymous when --anonymous-auth allows it. Credentials presented but
 // not trusted (an unknown token, a certificate from another CA) are rejected with 401 even then,
@@ -16,8 +17,10 @@ import type { Clock } from '../../api/env.ts';
 import { unauthorized } from '../../api/status.ts';
 import type { ClientCertificate } from '../request.ts';
 import { ANONYMOUS, type UserInfo } from './authorizer.ts';
+import type { FrontProxy } from './front-proxy.ts';
 import { storedCheckFails, type ObjectReader } from './service-account-lookup.ts';
 import type { AuthenticatedUser, ServiceAccountTokenVerifier, StoredCheck } from './service-account-verify.ts';
+import { withAuthenticated } from './users.ts';
 
 /** What a request brings to be known by: its headers, and the client certificate its connection presented. */
 export interface Credentials {
@@ -62,7 +65,7 @@ export function parseTokenFile(text: string, source = 'token file'): Map<string,
     const fields = splitCsv(line);
     if (fields.length < 3 || !fields[0] || !fields[1]) throw new Error(`${source} line ${i + 1}: want token,user,uid[,"group1,group2"]`);
     const groups = fields[3] ? fields[3].split(',').map((g) => g.trim()).filter(Boolean) : [];
-    tokens.set(fields[0], { username: fields[1], uid: fields[2], groups: [...groups, 'system:authenticated'] });
+    tokens.set(fields[0], { username: fields[1], uid: fields[2], groups: withAuthenticated(groups) });
   });
   return tokens;
 }
@@ -97,7 +100,8 @@ const INVALID_BEARER_TOKEN = 'invalid bearer token';
 
 type Verdict = { user: AuthenticatedUser; audiences?: readonly string[]; check?: StoredCheck } | { error: string };
 
-export function authenticator(tokens: { get(token: string): UserInfo | undefined }, anonymousAuth: boolean, serviceAccounts?: ServiceAccountAuthentication): Authenticator {
+export function authenticator(tokens: { get(token: string): UserInfo | undefined }, anonymousAuth: boolean, serviceAccounts?: ServiceAccountAuthentication,
+  frontProxy?: FrontProxy): Authenticator {
   const pending = new WeakMap<UserInfo, StoredCheck>();
   const implicit = serviceAccounts?.verifier.config.apiAudiences ?? [];
 
@@ -123,7 +127,12 @@ export function authenticator(tokens: { get(token: string): UserInfo | undefined
 
   return {
     authenticate({ headers, clientCert }) {
-      if (clientCert && 'user' in clientCert) return { username: clientCert.user, groups: [...clientCert.groups, 'system:authenticated'] };
+      const cert = clientCert && 'user' in clientCert ? clientCert : undefined;
+      if (frontProxy && cert?.signers.includes('front-proxy')) {
+        const proxied = frontProxy.user(cert.user, headers);
+        if (proxied) return proxied;
+      }
+      if (cert?.signers.includes('client')) return { username: cert.user, groups: withAuthenticated([...cert.groups]) };
       const auth = headers.authorization;
       if (auth !== undefined) {
         const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);

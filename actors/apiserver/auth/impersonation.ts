@@ -14,6 +14,7 @@ import { validateName } from '../validation/names.ts';
 import type { AuthorizationAttributes, Authorizer, UserInfo } from './authorizer.ts';
 import { forbiddenFor } from './forbidden.ts';
 import { SERVICE_ACCOUNT_PREFIX, serviceAccountGroups, serviceAccountUsername } from './service-account-tokens.ts';
+import { ANONYMOUS_USER, UNAUTHENTICATED, unescapeExtraKey, withAuthenticated } from './users.ts';
 
 export const IMPERSONATE_USER = 'impersonate-user';
 export const IMPERSONATE_GROUP = 'impersonate-group';
@@ -27,9 +28,6 @@ export const IMPERSONATE_EXTRA_PREFIX = 'impersonate-extra-';
 export const REPEATED_HEADER_SEPARATOR = '\n';
 
 const AUTHENTICATION_GROUP = 'authentication.k8s.io';
-const AUTHENTICATED = 'system:authenticated';
-const UNAUTHENTICATED = 'system:unauthenticated';
-const ANONYMOUS_USER = 'system:anonymous';
 
 /** Whether a header takes part in impersonation, so its repeats are kept apart. */
 export const isImpersonationHeader = (name: string) =>
@@ -61,22 +59,13 @@ function asks(headers: Record<string, string | undefined>): Ask[] {
   for (const group of values(headers[IMPERSONATE_GROUP])) out.push({ kind: 'group', value: group, apiGroup: '', resource: 'groups', name: group });
   for (const [header, raw] of Object.entries(headers)) {
     if (!header.startsWith(IMPERSONATE_EXTRA_PREFIX)) continue;
-    const key = unescapeKey(header.slice(IMPERSONATE_EXTRA_PREFIX.length).toLowerCase());
+    const key = unescapeExtraKey(header.slice(IMPERSONATE_EXTRA_PREFIX.length).toLowerCase());
     for (const value of values(raw)) out.push({ kind: 'extra', value, key, apiGroup: AUTHENTICATION_GROUP, resource: 'userextras', subresource: key, name: value });
   }
   const uid = values(headers[IMPERSONATE_UID])[0];
   if (uid) out.push({ kind: 'uid', value: uid, apiGroup: AUTHENTICATION_GROUP, resource: 'uids', name: uid });
   if (!user && out.length) throw badRequest(`requested ${describe(out)} without impersonating a user`);
   return out;
-}
-
-/** An extra's key is %-encoded in its header name; one that does not decode is kept as sent. */
-function unescapeKey(key: string): string {
-  try {
-    return decodeURIComponent(key);
-  } catch {
-    return key;
-  }
 }
 
 const describe = (list: Ask[]) => `[${list.map((a) => `${a.kind} ${JSON.stringify(a.value)}`).join(', ')}]`;
@@ -114,8 +103,7 @@ export async function impersonate(requester: UserInfo, headers: Record<string, s
     else if (kind === 'uid') uid = value;
     else (extra[key!] ??= []).push(value);
   }
-  if (username !== ANONYMOUS_USER) {
-    if (!groups.includes(AUTHENTICATED) && !groups.includes(UNAUTHENTICATED)) groups.push(AUTHENTICATED);
-  } else if (!groups.includes(UNAUTHENTICATED)) groups.push(UNAUTHENTICATED);
+  if (username !== ANONYMOUS_USER) withAuthenticated(groups);
+  else if (!groups.includes(UNAUTHENTICATED)) groups.push(UNAUTHENTICATED);
   return { username, groups, ...(uid !== undefined ? { uid } : {}), ...(Object.keys(extra).length ? { extra } : {}) };
 }

@@ -131,7 +131,7 @@ const AUTHENTICATION_ROWS: OptionCase[] = [
   { name: 'oidc-groups-prefix', default: undefined, valid: 'oidc:' },
   { name: 'oidc-required-claim', default: undefined, valid: 'hd=example.com,tier=admin' },
   { name: 'oidc-signing-algs', default: '[RS256]', valid: 'RS256,ES256,PS512', invalid: [['HS256', '"HS256" is not one of RS256, RS384']] },
-  { name: 'requestheader-client-ca-file', default: undefined, valid: '/etc/orch/front-proxy-ca.crt' },
+  { name: 'requestheader-client-ca-file', default: undefined, valid: '/etc/orch/front-proxy-ca.crt', with: ['--requestheader-username-headers=X-Remote-User'] },
   { name: 'requestheader-allowed-names', default: undefined, valid: 'front-proxy-client' },
   { name: 'requestheader-username-headers', default: undefined, valid: 'X-Remote-User' },
   { name: 'requestheader-group-headers', default: undefined, valid: 'X-Remote-Group' },
