@@ -1,14 +1,14 @@
 // The API server on the bus: actors in any process reach it by request/reply, as kubectl does
 // over HTTPS. Two subjects, served by a queue group so several API servers share the load:
 //   orch.api.request   a wire request (method, url, headers, body) → the response
-//   orch.api.changes   the changes of one scope after a revision → events, the newest revision,
-//                      and the scope's chain head, so a watcher can follow the live subjects after it;
-//                      in pages (`more`) of at most CHANGES_PAGE_EVENTS events, fewer when a page
+//   orch.api.changes   the changes of one scope after a revision → events (Secrets' metadata only), the
+//                      newest revision, and the scope's chain head, so a watcher can follow the live
+//                      subjects after it; authorized as a watch of that scope; in pages (`more`) of at most CHANGES_PAGE_EVENTS events, fewer when a page
 //                      would be larger than the bus carries (NATS's max_payload)
 import { nodeNameOf } from '../api/fields.ts';
 import { lookupResource } from '../api/resources.ts';
 import { StatusError, badRequest, internal, type Status } from '../api/status.ts';
-import { Deferred, type Bus, type Message, type Subscription } from '../../transport/bus.ts';
+import { Deferred, type Bus, type Subscription } from '../../transport/bus.ts';
 import { encode } from '../../transport/codec.ts';
 import { payload, valueOf } from '../../transport/payload.ts';
 import type { ApiResponse } from './handlers/response.ts';
@@ -18,6 +18,7 @@ import { StorageError } from './storage/errors.ts';
 import type { Store } from './storage/store.ts';
 import { scopeKey, type Chains } from './watch/chains.ts';
 import type { BusEvent } from './watch/events.ts';
+import { isPrivate, metadataOnly } from './watch/subjects.ts';
 
 export const REQUEST_SUBJECT = 'orch.api.request';
 export const CHANGES_SUBJECT = 'orch.api.changes';
@@ -30,6 +31,8 @@ export interface ChangesRequest {
   namespace?: string;
   nodeName?: string;
   after: number;
+  /** The caller's Authorization header, as on orch.api.request: the changes are a watch, authorized as one. */
+  authorization?: string;
 }
 
 /**
@@ -54,6 +57,7 @@ export function changesAfter(store: Store, chains: Chains, keyPrefix: string, q:
   const type = lookupResource(q.group, q.version, q.resource);
   if (!type) return { status: badRequest(`unknown resource ${q.group}/${q.version}/${q.resource}`).status };
   const prefix = collectionKey(keyPrefix, type, q.namespace);
+  const secret = isPrivate(type);
   const head = chains.head(scopeKey({ type, namespace: q.namespace, nodeName: q.nodeName }));
   const revision = store.revision;
   if (q.after >= revision) return { revision, head, events: [] };
@@ -63,7 +67,9 @@ export function changesAfter(store: Store, chains: Chains, keyPrefix: string, q:
       if (!c.key.startsWith(prefix)) continue;
       if (q.nodeName !== undefined && nodeNameOf(c.object) !== q.nodeName && nodeNameOf(c.prev) !== q.nodeName) continue;
       if (events.length === limit) return { revision: events[limit - 1]!.revision, head: 0, events, more: true };
-      events.push(c.prev ? { type: c.type, revision: c.revision, object: c.object, prev: c.prev } : { type: c.type, revision: c.revision, object: c.object });
+      const object = secret ? metadataOnly(c.object) : c.object;
+      const prev = c.prev && (secret ? metadataOnly(c.prev) : c.prev);
+      events.push(prev ? { type: c.type, revision: c.revision, object, prev } : { type: c.type, revision: c.revision, object });
     }
     return { revision, head, events };
   } catch (e) {
@@ -73,7 +79,11 @@ export function changesAfter(store: Store, chains: Chains, keyPrefix: string, q:
   }
 }
 
-export function serveOnBus(bus: Bus, handle: (req: ApiRequest) => Promise<ApiResponse>, changes: (q: ChangesRequest, limit: number) => ChangesReply): () => void {
+/** Why a changes request may not be answered (its 401 or 403), or undefined to answer it. */
+export type ChangesRefusal = (q: ChangesRequest) => Status | undefined | Promise<Status | undefined>;
+
+export function serveOnBus(bus: Bus, handle: (req: ApiRequest) => Promise<ApiResponse>, changes: (q: ChangesRequest, limit: number) => ChangesReply,
+  refuse: ChangesRefusal): () => void {
   const subs: Subscription[] = [
     bus.subscribe(REQUEST_SUBJECT, (msg) => {
       if (!msg.reply) return;
@@ -93,7 +103,17 @@ export function serveOnBus(bus: Bus, handle: (req: ApiRequest) => Promise<ApiRes
       });
     }, { queue: QUEUE }),
     bus.subscribe(CHANGES_SUBJECT, (msg) => {
-      if (msg.reply) answerChanges(bus, msg, changes);
+      if (!msg.reply) return;
+      // Answered in the same turn when the refusal needs no I/O, as before changes were authorized.
+      let q: ChangesRequest;
+      try {
+        q = valueOf<ChangesRequest>(msg);
+      } catch {
+        return bus.publish(msg.reply, payload({ status: badRequest('undecodable changes request').status }));
+      }
+      const refused = refuse(q);
+      if (refused instanceof Promise) void refused.then((r) => answerChanges(bus, msg.reply!, q, changes, r));
+      else answerChanges(bus, msg.reply, q, changes, refused);
     }, { queue: QUEUE }),
   ];
   return () => subs.forEach((s) => s.unsubscribe());
@@ -103,14 +123,8 @@ export function serveOnBus(bus: Bus, handle: (req: ApiRequest) => Promise<ApiRes
  * Publishes a page of changes; a page the bus refuses (over NATS's max_payload) is made again with
  * half its events, down to one; an event too large alone is answered with a 500 that says so.
  */
-function answerChanges(bus: Bus, msg: Message, changes: (q: ChangesRequest, limit: number) => ChangesReply): void {
-  const reply = msg.reply!;
-  let q: ChangesRequest;
-  try {
-    q = valueOf<ChangesRequest>(msg);
-  } catch {
-    return bus.publish(reply, payload({ status: badRequest('undecodable changes request').status }));
-  }
+function answerChanges(bus: Bus, reply: string, q: ChangesRequest, changes: (q: ChangesRequest, limit: number) => ChangesReply, refused: Status | undefined): void {
+  if (refused) return bus.publish(reply, payload({ status: refused }));
   for (let limit = CHANGES_PAGE_EVENTS; ;) {
     let page: ChangesReply;
     try {

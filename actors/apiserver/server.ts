@@ -4,7 +4,7 @@
 // (deadline.ts), authentication, the in-flight limit (inflight.ts), then routing, which reads the
 // resource table, authorization and the handlers. Every answer is counted in /metrics.
 import type { Clock, Random } from '../api/env.ts';
-import { StatusError, internal, methodNotAllowed } from '../api/status.ts';
+import { StatusError, internal, methodNotAllowed, type Status } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import { AdmissionChain } from './admission/chain.ts';
 import { makePlugin } from './admission/plugins.ts';
@@ -45,7 +45,7 @@ import { MemoryStore } from './storage/memory.ts';
 import { handleWatch, type WatchDeps } from './handlers/watch.ts';
 import { Fanout } from './watch/fanout.ts';
 import { EventExpiry } from './event-ttl.ts';
-import { changesAfter, serveOnBus } from './bus-endpoint.ts';
+import { changesAfter, serveOnBus, type ChangesRequest } from './bus-endpoint.ts';
 import { WatchHub } from './watch/hub.ts';
 import type { Bus } from '../../transport/bus.ts';
 import { MemoryBus } from '../../transport/memory-bus.ts';
@@ -132,8 +132,9 @@ export class ApiServer {
       this.#frontProxy);
     this.#revisionAtLastTick = this.store.revision;
     this.bus = env.bus ?? new MemoryBus({ clock: env.clock });
-    this.hub = new WatchHub(this.bus);
-    this.#fanout = new Fanout(this.store, this.bus, options.etcdPrefix);
+    const local = new MemoryBus({ clock: env.clock });
+    this.hub = new WatchHub(this.bus, local);
+    this.#fanout = new Fanout(this.store, this.bus, options.etcdPrefix, local);
     this.#eventExpiry = new EventExpiry(this.store, env.clock, options.etcdPrefix, options.eventTtlMs);
     this.#watch = { registry: this.registry, hub: this.hub, random: env.random.fork('watch-lifetimes'),
       minRequestTimeoutMs: options.minRequestTimeoutSeconds * 1000, bookmarkIntervalMs: options.watchBookmarkIntervalMs,
@@ -159,7 +160,7 @@ export class ApiServer {
     await this.#nodeGraph?.load();
     this.#scheduleCompaction();
     this.#stopBus = serveOnBus(this.bus, (req) => this.handle(req),
-      (q, limit) => changesAfter(this.store, this.#fanout.chains, this.options.etcdPrefix, q, limit));
+      (q, limit) => changesAfter(this.store, this.#fanout.chains, this.options.etcdPrefix, q, limit), (q) => this.#refuseChanges(q));
     this.lifecycle.started();
   }
 
@@ -310,6 +311,30 @@ export class ApiServer {
     }
     const d = this.#authorizer.authorize(a);
     if (d.decision !== 'allow') throw forbiddenFor(a, d.reason);
+  }
+
+  /**
+   * A watcher on the bus asking for a scope's backlog is authenticated and authorized as the watch
+   * it is: its 401 or 403, or undefined.
+   */
+  #refuseChanges(q: ChangesRequest): Status | undefined | Promise<Status | undefined> {
+    const type = lookupResource(q.group, q.version, q.resource);
+    if (!type) return undefined; // answered 400 with the changes
+    let user: UserInfo;
+    try {
+      user = this.#authenticator.authenticate({ headers: { authorization: q.authorization } });
+    } catch (e) {
+      if (e instanceof StatusError) return e.status;
+      throw e;
+    }
+    const authorized = (): Status | undefined => {
+      const a: AuthorizationAttributes = { user, verb: 'watch', apiGroup: type.group, resource: type.resource, namespace: q.namespace,
+        ...(q.nodeName !== undefined ? { fieldSelector: `spec.nodeName=${q.nodeName}` } : {}) };
+      const d = this.#authorizer.authorize(a);
+      return d.decision === 'allow' ? undefined : forbiddenFor(a, d.reason).status;
+    };
+    const confirming = this.#authenticator.confirm(user);
+    return confirming ? confirming.then(authorized, (e) => (e instanceof StatusError ? e.status : Promise.reject(e))) : authorized();
   }
 
   #dispatch(req: ApiRequest, r: ResourceRequest, ctx: EncodeContext, user: UserInfo): Promise<ApiResponse> | ApiResponse {

@@ -1,13 +1,14 @@
-// A component's credentials on the bus: each API request it sends carries its bearer token, as a
-// client-go client's transport adds the Authorization header, so the API server authenticates and
-// authorizes bus requests like HTTPS ones. `Identity` names who a component is: the scheduler,
+// A component's credentials on the bus: each API request it sends, and each request for a watch's
+// backlog (orch.api.changes), carries its bearer token, as a client-go client's transport adds
+// the Authorization header, so the API server authenticates and authorizes bus requests like
+// HTTPS ones. `Identity` names who a component is: the scheduler,
 // the controller manager or one of its controllers' service accounts, a node.
 import { NODE_USER_PREFIX, NODES_GROUP } from '../apiserver/auth/node-authorizer.ts';
 import { serviceAccountGroups, serviceAccountUsername } from '../apiserver/auth/service-account-tokens.ts';
 import { randomBytes } from 'node:crypto';
 import { Deferred, type Body, type Bus, type Message } from '../../transport/bus.ts';
 import { ForwardingBus } from '../../transport/forwarding-bus.ts';
-import { REQUEST_SUBJECT } from '../apiserver/bus-endpoint.ts';
+import { CHANGES_SUBJECT, REQUEST_SUBJECT, type ChangesRequest } from '../apiserver/bus-endpoint.ts';
 import type { ApiRequest } from '../apiserver/request.ts';
 
 export interface Identity {
@@ -60,7 +61,10 @@ export class CredentialedBus extends ForwardingBus {
    * a copy of the request would read its body, which stays unencoded while it stays in process.
    */
   override request(subject: string, data: Body, timeoutMs: number): Promise<Message> {
-    if (subject === REQUEST_SUBJECT && data instanceof Deferred) (data.value as ApiRequest).headers.authorization = this.#authorization;
+    if (data instanceof Deferred) {
+      if (subject === REQUEST_SUBJECT) (data.value as ApiRequest).headers.authorization = this.#authorization;
+      else if (subject === CHANGES_SUBJECT) (data.value as ChangesRequest).authorization = this.#authorization;
+    }
     return super.request(subject, data, timeoutMs);
   }
 }

@@ -69,7 +69,7 @@ export interface CapturedEvents {
 async function capture(count: number, shape: PodShape, initialRevision?: number): Promise<{ subjects: string[]; data: Uint8Array[]; bodies: Body[]; firstRevision: number }> {
   const store = new MemoryStore(initialRevision);
   const bus = new MemoryBus({ clock: wallClock() });
-  const fanout = new Fanout(store, bus, KEY_PREFIX);
+  const fanout = new Fanout(store, bus, KEY_PREFIX, new MemoryBus({ clock: wallClock() }));
   const firstRevision = store.revision + 1;
   const subjects: string[] = [];
   const data: Uint8Array[] = [];

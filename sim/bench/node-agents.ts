@@ -11,6 +11,8 @@ import { Fanout } from '../../actors/apiserver/watch/fanout.ts';
 import { watchSubject } from '../../actors/apiserver/watch/subjects.ts';
 import type { Bus } from '../../transport/bus.ts';
 import { CountingBus } from './counting-bus.ts';
+import { MemoryBus } from '../../transport/memory-bus.ts';
+import { wallClock } from '../clock.ts';
 import { benchPod, KEY_PREFIX, nodeName, podKey, PODS, type PodShape } from './events.ts';
 import type { NodeAgentCase } from './fanout-report.ts';
 import { DeliveryLatch, drive } from './flow.ts';
@@ -35,7 +37,7 @@ export async function nodeAgentCase(input: NodeAgentInput, pub: Bus, sub: Bus, l
   // Pod j is bound to node j mod agents; built before timing, as a client's request body would be.
   const pods: KObject[] = Array.from({ length: total }, (_, j) => benchPod(agentPodName(j), nodeName(j % agents), input.shape));
   const store = new MemoryStore();
-  const fanout = new Fanout(store, pub, KEY_PREFIX);
+  const fanout = new Fanout(store, pub, KEY_PREFIX, new MemoryBus({ clock: wallClock() })); // pods only: nothing private
   const counting = new CountingBus(sub);
   const sentAt = new Float64Array(total);
   const samples = new LatencySamples(timedEvents);

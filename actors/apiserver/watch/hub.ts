@@ -4,7 +4,7 @@
 // the in-process bus are neither encoded nor decoded: they carry the event itself (events.ts).
 import type { Bus, Subscription } from '../../../transport/bus.ts';
 import { eventOf, progressOf, type BusEvent } from './events.ts';
-import { PROGRESS_SUBJECT } from './subjects.ts';
+import { isPrivateSubject, PROGRESS_SUBJECT } from './subjects.ts';
 
 export type EventListener = (e: BusEvent) => void;
 
@@ -19,7 +19,8 @@ export class WatchHub {
   #progressRevision = 0;
   #progressSub: Subscription | undefined;
 
-  constructor(readonly bus: Bus) {}
+  /** `local`: the API server's bus for private kinds' subjects (subjects.ts); elsewhere there is none, and they carry nothing. */
+  constructor(readonly bus: Bus, readonly local?: Bus) {}
 
   /** Calls `listener` with every event published on `subject` from now on; returns the way to stop. */
   listen(subject: string, listener: EventListener): () => void {
@@ -28,7 +29,8 @@ export class WatchHub {
       const listeners = new Set<EventListener>();
       // No cache of decoded messages here: over NATS every message is a new buffer, and an entry
       // per message in a WeakMap cost about 15% of the throughput of one watcher.
-      const sub = this.bus.subscribe(subject, (msg) => {
+      const on = this.local && isPrivateSubject(subject) ? this.local : this.bus;
+      const sub = on.subscribe(subject, (msg) => {
         const event = eventOf(msg);
         for (const l of listeners) l(event);
       });

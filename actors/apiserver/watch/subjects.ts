@@ -6,6 +6,9 @@
 //   orch.w.<group>.<resource>.o.<namespace>.<name>   every event (namespace `_` for cluster scope)
 //   orch.w.core.pods.n.<node>                         pods bound to <node> before or after the change (`_`: unbound)
 //   orch.w.progress                                   the newest revision, published in order after its events
+//
+// Secrets' subjects (orch.w.core.secrets.…) carry their metadata only; whole Secrets stay on a bus
+// inside the API server's process.
 import { nodeNameOf } from '../../api/fields.ts';
 import type { ResourceType } from '../../api/resources.ts';
 import type { KObject } from '../../api/types.ts';
@@ -44,6 +47,26 @@ function repeatedToken(s: string): string {
 }
 
 const isPods = (type: ResourceType) => type.group === '' && type.resource === 'pods';
+
+/**
+ * Kinds whose contents never travel on the bus: Secrets. Their whole events go to the API
+ * server's own watchers on a bus of its process alone (Fanout, WatchHub); the bus carries their
+ * metadata only (`metadataOnly`), which is what watchers elsewhere (the garbage collector, the
+ * namespace controller) read of them, as the real ones use metadata informers.
+ */
+export const isPrivate = (type: ResourceType) => type.group === '' && type.resource === 'secrets';
+const PRIVATE_PREFIX = 'orch.w.core.secrets.';
+export const isPrivateSubject = (subject: string) => subject.startsWith(PRIVATE_PREFIX);
+
+/** What of a private kind's object the bus carries: identity, labels, owners and lifecycle; no data, no annotations (last-applied holds the data). */
+export function metadataOnly(obj: KObject): KObject {
+  const m = obj.metadata;
+  const kept: KObject['metadata'] = {};
+  for (const k of ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds',
+    'labels', 'ownerReferences', 'finalizers'] as const)
+    if (m[k] !== undefined) (kept as Record<string, unknown>)[k] = m[k];
+  return { apiVersion: obj.apiVersion, kind: obj.kind, metadata: kept };
+}
 
 /** Where a change is published. */
 export function eventSubjects(type: ResourceType, obj: KObject, prev?: KObject): string[] {
