@@ -10,12 +10,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { AggregatorRegistry } from 'prom-client';
 import { generate } from 'selfsigned';
 import type { Clock } from '../actors/api/env.ts';
 import { exposition, type Registry } from '../actors/api/metrics.ts';
+import type { Guard, GuardedRequest } from '../actors/nodeagent/server-auth.ts';
 import { wallClock } from './clock.ts';
 
 /** Named checks; a check passes when it returns true (false or a throw fails it). */
@@ -40,6 +42,10 @@ export interface ComponentServerOptions {
   insecure?: boolean;
   /** The certificate's validity starts at this clock's now (the wall clock by default). */
   clock?: Clock;
+  /** Who may ask (the node agent's authentication and authorization); everyone without it. */
+  guard?: Guard;
+  /** PEM of the CA whose client certificates name users to the guard; no certificate is asked for without it. */
+  clientCa?: string;
 }
 
 export interface ComponentServer {
@@ -70,7 +76,8 @@ export async function listenComponentServer(o: ComponentServerOptions): Promise<
   else {
     const pair = await servingPair(o);
     cert = pair.cert;
-    server = createHttpsServer({ cert: pair.cert, key: pair.key }, handler);
+    const asked = o.clientCa ? { ca: o.clientCa, requestCert: true, rejectUnauthorized: false } : {};
+    server = createHttpsServer({ cert: pair.cert, key: pair.key, ...asked }, handler);
   }
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>
@@ -90,6 +97,10 @@ export async function listenComponentServer(o: ComponentServerOptions): Promise<
 async function answer(o: ComponentServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'https://component');
   const head = req.method === 'HEAD';
+  if (o.guard) {
+    const refused = await o.guard({ method: req.method ?? 'GET', path: url.pathname, authorization: req.headers.authorization, ...clientCertOf(req, o.clientCa) });
+    if (refused) return send(res, refused.status, refused.body, undefined, head);
+  }
   if (url.pathname === '/metrics') {
     const { contentType, body } = await metricsText(o.registries());
     return send(res, 200, body, contentType, head);
@@ -189,6 +200,18 @@ async function servingPair(o: ComponentServerOptions): Promise<{ cert: string; k
     }
   }
   return { cert: pems.cert, key: pems.private };
+}
+
+/** The client certificate a request's connection presented, when a CA was asked for. */
+function clientCertOf(req: IncomingMessage, ca: string | undefined): Pick<GuardedRequest, 'clientCert'> {
+  if (!ca) return {};
+  const socket = req.socket as TLSSocket;
+  const peer = socket.getPeerCertificate();
+  if (!peer || Object.keys(peer).length === 0) return {};
+  if (!socket.authorized) return { clientCert: { error: String(socket.authorizationError) } };
+  const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+  const [user] = list(peer.subject?.CN);
+  return { clientCert: user ? { user, groups: list(peer.subject?.O) } : { error: 'the certificate names no CommonName' } };
 }
 
 function readFile(path: string, option: string): string {

@@ -8,6 +8,8 @@ import { OptionError } from '../../actors/api/options/table.ts';
 import { CONFIG_API_VERSION, CONFIG_KIND, loadNodeAgentConfig, nodeAgentOptionsFromConfig, type LoadedNodeAgentConfig } from '../../actors/nodeagent/config.ts';
 import { NODE_AGENT_FLAGS } from '../../actors/nodeagent/flags.ts';
 import { NodeAgent } from '../../actors/nodeagent/nodeagent.ts';
+import { nodeAgentGuard } from '../../actors/nodeagent/server-auth.ts';
+import { ApiClient } from '../../actors/client/client.ts';
 import type { NodeAgentOptions } from '../../actors/nodeagent/options.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
@@ -16,6 +18,14 @@ import { connectMaster, masterUrl, helpOrVersion, processSystem, untilSignal } f
 
 const SUMMARY = 'The node agent registers its node, renews its Lease, reports node status and runs the pods bound to its node (here, through the pod machine: simulated containers). '
   + `The --config file is YAML or JSON, apiVersion ${CONFIG_API_VERSION}, kind ${CONFIG_KIND}: its fields are the camelCase names of the configuration-file options below.`;
+
+function readClientCa(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new OptionError(`authentication.x509.clientCAFile ${path}: ${(e as Error).message}`);
+  }
+}
 
 export const nodeAgentHelp = (): string => helpText('orchsim nodeagent', SUMMARY, NODE_AGENT_FLAGS);
 
@@ -64,7 +74,8 @@ export async function nodeAgentCommand(argv: string[], log: (line: string) => vo
   const servers = [
     c.enableServer ? await startComponentServer({ bindAddress: c.address, port: c.port, pairName: 'nodeagent', registries: () => [agent.metrics],
       certDir: loaded.flags['cert-dir'] as string, ...(c.tlsCertFile ? { tlsCertFile: c.tlsCertFile, tlsPrivateKeyFile: c.tlsPrivateKeyFile } : {}),
-      checks: { healthz: syncloop } }) : undefined,
+      checks: { healthz: syncloop }, guard: nodeAgentGuard({ config: c, nodeName, clock, client: new ApiClient(bus, `nodeagent/${nodeName}`) }),
+      ...(c.authentication.x509.clientCAFile ? { clientCa: readClientCa(c.authentication.x509.clientCAFile) } : {}) }) : undefined,
     await startComponentServer({ bindAddress: c.healthzBindAddress, port: c.healthzPort, insecure: true, registries: () => [], checks: { healthz: syncloop } }),
   ].filter((s) => s !== undefined);
   await agent.start();

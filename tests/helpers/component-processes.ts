@@ -39,11 +39,14 @@ export async function busKubeconfig(dir: string, natsUrl: string): Promise<strin
 
 /**
  * A node agent's configuration file with leases renewed and status written every second (so short
- * grace periods are safe), serving on `port` (/metrics, /healthz) or, without one, on no port.
+ * grace periods are safe), serving on `port` (/metrics, /healthz; anonymous requests authorized by
+ * the API server) or, without one, on no port.
  */
 export async function fastAgentConfig(dir: string, name: string, o: { maxPods?: number; port?: number } = {}): Promise<string> {
   const path = join(dir, `${name}.yaml`);
-  const serving = o.port === undefined ? 'enableServer: false\nhealthzPort: 0\n' : `address: 127.0.0.1\nport: ${o.port}\nhealthzPort: 0\n`;
+  // Served: anonymous requests allowed in, each then authorized by a SubjectAccessReview to the API server.
+  const serving = o.port === undefined ? 'enableServer: false\nhealthzPort: 0\n'
+    : `address: 127.0.0.1\nport: ${o.port}\nhealthzPort: 0\nauthentication:\n  anonymous:\n    enabled: true\n`;
   await writeFile(path, `apiVersion: nodeagent.config.orch.io/v1beta1\nkind: NodeAgentConfiguration\nnodeLeaseDurationSeconds: 4\nnodeStatusUpdateFrequency: 1s\nmaxPods: ${o.maxPods ?? 110}\n${serving}`);
   return path;
 }
