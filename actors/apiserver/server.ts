@@ -10,7 +10,7 @@ import { AdmissionChain } from './admission/chain.ts';
 import { makePlugin } from './admission/plugins.ts';
 import { SYSTEM_NAMESPACES } from '../api/namespaces.ts';
 import { authenticator, loadTokenFile, type Authenticator } from './auth/authenticator.ts';
-import { authorizerFor, type AuthorizationAttributes, type Authorizer, type UserInfo } from './auth/authorizer.ts';
+import { authorizerFor, decided, type AuthorizationAttributes, type Authorizer, type Decision, type UserInfo } from './auth/authorizer.ts';
 import { bootstrapPolicy } from './auth/bootstrap-policy.ts';
 import { forbiddenFor } from './auth/forbidden.ts';
 import { FrontProxy } from './auth/front-proxy.ts';
@@ -284,33 +284,47 @@ export class ApiServer {
   }
 
   async #route(req: ApiRequest, info: RequestInfo, user: UserInfo): Promise<ApiResponse> {
-    if (!info.resource) this.#authorizePath(info, user);
+    if (!info.resource) {
+      // Awaited only when a mode answered with a promise: a synchronous chain costs no microtask.
+      const allowed = this.#authorizePath(info, user);
+      if (allowed) await allowed;
+    }
     const fixed = nonResourceAnswer(req, info.path.replace(/\/+$/, '') || '/', info.query, this.#nonResourceDeps);
     if (fixed) return fixed;
     if (!info.resource) throw info.parseError ?? pathNotFound(info.path);
     const r = info.resource;
-    this.#authorize(r, user);
+    const allowed = this.#authorize(r, user);
+    if (allowed) await allowed;
     const ctx: EncodeContext = { type: r.type, accept: req.headers.accept, query: info.query, read: r.verb === 'get' || r.verb === 'list' || r.verb === 'watch', nowMs: this.env.clock.now() };
     return this.#dispatch(req, r, ctx, user);
   }
 
-  /** A path that names no resource (health, version, discovery, a path that does not parse) is authorized by its path and method. */
-  #authorizePath(info: RequestInfo, user: UserInfo): void {
+  /**
+   * A path that names no resource (health, version, discovery, a path that does not parse) is
+   * authorized by its path and method. Like #authorize: undefined when allowed at once, a promise
+   * when a mode asked elsewhere; throws (or rejects) when not allowed.
+   */
+  #authorizePath(info: RequestInfo, user: UserInfo): void | Promise<void> {
     const verb = info.verb === 'head' ? 'get' : info.verb;
-    const d = this.#authorizer.authorize({ user, verb, path: info.path });
-    if (d.decision === 'allow') return;
-    throw new StatusError(403, 'Forbidden', `forbidden: User "${user.username}" cannot ${verb} path "${info.path}"${d.reason ? `: ${d.reason}` : ''}`, {});
+    return decided(this.#authorizer.authorize({ user, verb, path: info.path }), (d) => {
+      if (d.decision === 'allow') return;
+      refuseOnError(d);
+      throw new StatusError(403, 'Forbidden', `forbidden: User "${user.username}" cannot ${verb} path "${info.path}"${d.reason ? `: ${d.reason}` : ''}`, {});
+    });
   }
 
-  #authorize(r: ResourceRequest, user: UserInfo): void {
+  #authorize(r: ResourceRequest, user: UserInfo): void | Promise<void> {
     const a: AuthorizationAttributes = { user, verb: r.verb, namespace: r.namespace, apiGroup: r.type.group, resource: r.type.resource,
       subresource: r.subresource, name: r.name };
     if (r.verb === 'list' || r.verb === 'watch') {
       const fieldSelector = r.query.string('fieldSelector');
       if (fieldSelector) a.fieldSelector = fieldSelector;
     }
-    const d = this.#authorizer.authorize(a);
-    if (d.decision !== 'allow') throw forbiddenFor(a, d.reason);
+    return decided(this.#authorizer.authorize(a), (d) => {
+      if (d.decision === 'allow') return;
+      refuseOnError(d);
+      throw forbiddenFor(a, d.reason);
+    });
   }
 
   /**
@@ -327,11 +341,13 @@ export class ApiServer {
       if (e instanceof StatusError) return e.status;
       throw e;
     }
-    const authorized = (): Status | undefined => {
+    const authorized = (): Status | undefined | Promise<Status | undefined> => {
       const a: AuthorizationAttributes = { user, verb: 'watch', apiGroup: type.group, resource: type.resource, namespace: q.namespace,
         ...(q.nodeName !== undefined ? { fieldSelector: `spec.nodeName=${q.nodeName}` } : {}) };
-      const d = this.#authorizer.authorize(a);
-      return d.decision === 'allow' ? undefined : forbiddenFor(a, d.reason).status;
+      return decided(this.#authorizer.authorize(a), (d) => {
+        if (d.decision === 'allow') return undefined;
+        return d.evaluationError ? internal(d.evaluationError).status : forbiddenFor(a, d.reason).status;
+      });
     };
     const confirming = this.#authenticator.confirm(user);
     return confirming ? confirming.then(authorized, (e) => (e instanceof StatusError ? e.status : Promise.reject(e))) : authorized();
@@ -373,6 +389,11 @@ export class ApiServer {
       case 'deletecollection': return handleDeleteCollection(req, r, reg, ctx);
     }
   }
+}
+
+/** A request no mode allowed, when a mode could not decide (a webhook unreachable), fails with 500 as in the real server, not 403. */
+function refuseOnError(d: Decision): void {
+  if (d.evaluationError) throw internal(d.evaluationError);
 }
 
 function errorResponse(e: unknown): ApiResponse {

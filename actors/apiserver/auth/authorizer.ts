@@ -1,6 +1,10 @@
 // Authorization: who may do what. Members of system:masters may do anything; for everyone else
 // the modes of --authorization-mode are tried in order, and the first decision that is not "no
 // opinion" wins (seed 001); when none has one, the request is forbidden with their reasons.
+//
+// A mode answers at once, or with a promise when it must ask elsewhere (Webhook). The chain stays
+// synchronous while its modes do: every request passes here, and a promise per request would
+// cost the simulated cluster's hot path for nothing when no mode does I/O.
 import type { NodeAuthorizer } from './node-authorizer.ts';
 import type { RbacPolicy } from './rbac.ts';
 import type { PolicyRule } from './rbac-rules.ts';
@@ -26,10 +30,23 @@ export interface AuthorizationAttributes {
   path?: string;
 }
 
-export type Decision = { decision: 'allow' | 'deny' | 'noOpinion'; reason: string };
+/**
+ * A mode's answer. `evaluationError` says the mode could not decide (a webhook unreachable): as
+ * the real server does, a request no mode allows then fails with 500 rather than 403, and an
+ * access review reports it as its status.evaluationError.
+ */
+export type Decision = { decision: 'allow' | 'deny' | 'noOpinion'; reason: string; evaluationError?: string };
+
+/** A decision now, or a promise of one from a mode that does I/O. */
+export type Answer = Decision | Promise<Decision>;
+
+/** `then` applied to the decision: at once when it is there, after it settles when it is a promise. */
+export function decided<T>(answer: Answer, then: (d: Decision) => T): T | Promise<T> {
+  return answer instanceof Promise ? answer.then(then) : then(answer);
+}
 
 export interface Authorizer {
-  authorize(a: AuthorizationAttributes): Decision;
+  authorize(a: AuthorizationAttributes): Answer;
   /** What the user may do in `namespace` (SelfSubjectRulesReview); `incomplete` when this mode cannot list it all. */
   rulesFor?(user: UserInfo, namespace: string): RuleSet;
 }
@@ -64,18 +81,42 @@ function mode(name: string, sources: AuthorizerSources): Authorizer {
   throw new Error(`authorization mode ${name} needs the cluster's state`);
 }
 
+/** The reasons and evaluation errors of the modes that had no opinion, gathered as the chain goes. */
+interface Pending { reasons: string[]; errors: string[] }
+
+/** The real union's aggregate of errors: one as it is, several distinct ones in brackets. */
+function aggregate(errors: string[]): string {
+  const distinct = [...new Set(errors)];
+  return distinct.length === 1 ? distinct[0]! : `[${distinct.join(', ')}]`;
+}
+
+/** The decision when it decides; else undefined, its reason and error kept in `pending` for the end. */
+function settle(d: Decision, pending: Pending): Decision | undefined {
+  if (d.decision !== 'noOpinion') return d;
+  if (d.reason) pending.reasons.push(d.reason);
+  if (d.evaluationError) pending.errors.push(d.evaluationError);
+  return undefined;
+}
+
+/** Asks `chain` from mode `from` on; synchronous until a mode answers with a promise. */
+function ask(chain: readonly Authorizer[], from: number, attrs: AuthorizationAttributes, pending: Pending): Answer {
+  for (let i = from; i < chain.length; i++) {
+    const answer = chain[i]!.authorize(attrs);
+    if (answer instanceof Promise) return answer.then((d) => settle(d, pending) ?? ask(chain, i + 1, attrs, pending));
+    const d = settle(answer, pending);
+    if (d) return d;
+  }
+  const d: Decision = { decision: 'noOpinion', reason: pending.reasons.join('\n') };
+  if (pending.errors.length) d.evaluationError = aggregate(pending.errors);
+  return d;
+}
+
 export function authorizerFor(modes: readonly string[], sources: AuthorizerSources = {}): Authorizer {
   const chain = modes.map((m) => mode(m, sources));
   return {
     authorize(attrs) {
       if (attrs.user.groups.includes(MASTERS)) return { decision: 'allow', reason: '' };
-      const reasons: string[] = [];
-      for (const a of chain) {
-        const d = a.authorize(attrs);
-        if (d.decision !== 'noOpinion') return d;
-        if (d.reason) reasons.push(d.reason);
-      }
-      return { decision: 'noOpinion', reason: reasons.join('\n') };
+      return ask(chain, 0, attrs, { reasons: [], errors: [] });
     },
     rulesFor(user, namespace) {
       const all: RuleSet = { resourceRules: [], nonResourceRules: [], incomplete: false, errors: [] };

@@ -11,7 +11,7 @@ import { forbidden, goQuoted, notFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../admission/chain.ts';
 import { deepEqual } from '../registry/deep-equal.ts';
-import { MASTERS, type Authorizer, type UserInfo } from './authorizer.ts';
+import { decided, MASTERS, type Authorizer, type UserInfo } from './authorizer.ts';
 import { compactString, rulesOf, uncovered, type PolicyRule } from './rbac-rules.ts';
 import { RBAC_GROUP, type RbacPolicy, type RoleRef } from './rbac.ts';
 
@@ -36,8 +36,10 @@ export function rbacEscalationPlugin(policy: RbacPolicy, authorizer: Authorizer)
     throw forbidden({ group: RBAC_GROUP, resource: a.type.resource, name: a.name },
       `user "${user.username}" (groups=${goQuoted(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${missing.map(compactString).join('\n')}${errors}`);
   };
-  const may = (user: UserInfo, verb: string, resource: string, namespace: string | undefined, name: string) =>
-    authorizer.authorize({ user, verb, apiGroup: RBAC_GROUP, resource, ...(namespace ? { namespace } : {}), ...(name ? { name } : {}) }).decision === 'allow';
+  /** Runs `check` unless the user may `verb` the role: at once, or once a mode that asked elsewhere (Webhook) has answered. */
+  const unlessMay = (user: UserInfo, verb: string, resource: string, namespace: string | undefined, name: string, check: () => void) =>
+    decided(authorizer.authorize({ user, verb, apiGroup: RBAC_GROUP, resource, ...(namespace ? { namespace } : {}), ...(name ? { name } : {}) }),
+      (d) => (d.decision === 'allow' ? undefined : check()));
 
   return {
     name: 'RBACEscalation',
@@ -49,19 +51,21 @@ export function rbacEscalationPlugin(policy: RbacPolicy, authorizer: Authorizer)
       const namespace = a.namespace;
       if (a.type.resource === 'roles' || a.type.resource === 'clusterroles') {
         // The real check names the object only when the request path does (not on create).
-        if (may(user, 'escalate', a.type.resource, namespace, a.operation === 'CREATE' ? '' : a.name)) return;
-        const aggregation = (obj as { aggregationRule?: unknown }).aggregationRule;
-        if (aggregation && !(a.old && deepEqual(aggregation, (a.old as { aggregationRule?: unknown }).aggregationRule))
-          && uncovered(policy.granting(user, undefined).rules, FULL_AUTHORITY).length > 0)
-          throw forbidden({ group: RBAC_GROUP, resource: a.type.resource, name: a.name }, 'must have cluster-admin privileges to use the aggregationRule');
-        return confirmHeld(a, user, rulesOf(obj), namespace);
+        return unlessMay(user, 'escalate', a.type.resource, namespace, a.operation === 'CREATE' ? '' : a.name, () => {
+          const aggregation = (obj as { aggregationRule?: unknown }).aggregationRule;
+          if (aggregation && !(a.old && deepEqual(aggregation, (a.old as { aggregationRule?: unknown }).aggregationRule))
+            && uncovered(policy.granting(user, undefined).rules, FULL_AUTHORITY).length > 0)
+            throw forbidden({ group: RBAC_GROUP, resource: a.type.resource, name: a.name }, 'must have cluster-admin privileges to use the aggregationRule');
+          confirmHeld(a, user, rulesOf(obj), namespace);
+        });
       }
       const ref = (obj as { roleRef?: RoleRef }).roleRef;
       if (!ref) return;
-      if (may(user, 'bind', ref.kind === 'ClusterRole' ? 'clusterroles' : 'roles', namespace, ref.name)) return;
-      const rules = policy.roleRules(ref, namespace);
-      if (!rules) throw notFound({ group: RBAC_GROUP, resource: ref.kind === 'ClusterRole' ? 'clusterroles' : 'roles', name: ref.name });
-      confirmHeld(a, user, rules, namespace);
+      return unlessMay(user, 'bind', ref.kind === 'ClusterRole' ? 'clusterroles' : 'roles', namespace, ref.name, () => {
+        const rules = policy.roleRules(ref, namespace);
+        if (!rules) throw notFound({ group: RBAC_GROUP, resource: ref.kind === 'ClusterRole' ? 'clusterroles' : 'roles', name: ref.name });
+        confirmHeld(a, user, rules, namespace);
+      });
     },
   };
 }

@@ -5,7 +5,7 @@
 // SelfSubjectReview says who the requester is (`auth whoami`).
 import type { ResourceRequest } from '../request.ts';
 import { isPlainObject, type KObject } from '../../api/types.ts';
-import type { AuthorizationAttributes, Authorizer, UserInfo } from '../auth/authorizer.ts';
+import { decided, type AuthorizationAttributes, type Authorizer, type UserInfo } from '../auth/authorizer.ts';
 import type { PolicyRule } from '../auth/rbac-rules.ts';
 import type { ApiRequest } from '../request.ts';
 import { checkObject, expectOf, fieldValidation, parseBody, warningHeaders } from './decode.ts';
@@ -18,18 +18,22 @@ type Attrs = Record<string, unknown>;
 const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
 const strings = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
 
-export function handleReview(req: ApiRequest, r: ResourceRequest, authorizer: Authorizer, user: UserInfo, ctx: EncodeContext): ApiResponse {
+/** A promise only when the authorizer answered with one (a webhook asked). */
+export function handleReview(req: ApiRequest, r: ResourceRequest, authorizer: Authorizer, user: UserInfo, ctx: EncodeContext): ApiResponse | Promise<ApiResponse> {
   const { object, warnings } = checkObject(parseBody(req), expectOf(r.type), fieldValidation(r.query, 'CreateOptions'));
   const spec = (isPlainObject(object.spec) ? object.spec : {}) as Attrs;
+  const respond = (status: Attrs) => {
+    // The body may leave out apiVersion and kind (client-node does); the answer always names them.
+    const { apiVersion, kind } = expectOf(r.type);
+    const metadata = { ...object.metadata, creationTimestamp: null };
+    const answered: KObject = { kind, apiVersion, ...object, metadata, status };
+    return encodeObject({ ...ctx, read: false }, answered, 201, warningHeaders(warnings));
+  };
   const status = answer(r, spec, authorizer, user);
-  // The body may leave out apiVersion and kind (client-node does); the answer always names them.
-  const { apiVersion, kind } = expectOf(r.type);
-  const metadata = { ...object.metadata, creationTimestamp: null };
-  const answered: KObject = { kind, apiVersion, ...object, metadata, status };
-  return encodeObject({ ...ctx, read: false }, answered, 201, warningHeaders(warnings));
+  return status instanceof Promise ? status.then(respond) : respond(status);
 }
 
-function answer(r: ResourceRequest, spec: Attrs, authorizer: Authorizer, user: UserInfo): Attrs {
+function answer(r: ResourceRequest, spec: Attrs, authorizer: Authorizer, user: UserInfo): Attrs | Promise<Attrs> {
   const kind = r.type.kind;
   const fail = (causes: StatusCause[]) => invalid(r.type.group, kind, '', causes);
   switch (kind) {
@@ -65,11 +69,13 @@ function answer(r: ResourceRequest, spec: Attrs, authorizer: Authorizer, user: U
     : { user: subject, verb: String(nonRes!.verb ?? ''), path: str(nonRes!.path) };
   const fieldSelector = res && isPlainObject(res.fieldSelector) ? str((res.fieldSelector as Attrs).rawSelector) : undefined;
   if (fieldSelector) attrs.fieldSelector = fieldSelector;
-  const decision = authorizer.authorize(attrs);
-  const status: Attrs = { allowed: decision.decision === 'allow' };
-  if (decision.decision === 'deny') status.denied = true;
-  if (decision.reason) status.reason = decision.reason;
-  return status;
+  return decided(authorizer.authorize(attrs), (d) => {
+    const status: Attrs = { allowed: d.decision === 'allow' };
+    if (d.decision === 'deny') status.denied = true;
+    if (d.reason) status.reason = d.reason;
+    if (d.evaluationError) status.evaluationError = d.evaluationError;
+    return status;
+  });
 }
 
 function resourceRule(x: PolicyRule): Attrs {

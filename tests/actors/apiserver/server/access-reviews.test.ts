@@ -75,16 +75,28 @@ test('under the AlwaysDeny authorization mode the review itself is forbidden', a
   assert.is(r.json.message, 'selfsubjectaccessreviews.authorization.k8s.io is forbidden: User "system:anonymous" cannot create resource "selfsubjectaccessreviews" in API group "authorization.k8s.io" at the cluster scope: Everything is forbidden.');
 });
 
-test('a denied review answers status.allowed false, denied true and the authorizer reason', () => {
-  // Only reachable through handle() with an authorizer that allows the review and denies its subject.
-  const denyPods: Authorizer = { authorize: (a) => (a.resource === 'pods' ? { decision: 'deny', reason: 'pods are off limits' } : { decision: 'allow', reason: '' }) };
+/** The review of `get pods` answered by `authorizer` directly (handle() would let system:masters or the chain decide first). */
+function reviewBy(authorizer: Authorizer) {
   const query = new Query(new URLSearchParams());
   const r = parseResourcePath('POST', SSAR, query);
   const body = Buffer.from(JSON.stringify(canI('get', 'pods')));
-  const res = handleReview({ method: 'POST', url: SSAR, headers: {}, body }, r, denyPods, ANONYMOUS,
-    { type: r.type, accept: undefined, query, read: false, nowMs: 0 });
+  return handleReview({ method: 'POST', url: SSAR, headers: {}, body }, r, authorizer, ANONYMOUS, { type: r.type, accept: undefined, query, read: false, nowMs: 0 });
+}
+
+test('a denied review answers status.allowed false, denied true and the authorizer reason', () => {
+  const denyPods: Authorizer = { authorize: (a) => (a.resource === 'pods' ? { decision: 'deny', reason: 'pods are off limits' } : { decision: 'allow', reason: '' }) };
+  const res = reviewBy(denyPods);
+  assert.not.instance(res, Promise, 'a synchronous authorizer answers at once');
+  const { status, body } = res as Awaited<typeof res>;
+  assert.is(status, 201);
+  assert.equal(JSON.parse(String(body)).status, { allowed: false, denied: true, reason: 'pods are off limits' });
+});
+
+test('an authorizer that answers later, with an evaluation error, is waited for and its error reported', async () => {
+  const unsure: Authorizer = { authorize: async () => ({ decision: 'noOpinion', reason: '', evaluationError: 'webhook unreachable' }) };
+  const res = await reviewBy(unsure);
   assert.is(res.status, 201);
-  assert.equal(JSON.parse(String(res.body)).status, { allowed: false, denied: true, reason: 'pods are off limits' });
+  assert.equal(JSON.parse(String(res.body)).status, { allowed: false, evaluationError: 'webhook unreachable' });
 });
 
 test('reviews only answer create: GET on the collection answers 405', async () => {
