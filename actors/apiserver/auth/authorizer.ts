@@ -28,6 +28,8 @@ export interface AuthorizationAttributes {
   fieldSelector?: string;
   /** Set for non-resource requests such as /healthz. */
   path?: string;
+  /** The version of the resource asked for, when the request names one (a webhook is told it). */
+  version?: string;
 }
 
 /**
