@@ -24,6 +24,13 @@ export interface ApiServerOptions {
   etcdCompactionIntervalMs: number;
   etcdPrefix: string;
   authorizationMode: string[];
+  /** The ABAC policy (abac.ts); needed by, and only with, the ABAC mode. */
+  authorizationPolicyFile?: string;
+  /** The kubeconfig of the Webhook mode's service (webhook-authorizer.ts); needed by, and only with, that mode. */
+  authorizationWebhookConfigFile?: string;
+  authorizationWebhookVersion: 'v1' | 'v1beta1';
+  authorizationWebhookCacheAuthorizedTtlMs: number;
+  authorizationWebhookCacheUnauthorizedTtlMs: number;
   anonymousAuth: boolean;
   tokenAuthFile?: string;
   /** The lowest TLS version served (`VersionTLS12`), and the TLS 1.2 cipher suites by their Go names (tls-versions.ts). */
@@ -129,14 +136,26 @@ const pluginNames = (v: string[]) => {
 };
 const PLUGINS_HELP = `; orchsim runs ${IMPLEMENTED_PLUGINS.join(', ')}: the seed's other plugins are accepted and admit everything`;
 
-const SEED_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'];
 function authorizationModes(v: string[]): string | undefined {
   if (v.length === 0) return 'must name at least one mode';
   for (const [i, m] of v.entries()) {
-    if (!SEED_MODES.includes(m)) return `${JSON.stringify(m)} is not a mode; the modes are ${SEED_MODES.join(', ')}`;
+    if (!AUTHORIZATION_MODES.includes(m)) return `${JSON.stringify(m)} is not a mode; the modes are ${AUTHORIZATION_MODES.join(', ')}`;
     if (v.indexOf(m) !== i) return `${m} is given more than once`;
-    if (!AUTHORIZATION_MODES.includes(m)) return `the ${m} mode is not simulated: orchsim implements ${AUTHORIZATION_MODES.join(', ')} only`;
   }
+  return undefined;
+}
+
+/** ABAC and Webhook each need their file, and each file its mode, in the real server's words. */
+function authorizationFiles(v: (name: string) => unknown): string | undefined {
+  const modes = (v('authorization-mode') as string[] | undefined) ?? [];
+  const policy = v('authorization-policy-file');
+  const webhook = v('authorization-webhook-config-file');
+  if (modes.includes('ABAC') && !policy)
+    return 'authorization-mode ABAC\'s authorization policy file not passed: --authorization-mode=ABAC needs --authorization-policy-file';
+  if (modes.includes('Webhook') && !webhook)
+    return 'authorization-mode Webhook\'s authorization config file not passed: --authorization-mode=Webhook needs --authorization-webhook-config-file';
+  if (policy && !modes.includes('ABAC')) return 'cannot specify --authorization-policy-file without mode ABAC: add ABAC to --authorization-mode';
+  if (webhook && !modes.includes('Webhook')) return 'cannot specify --authorization-webhook-config-file without mode Webhook: add Webhook to --authorization-mode';
   return undefined;
 }
 
@@ -350,14 +369,17 @@ const authSpecs: OptionSpec<ApiServerOptions>[] = [
   { name: 'authentication-token-webhook-cache-ttl', kind: duration, default: 120_000, group: AUTHN, rule: notNegativeDuration, help: 'how long webhook answers are cached', inert: NO_TOKEN_ISSUER },
   { name: 'authentication-token-webhook-version', kind: REVIEW_VERSIONS, default: 'v1beta1', group: AUTHN, help: 'the version of the TokenReview exchanged', inert: NO_TOKEN_ISSUER },
   { name: 'authorization-mode', kind: strings, key: 'authorizationMode', default: ['AlwaysAllow'], group: AUTHN, rule: authorizationModes,
-    help: `the ordered authorizers, from ${SEED_MODES.join(', ')}; orchsim implements ${AUTHORIZATION_MODES.join(', ')}` },
-  { name: 'authorization-policy-file', kind: string, group: AUTHN, help: 'the ABAC policy, one JSON policy per line', inert: 'the ABAC mode is not simulated' },
-  { name: 'authorization-webhook-config-file', kind: string, group: AUTHN, help: 'the webhook authorizer\'s configuration', inert: 'the Webhook mode is not simulated' },
-  { name: 'authorization-webhook-version', kind: REVIEW_VERSIONS, default: 'v1beta1', group: AUTHN, help: 'the version of the SubjectAccessReview exchanged', inert: 'the Webhook mode is not simulated' },
-  { name: 'authorization-webhook-cache-authorized-ttl', kind: duration, default: 300_000, group: AUTHN, rule: notNegativeDuration, help: 'how long allowed answers are cached',
-    inert: 'the Webhook mode is not simulated' },
-  { name: 'authorization-webhook-cache-unauthorized-ttl', kind: duration, default: 30_000, group: AUTHN, rule: notNegativeDuration, help: 'how long denied answers are cached',
-    inert: 'the Webhook mode is not simulated' },
+    help: `the ordered authorizers, from ${AUTHORIZATION_MODES.join(', ')}; the first that allows or denies decides` },
+  { name: 'authorization-policy-file', kind: string, key: 'authorizationPolicyFile', group: AUTHN,
+    help: 'the ABAC policy, one JSON policy per line (# comments and blank lines skipped); read at start, with ABAC only' },
+  { name: 'authorization-webhook-config-file', kind: string, key: 'authorizationWebhookConfigFile', group: AUTHN,
+    help: 'a kubeconfig naming the service the Webhook mode posts SubjectAccessReviews to (its cluster) and the credentials it uses (its user); with Webhook only' },
+  { name: 'authorization-webhook-version', kind: REVIEW_VERSIONS, key: 'authorizationWebhookVersion', default: 'v1beta1', group: AUTHN,
+    help: 'the version of the SubjectAccessReview exchanged with the webhook: v1 or v1beta1' },
+  { name: 'authorization-webhook-cache-authorized-ttl', kind: duration, key: 'authorizationWebhookCacheAuthorizedTtlMs', default: 300_000, group: AUTHN, rule: notNegativeDuration,
+    help: 'how long the webhook\'s allowed answers are cached; 0 caches none' },
+  { name: 'authorization-webhook-cache-unauthorized-ttl', kind: duration, key: 'authorizationWebhookCacheUnauthorizedTtlMs', default: 30_000, group: AUTHN, rule: notNegativeDuration,
+    help: 'how long the webhook\'s other answers (denied, no opinion) are cached; 0 caches none' },
   { name: 'oidc-issuer-url', kind: string, group: AUTHN, rule: httpsUrl, help: 'the OpenID issuer (https only); enables JWT verification', inert: NO_TOKEN_ISSUER },
   { name: 'oidc-client-id', kind: string, group: AUTHN, help: 'the client id tokens must be issued for; required with --oidc-issuer-url', inert: NO_TOKEN_ISSUER },
   { name: 'oidc-ca-file', kind: string, defaultText: 'the host\'s root CAs', group: AUTHN, help: 'the CA of the issuer\'s certificate', inert: NO_TOKEN_ISSUER },
@@ -448,6 +470,7 @@ const crossRules: CrossRule[] = [
   { names: ['requestheader-client-ca-file', 'requestheader-username-headers'],
     check: (v) => (v('requestheader-client-ca-file') && !((v('requestheader-username-headers') as string[] | undefined) ?? []).length
       ? '--requestheader-username-headers must name at least one header with --requestheader-client-ca-file' : undefined) },
+  { names: ['authorization-mode', 'authorization-policy-file', 'authorization-webhook-config-file'], check: authorizationFiles },
   { names: ['oidc-issuer-url', 'oidc-client-id'],
     check: (v) => (v('oidc-issuer-url') && !v('oidc-client-id') ? '--oidc-client-id is required with --oidc-issuer-url' : undefined) },
   { names: ['enable-admission-plugins', 'disable-admission-plugins'], check: (v) => {

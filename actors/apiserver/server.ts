@@ -10,6 +10,7 @@ import { AdmissionChain } from './admission/chain.ts';
 import { makePlugin } from './admission/plugins.ts';
 import { SYSTEM_NAMESPACES } from '../api/namespaces.ts';
 import { authenticator, loadTokenFile, type Authenticator } from './auth/authenticator.ts';
+import { loadPolicyFile } from './auth/abac.ts';
 import { authorizerFor, decided, type AuthorizationAttributes, type Authorizer, type Decision, type UserInfo } from './auth/authorizer.ts';
 import { bootstrapPolicy } from './auth/bootstrap-policy.ts';
 import { forbiddenFor } from './auth/forbidden.ts';
@@ -19,6 +20,7 @@ import { NodeAuthorizer } from './auth/node-authorizer.ts';
 import { NodeGraph } from './auth/node-graph.ts';
 import { RbacPolicy } from './auth/rbac.ts';
 import { rbacEscalationPlugin } from './auth/rbac-escalation.ts';
+import { webhookAuthorizer } from './auth/webhook-authorizer.ts';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
 import { outputFor, type EncodeContext } from './handlers/encode.ts';
 import { handlePatch } from './handlers/patch.ts';
@@ -116,7 +118,9 @@ export class ApiServer {
     const modes = options.authorizationMode;
     this.rbac = modes.includes('RBAC') ? new RbacPolicy(this.store, options.etcdPrefix) : undefined;
     this.#nodeGraph = modes.includes('Node') ? new NodeGraph(this.store, options.etcdPrefix) : undefined;
-    this.#authorizer = authorizerFor(modes, { ...(this.rbac ? { rbac: this.rbac } : {}), ...(this.#nodeGraph ? { node: new NodeAuthorizer(this.#nodeGraph) } : {}) });
+    this.#authorizer = authorizerFor(modes, { ...(this.rbac ? { rbac: this.rbac } : {}), ...(this.#nodeGraph ? { node: new NodeAuthorizer(this.#nodeGraph) } : {}),
+      ...(modes.includes('ABAC') ? { abac: loadPolicyFile(options.authorizationPolicyFile!) } : {}),
+      ...(modes.includes('Webhook') ? { webhook: webhookAuthorizer(options, env.clock) } : {}) });
     const plugins = admissionPluginNames(options).map((n) => makePlugin(n, pluginOpts)!);
     // Part of RBAC's storage in the real server, not a plugin one can turn off.
     if (this.rbac) plugins.push(rbacEscalationPlugin(this.rbac, this.#authorizer));
@@ -315,7 +319,7 @@ export class ApiServer {
 
   #authorize(r: ResourceRequest, user: UserInfo): void | Promise<void> {
     const a: AuthorizationAttributes = { user, verb: r.verb, namespace: r.namespace, apiGroup: r.type.group, resource: r.type.resource,
-      subresource: r.subresource, name: r.name };
+      subresource: r.subresource, name: r.name, version: r.type.version };
     if (r.verb === 'list' || r.verb === 'watch') {
       const fieldSelector = r.query.string('fieldSelector');
       if (fieldSelector) a.fieldSelector = fieldSelector;

@@ -60,14 +60,17 @@ export interface RuleSet {
   errors: string[];
 }
 
-/** What the modes that read cluster state read it from. */
+/** The modes built outside this file: from the cluster's state (RBAC, Node) or from files (ABAC, Webhook). */
 export interface AuthorizerSources {
   rbac?: RbacPolicy;
   node?: NodeAuthorizer;
+  abac?: Authorizer;
+  webhook?: Authorizer;
 }
 
 export const MASTERS = 'system:masters';
-export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'Node', 'RBAC'];
+/** Every mode, in the real server's order of choices. */
+export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'];
 
 function mode(name: string, sources: AuthorizerSources): Authorizer {
   switch (name) {
@@ -78,9 +81,11 @@ function mode(name: string, sources: AuthorizerSources): Authorizer {
     case 'AlwaysDeny': return { authorize: () => ({ decision: 'deny', reason: 'Everything is forbidden.' }), rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false, errors: [] }) };
     case 'RBAC': if (sources.rbac) return sources.rbac; break;
     case 'Node': if (sources.node) return sources.node; break;
+    case 'ABAC': if (sources.abac) return sources.abac; break;
+    case 'Webhook': if (sources.webhook) return sources.webhook; break;
     default: throw new Error(`unknown authorization mode ${JSON.stringify(name)}: supported modes are ${AUTHORIZATION_MODES.join(', ')}`);
   }
-  throw new Error(`authorization mode ${name} needs the cluster's state`);
+  throw new Error(name === 'ABAC' || name === 'Webhook' ? `authorization mode ${name} needs its configuration file` : `authorization mode ${name} needs the cluster's state`);
 }
 
 /** The reasons and evaluation errors of the modes that had no opinion, gathered as the chain goes. */

@@ -65,7 +65,7 @@ function answer(r: ResourceRequest, spec: Attrs, authorizer: Authorizer, user: U
   }
   const attrs: AuthorizationAttributes = res
     ? { user: subject, verb: String(res.verb ?? ''), namespace: str(res.namespace), apiGroup: str(res.group), resource: str(res.resource),
-        subresource: str(res.subresource) || undefined, name: str(res.name) }
+        subresource: str(res.subresource) || undefined, name: str(res.name), version: str(res.version) || undefined }
     : { user: subject, verb: String(nonRes!.verb ?? ''), path: str(nonRes!.path) };
   const fieldSelector = res && isPlainObject(res.fieldSelector) ? str((res.fieldSelector as Attrs).rawSelector) : undefined;
   if (fieldSelector) attrs.fieldSelector = fieldSelector;

@@ -113,11 +113,12 @@ const AUTHENTICATION_ROWS: OptionCase[] = [
   { name: 'authentication-token-webhook-cache-ttl', default: '2m0s', valid: '10s', invalid: [['-1s', 'must not be a negative duration']] },
   { name: 'authentication-token-webhook-version', default: 'v1beta1', valid: 'v1', invalid: [['v2', 'must be one of "v1", "v1beta1"']] },
   { name: 'authorization-mode', default: '[AlwaysAllow]', valid: 'AlwaysDeny,AlwaysAllow',
-    invalid: [['ABAC', 'the ABAC mode is not simulated: orchsim implements AlwaysAllow, AlwaysDeny, Node, RBAC only'], ['Webhook,AlwaysAllow', 'the Webhook mode is not simulated'],
-      ['Everything', '"Everything" is not a mode; the modes are AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node'],
+    invalid: [['Everything', '"Everything" is not a mode; the modes are AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node'],
+      ['ABAC', 'authorization-mode ABAC\'s authorization policy file not passed: --authorization-mode=ABAC needs --authorization-policy-file'],
+      ['Webhook,AlwaysAllow', 'authorization-mode Webhook\'s authorization config file not passed: --authorization-mode=Webhook needs --authorization-webhook-config-file'],
       ['AlwaysAllow,AlwaysAllow', 'AlwaysAllow is given more than once'], ['', 'must name at least one mode']] },
-  { name: 'authorization-policy-file', default: undefined, valid: '/etc/orch/abac.jsonl' },
-  { name: 'authorization-webhook-config-file', default: undefined, valid: '/etc/orch/authz-webhook.conf' },
+  { name: 'authorization-policy-file', default: undefined, valid: '/etc/orch/abac.jsonl', with: ['--authorization-mode=ABAC'] },
+  { name: 'authorization-webhook-config-file', default: undefined, valid: '/etc/orch/authz-webhook.conf', with: ['--authorization-mode=RBAC,Webhook'] },
   { name: 'authorization-webhook-version', default: 'v1beta1', valid: 'v1', invalid: [['v1alpha1', 'must be one of "v1", "v1beta1"']] },
   { name: 'authorization-webhook-cache-authorized-ttl', default: '5m0s', valid: '1m0s', invalid: [['-1s', 'must not be a negative duration']] },
   { name: 'authorization-webhook-cache-unauthorized-ttl', default: '30s', valid: '10s', invalid: [['-1s', 'must not be a negative duration']] },
@@ -205,7 +206,8 @@ test('the defaults are the seed\'s, in the units the fields name', () => {
 test('fields given in code go through the table\'s rules; code-only fields are checked too', () => {
   assert.is(apiServerOptions({ etcdCompactionIntervalMs: 0, watcherCapacity: 5 }).watcherCapacity, 5);
   assert.throws(() => apiServerOptions({ securePort: 0 }), (e: Error) => e instanceof OptionError && e.message === 'invalid value "0" for --secure-port: must be from 1 to 65535; it cannot be switched off with 0');
-  assert.throws(() => apiServerOptions({ authorizationMode: ['ABAC'] }), /the ABAC mode is not simulated/);
+  assert.throws(() => apiServerOptions({ authorizationMode: ['ABAC'] }), /ABAC's authorization policy file not passed/);
+  assert.is(apiServerOptions({ authorizationMode: ['ABAC'], authorizationPolicyFile: '/p' }).authorizationPolicyFile, '/p');
   assert.throws(() => apiServerOptions({ etcdCompactionIntervalMs: '5m' as unknown as number }), /--etcd-compaction-interval \(etcdCompactionIntervalMs\): must be of kind duration/);
   assert.throws(() => apiServerOptions({ watchBookmarkIntervalMs: 120_000 }), /at most a minute/);
   const tokens = new Map([['t', { username: 'alice', groups: [] }]]);
@@ -225,6 +227,21 @@ test('rules across options: OIDC client with its issuer, admission plugins, in-f
   fails(['--tls-min-version=VersionTLS13', '--tls-cipher-suites=TLS_AES_128_GCM_SHA256'],
     '--tls-cipher-suites cannot be set with --tls-min-version=VersionTLS13: TLS 1.3 suites are not configurable');
   assert.is(API_SERVER_TABLE.parse(['--orch-service-node-port=8443', '--service-node-port-range=8000-9000']).extra['orch-service-node-port'], 8443);
+});
+
+test('ABAC and Webhook each need their file, and each file its mode, in the real server\'s words', () => {
+  const fails = (argv: string[], says: string) =>
+    assert.throws(() => API_SERVER_TABLE.parse(argv), (e: Error) => e instanceof OptionError && e.message.startsWith(says), `${argv.join(' ')}: ${says}`);
+  fails(['--authorization-mode=RBAC,ABAC'], 'authorization-mode ABAC\'s authorization policy file not passed');
+  fails(['--authorization-mode=Webhook'], 'authorization-mode Webhook\'s authorization config file not passed');
+  fails(['--authorization-policy-file=/p.jsonl'], 'cannot specify --authorization-policy-file without mode ABAC');
+  fails(['--authorization-mode=RBAC', '--authorization-webhook-config-file=/w.yaml'], 'cannot specify --authorization-webhook-config-file without mode Webhook');
+  const o = API_SERVER_TABLE.parse(['--authorization-mode=ABAC,Webhook,RBAC', '--authorization-policy-file=/p.jsonl', '--authorization-webhook-config-file=/w.yaml',
+    '--authorization-webhook-version=v1', '--authorization-webhook-cache-authorized-ttl=1m', '--authorization-webhook-cache-unauthorized-ttl=0s']).options;
+  assert.equal([o.authorizationMode, o.authorizationPolicyFile, o.authorizationWebhookConfigFile, o.authorizationWebhookVersion,
+    o.authorizationWebhookCacheAuthorizedTtlMs, o.authorizationWebhookCacheUnauthorizedTtlMs], [['ABAC', 'Webhook', 'RBAC'], '/p.jsonl', '/w.yaml', 'v1', 60_000, 0]);
+  const defaults = apiServerOptions({});
+  assert.equal([defaults.authorizationWebhookVersion, defaults.authorizationWebhookCacheAuthorizedTtlMs, defaults.authorizationWebhookCacheUnauthorizedTtlMs], ['v1beta1', 300_000, 30_000]);
 });
 
 test('service-account options: an issuer and a signing key go together, and the others need both', () => {

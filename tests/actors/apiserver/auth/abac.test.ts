@@ -1,10 +1,19 @@
-// The ABAC authorizer: policy files as the real documentation writes them, answered as the real
+// The ABAC mode: policy files as the real documentation writes them, answered as the real
 // authorizer answers (allow, or "No policy matched." as no opinion); the legacy unversioned lines
-// and their wider meaning; the rules SelfSubjectRulesReview lists; lines that do not read.
+// and their wider meaning; the rules SelfSubjectRulesReview lists; files that do not read stopping
+// the server with the file and line; and the mode in the server's chain.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { AbacAuthorizer, parsePolicyFile } from '../../../../actors/apiserver/auth/abac.ts';
 import type { AuthorizationAttributes, UserInfo } from '../../../../actors/apiserver/auth/authorizer.ts';
+import { apiServerOptions } from '../../../../actors/apiserver/options.ts';
+import { ApiServer } from '../../../../actors/apiserver/server.ts';
+import { seededRandom } from '../../../../sim/random.ts';
+import { startServer } from '../../../helpers/in-process-server.ts';
+import { manualClock } from '../../../helpers/manual-clock.ts';
 
 const line = (spec: object) => JSON.stringify({ apiVersion: 'abac.authorization.kubernetes.io/v1beta1', kind: 'Policy', spec });
 /** The examples of the real ABAC documentation, one per line. */
@@ -170,6 +179,37 @@ test('blank lines and comments are skipped; a line that does not read names the 
   fails('{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","spec":{}}', 'error reading policy file /etc/orch/abac.jsonl, line 1: {"apiVersion":"abac.authorization.kubernetes.io/v1beta1","spec":{}}: kind must be Policy, got ""');
   fails('[1, 2]', 'error reading policy file /etc/orch/abac.jsonl, line 1: [1, 2]: a policy must be an object');
   fails('{"user": 7}', 'error reading policy file /etc/orch/abac.jsonl, line 1: {"user": 7}: user must be a string, got 7');
+});
+
+test('a policy file that does not read stops the server from starting', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'orchsim-abac-'));
+  const file = join(dir, 'abac.jsonl');
+  writeFileSync(file, `${line({ user: 'a', nonResourcePath: '*' })}\n\n{oops}\n`);
+  const start = (policy: string) => () => new ApiServer(apiServerOptions({ authorizationMode: ['ABAC'], authorizationPolicyFile: policy }), { clock: manualClock(), random: seededRandom(1) });
+  assert.throws(start(file), (e: Error) => e.message.startsWith(`error reading policy file ${file}, line 3: {oops}: not JSON`));
+  assert.throws(start(join(dir, 'missing.jsonl')), (e: Error) => e.message.startsWith(`error reading policy file ${join(dir, 'missing.jsonl')}: ENOENT`));
+});
+
+test('in the server\'s chain: ABAC allows, the rest is forbidden with its reason, and reviews answer from it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'orchsim-abac-'));
+  const file = join(dir, 'abac.jsonl');
+  // Reviews are resources too: under ABAC alone someone must be let ask them.
+  const reviews = line({ group: 'system:authenticated', apiGroup: 'authorization.k8s.io', resource: 'selfsubjectrulesreviews', namespace: '*' });
+  writeFileSync(file, `${DOCS_EXAMPLES.replaceAll('projectCaribou', 'project-caribou')}\n${reviews}`);
+  const h = await startServer({ authorizationMode: ['ABAC'], authorizationPolicyFile: file,
+    tokens: new Map([['bob-token', { username: 'bob', groups: ['system:authenticated'] }]]) });
+  const BOB = { authorization: 'Bearer bob-token' };
+  assert.is((await h.get('/api/v1/namespaces/project-caribou/pods', BOB)).status, 200);
+  const denied = await h.get('/api/v1/namespaces/default/pods', BOB);
+  assert.is(denied.status, 403);
+  assert.is(denied.json.message, 'pods is forbidden: User "bob" cannot list resource "pods" in API group "" in the namespace "default": No policy matched.');
+  assert.is((await h.get('/version')).status, 200, 'unauthenticated read-only paths');
+  assert.is((await h.post('/api/v1/namespaces/project-caribou/pods', {}, BOB)).status, 403);
+  const rules = await h.post('/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', { spec: { namespace: 'project-caribou' } }, BOB);
+  // As the real RulesFor, a policy is listed only where its namespace is `*` or the one asked:
+  // the path policies, with none, are not listed in project-caribou.
+  assert.equal(rules.json.status, { resourceRules: [{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['pods'] },
+    { verbs: ['*'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectrulesreviews'] }], nonResourceRules: [], incomplete: false });
 });
 
 test.run();

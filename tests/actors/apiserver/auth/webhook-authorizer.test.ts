@@ -1,12 +1,16 @@
 // The Webhook mode against a real HTTPS webhook on a loopback port: the SubjectAccessReview it
 // receives (v1 and v1beta1), its allow, deny and no-opinion answers, the cache on the server's
 // clock (a repeat within the TTL never reaches the webhook, one after it does), and every way it
-// can fail giving no opinion with an evaluation error.
+// can fail giving no opinion with an evaluation error, so the next mode decides.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Answer, AuthorizationAttributes, Decision } from '../../../../actors/apiserver/auth/authorizer.ts';
+import { authorizerFor, type Answer, type AuthorizationAttributes, type Decision } from '../../../../actors/apiserver/auth/authorizer.ts';
 import { WebhookAuthorizer, type ReviewVersion } from '../../../../actors/apiserver/auth/webhook-authorizer.ts';
 import { readWebhookConfig } from '../../../../actors/apiserver/auth/webhook-config.ts';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../../helpers/in-process-server.ts';
 import { freePort } from '../../../helpers/real-time.ts';
 import { manualClock, type ManualClock } from '../../../helpers/manual-clock.ts';
 import { startWebhookServer, type WebhookServer } from '../../../helpers/webhook-server.ts';
@@ -132,7 +136,7 @@ withWebhook('a webhook that does not answer within 30 s of the server\'s clock g
   assert.equal(await pending, { decision: 'noOpinion', reason: '', evaluationError: `Post "${hook.url}/authorize": no answer within 30s` });
 });
 
-test('an unreachable webhook gives no opinion, with the failure as its evaluation error', async () => {
+test('an unreachable webhook gives no opinion, and the next mode decides', async () => {
   const port = await freePort();
   const hook = await startWebhookServer();
   const endpoint = { ...readWebhookConfig(hook.kubeconfig()), url: new URL(`https://127.0.0.1:${port}/authorize`) };
@@ -141,11 +145,43 @@ test('an unreachable webhook gives no opinion, with the failure as its evaluatio
   const alone = await webhook.authorize(GET_POD);
   assert.is(alone.decision, 'noOpinion');
   assert.match(alone.evaluationError ?? '', new RegExp(`^Post "https://127\\.0\\.0\\.1:${port}/authorize": .*ECONNREFUSED`));
+  assert.equal(await authorizerFor(['Webhook', 'AlwaysAllow'], { webhook }).authorize(GET_POD), { decision: 'allow', reason: '' });
+  assert.equal(await authorizerFor(['Webhook', 'AlwaysDeny'], { webhook }).authorize(GET_POD), { decision: 'deny', reason: 'Everything is forbidden.' });
+  const none = await authorizerFor(['Webhook'], { webhook }).authorize(GET_POD);
+  assert.equal([none.decision, none.evaluationError], ['noOpinion', alone.evaluationError], 'with no later mode the error is the chain\'s');
 });
 
 test('the webhook cannot list a user\'s rules: incomplete, as the real one', () => {
   const w = new WebhookAuthorizer({ endpoint: { url: new URL('https://127.0.0.1:1/'), insecureSkipTlsVerify: false }, version: 'v1', ...TTL, clock: manualClock() });
   assert.equal(w.rulesFor(), { resourceRules: [], nonResourceRules: [], incomplete: true, errors: ['webhook authorizer does not support user rule resolution'] });
+});
+
+test('in the server\'s chain: the webhook decides first; when it is gone, cached answers stand, ABAC decides, and the rest fail with 500', async () => {
+  const hook = await startWebhookServer();
+  const dir = mkdtempSync(join(tmpdir(), 'orchsim-webhook-chain-'));
+  const policy = join(dir, 'abac.jsonl');
+  writeFileSync(policy, '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"ivan","namespace":"*","resource":"pods","readonly":true}}\n');
+  const users: [string, { username: string; groups: string[] }][] = ['carol', 'mallory', 'ivan', 'zed'].map((n) => [`${n}-token`, { username: n, groups: ['system:authenticated'] }]);
+  const h = await startServer({ authorizationMode: ['Webhook', 'ABAC'], authorizationWebhookConfigFile: hook.kubeconfig(), authorizationWebhookVersion: 'v1',
+    authorizationPolicyFile: policy, tokens: new Map(users) });
+  const as = (n: string) => ({ authorization: `Bearer ${n}-token` });
+  try {
+    hook.answer((r) => ({ status: r.body.spec.user === 'carol' ? { allowed: true } : r.body.spec.user === 'mallory' ? { allowed: false, denied: true, reason: 'mallory is banned' } : { allowed: false } }));
+    assert.is((await h.get('/api/v1/namespaces/default/pods', as('carol'))).status, 200);
+    assert.equal(hook.received[0]!.body.spec.resourceAttributes, { namespace: 'default', verb: 'list', version: 'v1', resource: 'pods' });
+    const banned = await h.get('/api/v1/namespaces/default/pods', as('mallory'));
+    assert.is(banned.status, 403);
+    assert.is(banned.json.message, 'pods is forbidden: User "mallory" cannot list resource "pods" in API group "" in the namespace "default": mallory is banned');
+    assert.is((await h.get('/api/v1/namespaces/default/pods', as('ivan'))).status, 200, 'no opinion from the webhook: ABAC allows');
+    await hook.close();
+    assert.is((await h.get('/api/v1/namespaces/default/pods', as('carol'))).status, 200, 'the cached answer stands');
+    assert.is((await h.get('/api/v1/namespaces/default/pods', as('ivan'))).status, 200);
+    const failed = await h.get('/api/v1/namespaces/default/pods', as('zed'));
+    assert.is(failed.status, 500);
+    assert.match(failed.json.message, `Internal error occurred: Post "${hook.url}/authorize": `);
+  } finally {
+    await hook.close().catch(() => {});
+  }
 });
 
 test.run();
