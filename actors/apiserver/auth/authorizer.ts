@@ -105,13 +105,24 @@ function settle(d: Decision, pending: Pending): Decision | undefined {
   return undefined;
 }
 
-/** Asks `chain` from mode `from` on; synchronous until a mode answers with a promise. */
+const NONE_YET: Pending = { reasons: [], errors: [] };
+
+/**
+ * Asks `chain` from mode `from` on; synchronous until a mode answers with a promise. `pending` is
+ * made only once a mode passes with something to say, so a chain whose first mode decides (most
+ * requests) allocates nothing.
+ */
 function ask(chain: readonly Authorizer[], from: number, attrs: AuthorizationAttributes, pending: Pending): Answer {
   for (let i = from; i < chain.length; i++) {
     const answer = chain[i]!.authorize(attrs);
-    if (answer instanceof Promise) return answer.then((d) => settle(d, pending) ?? ask(chain, i + 1, attrs, pending));
-    const d = settle(answer, pending);
-    if (d) return d;
+    if (answer instanceof Promise) {
+      const kept = pending === NONE_YET ? { reasons: [], errors: [] } : pending;
+      return answer.then((d) => settle(d, kept) ?? ask(chain, i + 1, attrs, kept));
+    }
+    if (answer.decision !== 'noOpinion') return answer;
+    if (!answer.reason && !answer.evaluationError) continue;
+    if (pending === NONE_YET) pending = { reasons: [], errors: [] };
+    settle(answer, pending);
   }
   const d: Decision = { decision: 'noOpinion', reason: pending.reasons.join('\n') };
   if (pending.errors.length) d.evaluationError = aggregate(pending.errors);
@@ -123,7 +134,7 @@ export function authorizerFor(modes: readonly string[], sources: AuthorizerSourc
   return {
     authorize(attrs) {
       if (attrs.user.groups.includes(MASTERS)) return { decision: 'allow', reason: '' };
-      return ask(chain, 0, attrs, { reasons: [], errors: [] });
+      return ask(chain, 0, attrs, NONE_YET);
     },
     rulesFor(user, namespace) {
       const all: RuleSet = { resourceRules: [], nonResourceRules: [], incomplete: false, errors: [] };
