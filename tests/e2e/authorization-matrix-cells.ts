@@ -1,10 +1,11 @@
 // The cells of the authorization matrix, one identity's worth: the attributes each asks about and
-// the real request that asks it (writes as dry runs; deletecollection selecting nothing as well).
+// the real request that asks it (attribute-requests.ts: writes as dry runs).
 // Every HTTP verb is asked of every served resource and subresource, including verbs a kind does
 // not serve (authorization comes first: the answer is then 403 or 405); lists and watches also
 // with the field selectors that name an object or a node. Cells without a real request are
 // answered by SubjectAccessReview alone.
 import type { Attributes, ResourceAttributes } from '../helpers/authorization-reference.ts';
+import { requestFor } from '../helpers/attribute-requests.ts';
 import type { Call } from '../helpers/identity-client.ts';
 import { deployment, lease } from './authorization-matrix-fixture.ts';
 
@@ -79,30 +80,10 @@ const SUBRESOURCE_BODIES: Record<string, (name: string, ns: string | undefined) 
   token: () => ({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [] } }),
 };
 
-const DRY_RUN = 'dryRun=All';
-/** deletecollection selects nothing: even a dry run of it should not walk real objects. */
-const NOTHING = 'labelSelector=matrix%3Dnone';
-const METHODS: Record<string, string> = { get: 'GET', list: 'GET', watch: 'GET', create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE', deletecollection: 'DELETE' };
-
-function collectionPath(t: Target, ns: string | undefined): string {
-  const root = t.group ? `/apis/${t.group}/v1` : '/api/v1';
-  return `${root}${ns ? `/namespaces/${ns}` : ''}/${t.resource}`;
-}
-
 /** The real request of resource attributes on `t`. */
 function callOf(t: Target, a: ResourceAttributes): Call {
-  const method = METHODS[a.verb]!;
-  let path = collectionPath(t, a.namespace) + (a.name ? `/${a.name}${a.subresource ? `/${a.subresource}` : ''}` : '');
-  const query: string[] = [];
-  if (a.verb === 'watch') query.push('watch=1');
-  if (a.fieldSelector) query.push(`fieldSelector=${encodeURIComponent(a.fieldSelector)}`);
-  if (!['get', 'list', 'watch'].includes(a.verb)) query.push(DRY_RUN);
-  if (a.verb === 'deletecollection') query.push(NOTHING);
-  if (query.length) path += `?${query.join('&')}`;
-  const body = a.verb === 'patch' ? {} : a.verb === 'create' || a.verb === 'update'
-    ? (a.subresource && SUBRESOURCE_BODIES[a.subresource] ? SUBRESOURCE_BODIES[a.subresource]!(a.name!, a.namespace) : t.body(a.name ?? 'matrix-new', a.namespace)) : undefined;
-  return { method, path, ...(body !== undefined ? { body } : {}), ...(a.verb === 'patch' ? { contentType: 'application/merge-patch+json' } : {}),
-    ...(a.verb === 'watch' ? { stream: true } : {}) };
+  const sub = a.subresource ? SUBRESOURCE_BODIES[a.subresource] : undefined;
+  return requestFor(a, sub ? sub(a.name!, a.namespace) : t.body(a.name ?? 'matrix-new', a.namespace));
 }
 
 function targetCells(t: Target): Cell[] {

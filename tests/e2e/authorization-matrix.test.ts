@@ -20,8 +20,10 @@ import { SharedInformers } from '../../actors/client/shared-informers.ts';
 import { ClusterRoleAggregationController } from '../../actors/controller-manager/controllers/clusterrole-aggregation.ts';
 import { wallClock } from '../../sim/clock.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
-import { isNonResource, ReferenceRbac, requestedName, referenceAllows, sameRules, type Attributes, type RbacObject } from '../helpers/authorization-reference.ts';
-import { IdentityClient, inPool, type Answer, type Call } from '../helpers/identity-client.ts';
+import { accessReview, describe, SUBJECT_ACCESS_REVIEWS } from '../helpers/attribute-requests.ts';
+import { ReferenceRbac, referenceAllows, sameRules, type RbacObject } from '../helpers/authorization-reference.ts';
+import { IdentityClient, inPool } from '../helpers/identity-client.ts';
+import { bootstrapPolicy, rbacCollection } from '../helpers/rbac-objects.ts';
 import { keyFiles } from '../helpers/service-account-keys.ts';
 import { ADMIN_TOKEN, AGGREGATOR_TOKEN, IDENTITIES, PODS, POLICY, tokenFile, worldObjects, type Identity } from './authorization-matrix-fixture.ts';
 import { matrixCells, type Cell } from './authorization-matrix-cells.ts';
@@ -36,12 +38,6 @@ interface World {
   dir: string;
 }
 
-async function must(c: IdentityClient, call: Call, ok = [200, 201]): Promise<Answer> {
-  const a = await c.send(call);
-  if (!ok.includes(a.status)) throw new Error(`${call.method} ${call.path}: ${a.status} ${a.body}`);
-  return a;
-}
-
 /** A client per identity, with the credential it proves itself by. */
 async function clientsOf(s: TestServer, ca: KeyPair): Promise<Map<string, IdentityClient>> {
   const clock = wallClock();
@@ -53,7 +49,7 @@ async function clientsOf(s: TestServer, ca: KeyPair): Promise<Map<string, Identi
     else if ('cert' in p) out.set(i.name, new IdentityClient(s.url, s.ca, { cert: await clientCertificate(ca, p.cert.cn, p.cert.orgs, clock) }));
     else if ('anonymous' in p) out.set(i.name, new IdentityClient(s.url, s.ca));
     else {
-      const issued = await must(admin, { method: 'POST', path: `/api/v1/namespaces/${p.serviceAccount.namespace}/serviceaccounts/${p.serviceAccount.name}/token`,
+      const issued = await admin.must({ method: 'POST', path: `/api/v1/namespaces/${p.serviceAccount.namespace}/serviceaccounts/${p.serviceAccount.name}/token`,
         body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [], expirationSeconds: 3600 } } });
       out.set(i.name, new IdentityClient(s.url, s.ca, { token: issued.json.status.token }));
     }
@@ -97,14 +93,9 @@ async function world(): Promise<World & { reference: ReferenceRbac }> {
   const s = await startTestServer({ authorizationMode: ['Node', 'RBAC'], tokenAuthFile: tokens, clientCaFile: ca.certFile, ...keys.options() });
   const admin = new IdentityClient(s.url, s.ca, { token: ADMIN_TOKEN }, 8);
   try {
-    for (const o of worldObjects()) await must(admin, { method: 'POST', path: o.path, body: o.body });
-    for (const o of POLICY) await must(admin, { method: 'POST', path: rbacPath(o), body: o });
-    const bootstrap: RbacObject[] = [];
-    for (const kind of ['clusterroles', 'clusterrolebindings']) {
-      const list = await must(admin, { method: 'GET', path: `/apis/rbac.authorization.k8s.io/v1/${kind}?labelSelector=kubernetes.io%2Fbootstrapping%3Drbac-defaults` });
-      bootstrap.push(...list.json.items.map((o: RbacObject) => ({ ...o, kind: kind === 'clusterroles' ? 'ClusterRole' : 'ClusterRoleBinding' })));
-    }
-    const objects = [...bootstrap, ...POLICY];
+    for (const o of worldObjects()) await admin.must({ method: 'POST', path: o.path, body: o.body });
+    for (const o of POLICY) await admin.must({ method: 'POST', path: rbacCollection(o), body: o });
+    const objects = [...await bootstrapPolicy(admin), ...POLICY];
     const reference = new ReferenceRbac(objects);
     await aggregate(s, reference, objects);
     return { s, admin, clients: await clientsOf(s, ca), dir, reference };
@@ -116,30 +107,13 @@ async function world(): Promise<World & { reference: ReferenceRbac }> {
   }
 }
 
-function rbacPath(o: RbacObject): string {
-  const plural = `${o.kind.toLowerCase()}s`;
-  return `/apis/rbac.authorization.k8s.io/v1/${o.metadata.namespace ? `namespaces/${o.metadata.namespace}/` : ''}${plural}`;
-}
-
-/** The SubjectAccessReview of a cell, as the identity: the attributes its request carries (a list's name is its field selector's). */
-function review(i: Identity, a: Attributes): object {
-  const attributes = isNonResource(a) ? { nonResourceAttributes: { path: a.path, verb: a.verb } }
-    : { resourceAttributes: { verb: a.verb, group: a.group, resource: a.resource, ...(a.subresource ? { subresource: a.subresource } : {}),
-      ...(a.namespace ? { namespace: a.namespace } : {}), ...(requestedName(a) ? { name: requestedName(a) } : {}),
-      ...(a.fieldSelector ? { fieldSelector: { rawSelector: a.fieldSelector } } : {}) } };
-  return { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: i.user.username, groups: i.user.groups, ...attributes } };
-}
-
-const describe = (a: Attributes) => (isNonResource(a) ? `${a.verb} ${a.path}`
-  : `${a.verb} ${a.group || 'core'}/${a.resource}${a.subresource ? `/${a.subresource}` : ''} ${a.namespace ? `ns=${a.namespace}` : 'cluster'}${a.name ? ` name=${a.name}` : ''}${a.fieldSelector ? ` fieldSelector=${a.fieldSelector}` : ''}`);
-
 test('every identity, verb, resource and scope: the real answer and SubjectAccessReview are the reference\'s decision', async () => {
   const w = await world();
   try {
     // Authentication first: each credential is the user the reference thinks it is.
     for (const i of IDENTITIES) {
       if ('anonymous' in i.proof) continue;
-      const who = await must(w.clients.get(i.name)!, { method: 'POST', path: '/apis/authentication.k8s.io/v1/selfsubjectreviews', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
+      const who = await w.clients.get(i.name)!.must({ method: 'POST', path: '/apis/authentication.k8s.io/v1/selfsubjectreviews', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
       assert.equal({ username: who.json.status.userInfo.username, groups: who.json.status.userInfo.groups }, i.user, `${i.name} authenticates as declared`);
     }
     const cells: (Cell & { identity: Identity })[] = IDENTITIES.flatMap((identity) => matrixCells().map((c) => ({ ...c, identity })));
@@ -149,7 +123,7 @@ test('every identity, verb, resource and scope: the real answer and SubjectAcces
     let real = 0;
     await inPool(cells, CONCURRENCY, async (c) => {
       const expected = referenceAllows(w.reference, PODS, c.identity.user, c.attributes);
-      const sar = await must(w.admin, { method: 'POST', path: '/apis/authorization.k8s.io/v1/subjectaccessreviews', body: review(c.identity, c.attributes) }, [201]);
+      const sar = await w.admin.must({ method: 'POST', path: SUBJECT_ACCESS_REVIEWS, body: accessReview(c.identity.user, c.attributes) }, [201]);
       const answer = c.call ? await w.clients.get(c.identity.name)!.send(c.call) : undefined;
       if (expected) allowedOf.set(c.identity.name, allowedOf.get(c.identity.name)! + 1);
       if (answer) real++;

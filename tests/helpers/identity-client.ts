@@ -75,6 +75,13 @@ export class IdentityClient {
     });
   }
 
+  /** Sends, and throws naming the call and the answer unless its status is one of `ok`. */
+  async must(c: Call, ok: readonly number[] = [200, 201]): Promise<Answer> {
+    const a = await this.send(c);
+    if (!ok.includes(a.status)) throw new Error(`${c.method} ${c.path}: ${a.status} ${a.body}`);
+    return a;
+  }
+
   close(): void {
     this.#agent.destroy();
   }
