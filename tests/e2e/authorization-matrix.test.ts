@@ -21,7 +21,7 @@ import { ClusterRoleAggregationController } from '../../actors/controller-manage
 import { wallClock } from '../../sim/clock.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
 import { accessReview, describe, SUBJECT_ACCESS_REVIEWS } from '../helpers/attribute-requests.ts';
-import { ReferenceRbac, referenceAllows, sameRules, type RbacObject } from '../helpers/authorization-reference.ts';
+import { ReferenceRbac, referenceAllows, sameRules, type RbacObject, type Rule } from '../helpers/authorization-reference.ts';
 import { IdentityClient, inPool } from '../helpers/identity-client.ts';
 import { bootstrapPolicy, rbacCollection } from '../helpers/rbac-objects.ts';
 import { keyFiles } from '../helpers/service-account-keys.ts';
@@ -35,6 +35,7 @@ interface World {
   s: TestServer;
   admin: IdentityClient;
   clients: Map<string, IdentityClient>;
+  reference: ReferenceRbac;
   dir: string;
 }
 
@@ -65,18 +66,18 @@ async function aggregate(s: TestServer, reference: ReferenceRbac, objects: RbacO
   const informers = new SharedInformers(bus, clock, 'clusterrole-aggregation-controller');
   const controller = new ClusterRoleAggregationController({ bus, clock, informers, workers: 1, onError: (e) => { throw e; } });
   const aggregated = objects.filter((o) => o.kind === 'ClusterRole' && o.aggregationRule).map((o) => o.metadata.name);
-  const settled = () => aggregated.every((n) => sameRules(s.server.rbac!.clusterRole(n)?.rules as never ?? [], reference.clusterRoleRules(n)!));
+  const held = (name: string) => (s.server.rbac!.clusterRole(name) as { rules?: Rule[] } | undefined)?.rules ?? [];
+  const late = () => aggregated.filter((n) => !sameRules(held(n), reference.clusterRoleRules(n)!));
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         stop();
-        const late = aggregated.filter((n) => !sameRules(s.server.rbac!.clusterRole(n)?.rules as never ?? [], reference.clusterRoleRules(n)!));
-        reject(new Error(`aggregation did not settle within ${AGGREGATION_TIMEOUT_MS} ms: ${late.map((n) => `${n} holds ${JSON.stringify(s.server.rbac!.clusterRole(n)?.rules)}, want ${JSON.stringify(reference.clusterRoleRules(n))}`).join('; ')}`));
+        reject(new Error(`aggregation did not settle within ${AGGREGATION_TIMEOUT_MS} ms: ${late().map((n) => `${n} holds ${JSON.stringify(held(n))}, want ${JSON.stringify(reference.clusterRoleRules(n))}`).join('; ')}`));
       }, AGGREGATION_TIMEOUT_MS);
-      const off = s.server.store.onChange((c) => { if (c.key.includes('/clusterroles/') && settled()) done(); });
+      const off = s.server.store.onChange((c) => { if (c.key.includes('/clusterroles/') && late().length === 0) done(); });
       const stop = () => { off(); clearTimeout(timer); };
       const done = () => { stop(); resolve(); };
-      controller.start().then(() => { if (settled()) done(); }, (e) => { stop(); reject(e); });
+      controller.start().then(() => { if (late().length === 0) done(); }, (e) => { stop(); reject(e); });
     });
   } finally {
     controller.stop();
@@ -84,7 +85,7 @@ async function aggregate(s: TestServer, reference: ReferenceRbac, objects: RbacO
   }
 }
 
-async function world(): Promise<World & { reference: ReferenceRbac }> {
+async function world(): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), 'orchsim-authz-matrix-'));
   const tokens = join(dir, 'tokens.csv');
   writeFileSync(tokens, tokenFile());
@@ -141,7 +142,7 @@ test('every identity, verb, resource and scope: the real answer and SubjectAcces
     for (const [name, allowed] of allowedOf)
       if (name !== 'admin') assert.ok(allowed >= 10 && allowed <= row - 100, `${name}: ${allowed} of ${row} cells allowed`);
     assert.is(allowedOf.get('admin'), row);
-    console.log(`${cells.length} cells, ${real} real requests; allowed per identity: ${[...allowedOf].map(([n, k]) => `${n} ${k}`).join(", ")}`);
+    console.log(`${cells.length} cells, ${real} real requests; allowed per identity: ${[...allowedOf].map(([n, k]) => `${n} ${k}`).join(', ')}`);
     assert.ok(real > 5000, `${real} real requests`);
   } finally {
     for (const c of w.clients.values()) c.close();
