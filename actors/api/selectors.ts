@@ -98,6 +98,15 @@ export function parseFieldTerms(selector: string | undefined): FieldTerm[] {
   });
 }
 
+/** The value a field selector requires `field` to equal (a term `field=v` or `field==v`), if any; a selector that does not parse requires nothing. */
+export function requiredFieldValue(selector: string | undefined, field: string): string | undefined {
+  try {
+    return parseFieldTerms(selector).find((t) => t.field === field && !t.negated)?.value;
+  } catch {
+    return undefined;
+  }
+}
+
 export function fieldMatcher(terms: FieldTerm[], fields: Record<string, FieldGetter>): Matcher | undefined {
   if (terms.length === 0) return undefined;
   const checks = terms.map((t) => {

@@ -53,6 +53,7 @@ import type { Bus } from '../../transport/bus.ts';
 import { MemoryBus } from '../../transport/memory-bus.ts';
 import type { Store } from './storage/store.ts';
 import { lookupKind, lookupResource, type ResourceType } from '../api/resources.ts';
+import { requiredFieldValue } from '../api/selectors.ts';
 import { ActorSystem } from '../system/actor-system.ts';
 
 /** A body not read yet (arrival looks at the request line and headers only). */
@@ -323,6 +324,9 @@ export class ApiServer {
     if (r.verb === 'list' || r.verb === 'watch') {
       const fieldSelector = r.query.string('fieldSelector');
       if (fieldSelector) a.fieldSelector = fieldSelector;
+      // A list or watch of one object by name is about that name, as the real RequestInfoFactory
+      // reads it: RBAC's resourceNames allow it (kubectl get cm --field-selector metadata.name=x).
+      a.name ??= requiredFieldValue(fieldSelector, 'metadata.name') || undefined;
     }
     return decided(this.#authorizer.authorize(a), (d) => {
       if (d.decision === 'allow') return;

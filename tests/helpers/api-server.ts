@@ -3,7 +3,7 @@
 // a long-running process (`get -w`, `delete --wait`) whose output lines a test waits for.
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { servingCert } from '../../actors/apiserver/certs.ts';
@@ -13,6 +13,7 @@ import { ApiServer } from '../../actors/apiserver/server.ts';
 import { wallClock } from '../../sim/clock.ts';
 import { seededRandom } from '../../sim/random.ts';
 import { writeKubeconfig } from '../../sim/cli/kubeconfig.ts';
+import type { Bus } from '../../transport/bus.ts';
 
 export interface KubectlResult {
   code: number;
@@ -41,6 +42,8 @@ export interface KubectlProcess {
 export interface TestServer {
   server: ApiServer;
   url: string;
+  /** The serving certificate (PEM), for clients of the test's own to trust. */
+  ca: string;
   kubeconfig: string;
   dir: string;
   /** Every request the server received, in order: method, URL and headers (bodies are not kept). */
@@ -63,14 +66,18 @@ function deadline(timeoutMs: number, message: () => string): { expired: Promise<
   return { expired, settle: () => clearTimeout(timer) };
 }
 
-export async function startTestServer(given: Partial<ApiServerOptions> = {}): Promise<TestServer> {
+/**
+ * With `clientCaFile` among the options, connections are asked for client certificates that CA
+ * signed, as `orchsim serve` asks; `env.bus` carries the server's bus requests (a NATS bus, say).
+ */
+export async function startTestServer(given: Partial<ApiServerOptions> = {}, env: { bus?: Bus } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'orchsim-test-'));
   // kubectl speaks as an administrator with a token made for this server alone.
   const token = randomBytes(16).toString('hex');
   const options = apiServerOptions({ certDir: join(dir, 'certs'), bindAddress: '127.0.0.1',
     ...given, tokens: new Map([[token, { username: 'test-admin', groups: ['system:masters', 'system:authenticated'] }], ...(given.tokens ?? [])]) });
   const clock = wallClock();
-  const server = new ApiServer(options, { clock, random: seededRandom(42) });
+  const server = new ApiServer(options, { clock, random: seededRandom(42), ...(env.bus ? { bus: env.bus } : {}) });
   await server.start();
   const cert = await servingCert(options, clock);
   const requests: RecordedRequest[] = [];
@@ -82,13 +89,14 @@ export async function startTestServer(given: Partial<ApiServerOptions> = {}): Pr
     for (const w of requestWaiters) w(recorded);
     return server.handle(r);
   }, { host: '127.0.0.1', port: 0, cert: cert.cert, key: cert.key,
-    maxRequestBodyBytes: options.maxRequestBodyBytes, arrive: (r) => server.arrive(r) });
+    maxRequestBodyBytes: options.maxRequestBodyBytes, arrive: (r) => server.arrive(r),
+    ...(options.clientCaFile ? { clientCa: readFileSync(options.clientCaFile, 'utf8') } : {}) });
   const kubeconfig = join(dir, 'kubeconfig');
   writeKubeconfig(kubeconfig, listening.url, cert.cert, { token });
   const cacheDir = join(dir, 'kube-cache');
   const { request: httpsRequest } = await import('node:https');
   return {
-    server, url: listening.url, kubeconfig, dir, requests,
+    server, url: listening.url, ca: cert.cert, kubeconfig, dir, requests,
     kubectl(args, stdin) {
       return new Promise((resolve) => {
         const child = execFile('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args], { timeout: 60_000, env: { ...process.env, KUBECONFIG: kubeconfig } },

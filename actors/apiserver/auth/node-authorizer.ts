@@ -4,7 +4,7 @@
 // As the real one with AuthorizeNodeWithSelectors: lists and watches of pods must select
 // spec.nodeName=<node>, of nodes metadata.name=<node>. Users that are not nodes get no opinion,
 // and so does a node asking for what it may not have, with the real authorizer's reason.
-import { parseFieldTerms } from '../../api/selectors.ts';
+import { requiredFieldValue } from '../../api/selectors.ts';
 import { NODE_LEASE_NAMESPACE } from '../../api/namespaces.ts';
 import type { AuthorizationAttributes, Authorizer, Decision, RuleSet, UserInfo } from './authorizer.ts';
 import type { NodeGraph } from './node-graph.ts';
@@ -32,15 +32,6 @@ const NODE_RULES: PolicyRule[] = [
 const allow: Decision = { decision: 'allow', reason: '' };
 const noOpinion = (reason: string): Decision => ({ decision: 'noOpinion', reason });
 const NO_RELATIONSHIP = (node: string) => noOpinion(`no relationship found between node '${node}' and this object`);
-
-/** The value a field selector requires for `field` (`f=v` or `f==v` among its terms), if any; a selector that does not parse requires nothing (the handler refuses it). */
-function selectedValue(selector: string | undefined, field: string): string | undefined {
-  try {
-    return parseFieldTerms(selector).find((t) => t.field === field && !t.negated)?.value;
-  } catch {
-    return undefined;
-  }
-}
 
 export class NodeAuthorizer implements Authorizer {
   constructor(readonly graph: NodeGraph) {}
@@ -78,7 +69,7 @@ export class NodeAuthorizer implements Authorizer {
   #readReferenced(node: string, a: AuthorizationAttributes): Decision {
     if (!READ.includes(a.verb)) return noOpinion('can only read resources of this type');
     // A list or watch names its object by a metadata.name field selector.
-    const name = a.verb === 'get' ? a.name : selectedValue(a.fieldSelector, 'metadata.name');
+    const name = a.verb === 'get' ? a.name : requiredFieldValue(a.fieldSelector, 'metadata.name');
     return this.#referenced(node, { ...a, ...(name ? { name } : {}) });
   }
 
@@ -101,7 +92,7 @@ export class NodeAuthorizer implements Authorizer {
     if (a.subresource && a.subresource !== 'status') return noOpinion(`cannot ${a.verb} nodes/${a.subresource}`);
     if (a.verb === 'create' && !a.subresource) return allow;
     if (a.verb === 'list' || a.verb === 'watch')
-      return selectedValue(a.fieldSelector, 'metadata.name') === node ? allow : noOpinion(`can only ${a.verb} its own node: a fieldSelector metadata.name=${node} is required`);
+      return requiredFieldValue(a.fieldSelector, 'metadata.name') === node ? allow : noOpinion(`can only ${a.verb} its own node: a fieldSelector metadata.name=${node} is required`);
     if (!['get', 'update', 'patch'].includes(a.verb)) return noOpinion(`can only get, update or patch its own node`);
     return a.name === node ? allow : noOpinion(`can only access its own node`);
   }
@@ -109,7 +100,7 @@ export class NodeAuthorizer implements Authorizer {
   #pod(node: string, a: AuthorizationAttributes): Decision {
     if (a.verb === 'list' || a.verb === 'watch') {
       if (a.subresource) return noOpinion('');
-      return selectedValue(a.fieldSelector, 'spec.nodeName') === node ? allow : noOpinion(`can only ${a.verb} pods with spec.nodeName field selector`);
+      return requiredFieldValue(a.fieldSelector, 'spec.nodeName') === node ? allow : noOpinion(`can only ${a.verb} pods with spec.nodeName field selector`);
     }
     const allowedVerb = a.subresource === undefined ? ['get', 'delete', 'create'].includes(a.verb)
       : a.subresource === 'status' ? ['get', 'update', 'patch'].includes(a.verb)
