@@ -13,8 +13,8 @@ import { readMappingFile } from './component-run.ts';
 export interface BusAddress {
   /** nats://HOST:PORT, or several comma-separated. */
   url: string;
-  /** The kubeconfig it came from, and the flag that named it: for messages. */
-  from?: { file: string; flag: string };
+  /** The kubeconfig it came from: for messages. */
+  file?: string;
   /** The NATS user and password. */
   user?: string;
   password?: string;
@@ -34,11 +34,11 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v !==
 /**
  * The bus and credentials: `master` (when given) as the server, else the kubeconfig's (its
  * current context's cluster, or its only cluster); the credentials of its current context's user,
- * or its only user. `flag` names the kubeconfig's option in messages.
+ * or its only user. `option` names where a kubeconfig would be given, for the message when neither is.
  */
-export function busAddress(master: string | undefined, kubeconfig: string | undefined, flag = '--orchconfig'): BusAddress {
+export function busAddress(master: string | undefined, kubeconfig: string | undefined, option = '--orchconfig FILE'): BusAddress {
   if (kubeconfig === undefined) {
-    if (master === undefined || master === '') throw new OptionError(`give --master nats://HOST:PORT or ${flag} FILE: the bus the API server serves on (orchsim apiserver --bus nats://HOST:PORT)`);
+    if (master === undefined || master === '') throw new OptionError(`give --master nats://HOST:PORT or ${option}: the bus the API server serves on (orchsim apiserver --bus nats://HOST:PORT)`);
     return { url: master };
   }
   const doc = readMappingFile(kubeconfig) as Kubeconfig;
@@ -52,7 +52,7 @@ export function busAddress(master: string | undefined, kubeconfig: string | unde
   const password = text(user?.password);
   if ((username === undefined) !== (password === undefined)) throw new OptionError(`${kubeconfig}: its user has a ${username ? 'username without a password' : 'password without a username'}: the bus wants both`);
   const token = text(user?.token);
-  return { url: server, from: { file: kubeconfig, flag }, ...(username ? { user: username, password } : {}), ...(token ? { token } : {}) };
+  return { url: server, file: kubeconfig, ...(username ? { user: username, password } : {}), ...(token ? { token } : {}) };
 }
 
 /**
@@ -68,8 +68,8 @@ export async function connectBus(a: BusAddress, name: string): Promise<Bus> {
   } catch (e) {
     if (!(e instanceof BusAuthorizationError)) throw e;
     const advice = a.user === undefined
-      ? `give ${a.from?.flag ?? '--orchconfig'} a kubeconfig with the component's NATS user and password (orchsim credentials writes one per component)`
-      : `${a.from?.file} and the server's nats-server.conf must come from the same run of orchsim credentials`;
+      ? `give the component a kubeconfig with its NATS user and password (orchsim credentials writes one per component)`
+      : `${a.file} and the server's nats-server.conf must come from the same run of orchsim credentials`;
     throw new Error(`${e.message}; ${advice}`, { cause: e });
   }
   return a.token === undefined ? nats : new CredentialedBus(nats, a.token);

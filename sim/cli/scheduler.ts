@@ -32,7 +32,7 @@ export async function schedulerCommand(argv: string[], log: (line: string) => vo
   }
   const clock = wallClock();
   const inspection = processSystem(clock, cmd.extra);
-  const bus = await connectBus(busAddress(cmd.extra.master as string | undefined, cmd.extra.orchconfig as string | undefined), 'orchsim-scheduler');
+  const bus = await connectBus(busAddress(cmd.extra.master as string | undefined, cmd.kubeconfig, '--config FILE with clientConnection.kubeconfig'), 'orchsim-scheduler');
   const identity = replicaIdentity();
   const replica = schedulerReplica({
     bus, clock, random: seededRandom(identity), options: cmd.options, identity, system: inspection.system,

@@ -147,7 +147,7 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   const chosen = checkedInspector(line.options);
   // Files the command line names are read before anything starts: a bad one stops it by name.
   const sni = readSni(flags.tlsSniCertKey ?? []);
-  const busAt = busUrl === undefined && busKubeconfig === undefined ? undefined : busAddress(busUrl, busKubeconfig, '--bus-kubeconfig');
+  const busAt = busUrl === undefined && busKubeconfig === undefined ? undefined : busAddress(busUrl, busKubeconfig);
   const options = withCodeOnlyFields(mode === 'serve' ? withServeTokens(flags) : flags, {});
   for (const w of line.warnings) warn(`warning: ${w}`);
   for (const p of inertAdmissionPlugins(options)) warn(`warning: admission plugin ${p} is accepted but not simulated: it admits everything`);
