@@ -2,7 +2,9 @@
 // its permissions allow, written as nats-server's configuration (`authorization { users }`). The
 // API server alone serves requests and publishes watch events; every other component may only
 // send requests (orch.api.request, orch.api.changes), hear the replies on an inbox of its own, and
-// subscribe to the watch subjects it follows, never to a Secret's (subjects: actors/apiserver/watch/subjects.ts).
+// subscribe to the watch subjects it follows (actors/apiserver/watch/subjects.ts). Secrets'
+// subjects carry their metadata only, and only the controller manager, whose garbage collector and
+// namespace controller follow it, may hear them.
 import { lookupResource } from '../actors/api/resources.ts';
 import { CHANGES_SUBJECT, REQUEST_SUBJECT } from '../actors/apiserver/bus-endpoint.ts';
 import { PROGRESS_SUBJECT, token, watchSubject } from '../actors/apiserver/watch/subjects.ts';
@@ -35,7 +37,7 @@ const ALL = '>';
 const WATCH_ALL = 'orch.w.>';
 /** Every object subject of every kind (`orch.w.<group>.<resource>.o.<namespace>.<name>`). */
 const OBJECTS_ALL = 'orch.w.*.*.o.*.*';
-/** A Secret's events: nobody but the API server may hear them, even should one be published. */
+/** A Secret's events: metadata only on the bus, yet none of a node's or the scheduler's business. */
 const SECRETS_ALL = 'orch.w.core.secrets.>';
 const API_ALL = 'orch.api.>';
 
@@ -45,7 +47,7 @@ function watches(c: Exclude<Component, { kind: 'apiserver' }>): string[] {
   if (c.kind === 'node') return [watchSubject(PODS, { nodeName: c.name })];
   if (c.kind === 'scheduler') return SCHEDULER_WATCHES.map((type) => watchSubject(type, {}));
   // Its informers follow most kinds in every namespace (the garbage collector every kind it may
-  // list and watch), by object, never by node.
+  // list and watch, Secrets' metadata included), by object, never by node.
   return [OBJECTS_ALL];
 }
 
@@ -53,7 +55,7 @@ export function permissionsOf(c: Component): Permissions {
   if (c.kind === 'apiserver') return { publish: { allow: [ALL] }, subscribe: { allow: [ALL] } };
   return {
     publish: { allow: [REQUEST_SUBJECT, CHANGES_SUBJECT], deny: [WATCH_ALL] },
-    subscribe: { allow: [...watches(c), PROGRESS_SUBJECT, `${inboxPrefix(natsUser(c))}.>`], deny: [API_ALL, SECRETS_ALL] },
+    subscribe: { allow: [...watches(c), PROGRESS_SUBJECT, `${inboxPrefix(natsUser(c))}.>`], deny: c.kind === 'controller-manager' ? [API_ALL] : [API_ALL, SECRETS_ALL] },
   };
 }
 

@@ -55,6 +55,9 @@ test('it writes the configuration, the token file and a kubeconfig per component
     // The dotted node's subjects and inbox are escaped as subject tokens: no other user's pattern reaches them.
     assert.ok(conf.includes('"orch.w.core.pods.n.n2%2Eexample%2Ecom"') && conf.includes('"_INBOX_node-n2%2Eexample%2Ecom.>"'), conf);
     assert.ok(conf.includes('listen: "127.0.0.1:4222"'));
+    // Secrets' subjects (their metadata) are the controller manager's alone, beside the API server.
+    const denies = (user: string) => conf.split('user: ').find((u) => u.startsWith(`"${user}"`))!.includes('"orch.w.core.secrets.>"');
+    assert.equal(['scheduler', 'controller-manager', 'node-n1'].map(denies), [true, false, true]);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
