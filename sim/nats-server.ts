@@ -1,5 +1,6 @@
 // A private nats-server on a random loopback port: for tests, and for `orchsim bench` when the
 // user names no server. Starts in about 25 ms; the port is read from the server's ports file.
+// With a configuration file (what `orchsim credentials` writes), it authorizes as the file says.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,12 +33,16 @@ function parsedPorts(text: string): string | undefined {
   }
 }
 
-/** Starts a nats-server on loopback: on `port`, or on one it picks (read back from its ports file). */
-export async function startNatsServer(o: { port?: number } = {}): Promise<NatsServer> {
+/**
+ * Starts a nats-server on loopback: on `port`, or on one it picks (read back from its ports file);
+ * with `config`, that configuration file's (its address and port are overridden by these).
+ */
+export async function startNatsServer(o: { port?: number; config?: string } = {}): Promise<NatsServer> {
   const version = natsServerVersion();
   if (version === undefined) throw new Error(NATS_SERVER_MISSING);
   const dir = mkdtempSync(join(tmpdir(), 'orchsim-nats-'));
-  const child: ChildProcess = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(o.port ?? -1), '--ports_file_dir', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const args = [...(o.config !== undefined ? ['-c', o.config] : []), '-a', '127.0.0.1', '-p', String(o.port ?? -1), '--ports_file_dir', dir];
+  const child: ChildProcess = spawn('nats-server', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr += d));
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
@@ -65,4 +70,11 @@ export async function startNatsServer(o: { port?: number } = {}): Promise<NatsSe
     }
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** What `nats-server -c FILE -t` says of a configuration file: whether it is valid, and the server's words. */
+export function checkNatsConfig(file: string): { valid: boolean; output: string } {
+  if (natsServerVersion() === undefined) throw new Error(NATS_SERVER_MISSING);
+  const r = spawnSync('nats-server', ['-c', file, '-t'], { encoding: 'utf8' });
+  return { valid: r.status === 0, output: `${r.stdout}${r.stderr}`.trim() };
 }

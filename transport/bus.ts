@@ -101,3 +101,22 @@ export class BusClosedError extends Error {
     super('the bus is closed');
   }
 }
+
+/** The NATS server refused the connection: no credentials where it wants some, or ones it does not know. */
+export class BusAuthorizationError extends Error {
+  override readonly name = 'BusAuthorizationError';
+  constructor(readonly servers: string, readonly user: string | undefined, options?: ErrorOptions) {
+    super(user === undefined
+      ? `the NATS server at ${servers} refused a connection without credentials (authorization violation): it requires a user and password`
+      : `the NATS server at ${servers} refused user ${JSON.stringify(user)} (authorization violation): the password is wrong, or the server runs with another configuration`, options);
+  }
+}
+
+/** The NATS server's permissions do not let this connection's user publish or subscribe on a subject. */
+export class BusPermissionError extends Error {
+  override readonly name = 'BusPermissionError';
+  constructor(readonly operation: 'publish' | 'subscribe', readonly subject: string, readonly user: string | undefined, options?: ErrorOptions) {
+    super(`the NATS server does not let ${user === undefined ? 'this connection' : `user ${JSON.stringify(user)}`} ${operation} ${operation === 'publish' ? 'on' : 'to'} ${subject}: `
+      + 'its permissions in the server\'s configuration do not allow it', options);
+  }
+}

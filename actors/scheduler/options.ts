@@ -135,11 +135,14 @@ function documentFields(doc: Record<string, unknown>, where: string): Record<str
 
 export interface SchedulerCommand extends Resolved<SchedulerOptions> {
   positional: string[];
+  /** The connection file: the --config file's clientConnection.kubeconfig, or without a file the deprecated --orchconfig. */
+  kubeconfig: string | undefined;
 }
 
 /** The file's fields (if any), then the flags given explicitly over them; deprecated flags only without a file. */
 function merge(flags: Resolved<SchedulerOptions> & { positional: string[] }, fields: Record<string, unknown> | undefined, where: string): SchedulerCommand {
-  const file = SCHEDULER_CONFIG.resolve(fields === undefined ? new Map() : SCHEDULER_CONFIG.readValues(flatten(fields), where)).options;
+  const resolved = SCHEDULER_CONFIG.resolve(fields === undefined ? new Map() : SCHEDULER_CONFIG.readValues(flatten(fields), where));
+  const file = resolved.options;
   const warnings = [...flags.warnings];
   const over: Record<string, unknown> = {};
   for (const name of flags.given) {
@@ -155,7 +158,7 @@ function merge(flags: Resolved<SchedulerOptions> & { positional: string[] }, fie
     if (flags.given.has('lock-object-namespace') && !flags.given.has('leader-elect-resource-namespace')) over.leaderElectResourceNamespace = flags.extra['lock-object-namespace'];
   }
   const options = schedulerOptions({ ...file, explanationsKept: flags.options.explanationsKept, ...over });
-  return { ...flags, options, warnings };
+  return { ...flags, options, warnings, kubeconfig: fields === undefined ? flags.extra.orchconfig as string | undefined : resolved.extra['clientConnection.kubeconfig'] as string | undefined };
 }
 
 /** The options of a command line, with the file `--config` names (read by `readFile`). */

@@ -38,6 +38,8 @@ import { whenState } from '../system/when-state.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
+/** What the scheduler watches, all namespaces: the watch subjects its NATS user may subscribe to follow from this. */
+export const SCHEDULER_WATCHES = [NODES, PODS] as const;
 
 /** Pods scheduled per timer step before the loop lets other work run. */
 const BATCH = 64;

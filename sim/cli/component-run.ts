@@ -1,15 +1,12 @@
 // What `orchsim scheduler` and `orchsim controller-manager` share: reading a YAML or JSON file an
-// option names, reaching the API server's bus (`--master nats://host:port` or the server of an
-// `--orchconfig` kubeconfig: in orchsim, components reach the API server over the bus it serves on,
-// `orchsim apiserver --bus`), and running until
-// SIGINT or SIGTERM, then stopping gracefully (a leader releases its Lease).
+// option names, and running until SIGINT or SIGTERM, then stopping gracefully (a leader releases
+// its Lease). How they reach the API server's bus is bus-kubeconfig.ts.
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { versionText } from '../../actors/api/options/common.ts';
 import { OptionError, type OptionTable } from '../../actors/api/options/table.ts';
-import { isNatsUrl, NatsBus } from '../../transport/nats-bus.ts';
 import type { Registry } from '../../actors/api/metrics.ts';
 import { startComponentServer, type ComponentServer, type HealthChecks } from '../component-server.ts';
 import type { Clock } from '../../actors/api/env.ts';
@@ -32,28 +29,6 @@ export function readMappingFile(path: string): Record<string, unknown> {
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new OptionError(`${path}: must hold a mapping (apiVersion, kind and fields)`);
   return doc as Record<string, unknown>;
-}
-
-/**
- * The API server's bus: `--master`, else the server of the connection file (`--orchconfig`, a
- * kubeconfig: its current context's cluster, or its only cluster).
- */
-export function masterUrl(master: string | undefined, orchconfig: string | undefined): string {
-  if (master !== undefined && master !== '') return master;
-  if (orchconfig === undefined) throw new OptionError('give --master nats://HOST:PORT or --orchconfig FILE: the bus the API server serves on (orchsim apiserver --bus nats://HOST:PORT)');
-  const doc = readMappingFile(orchconfig) as { clusters?: { name?: string; cluster?: { server?: string } }[]; contexts?: { name?: string; context?: { cluster?: string } }[]; 'current-context'?: string };
-  const context = doc.contexts?.find((c) => c.name === doc['current-context']);
-  const cluster = context ? doc.clusters?.find((c) => c.name === context.context?.cluster) : doc.clusters?.length === 1 ? doc.clusters[0] : undefined;
-  const server = cluster?.cluster?.server;
-  if (typeof server !== 'string') throw new OptionError(`${orchconfig}: no server found (its current context's cluster, or its only cluster, must have cluster.server)`);
-  return server;
-}
-
-/** The bus at `url` (nats://HOST:PORT, or several comma-separated). */
-export async function connectMaster(url: string, name: string): Promise<NatsBus> {
-  if (!isNatsUrl(url))
-    throw new OptionError(`invalid API server address ${JSON.stringify(url)}: must be nats://HOST:PORT, the bus the API server serves on (orchsim components reach it over its bus, not HTTPS)`);
-  return NatsBus.connect({ servers: url, name });
 }
 
 /** The identity a replica holds its Lease under, as the real components make it: host and a unique suffix. */

@@ -5,7 +5,8 @@ import { ControllerManager } from '../../actors/controller-manager/controller-ma
 import { CONTROLLER_MANAGER_TABLE } from '../../actors/controller-manager/options.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
-import { connectMaster, masterUrl, processSystem, replicaIdentity, serveSecurePort, helpOrVersion, untilSignal } from './component-run.ts';
+import { busAddress, connectBus } from './bus-kubeconfig.ts';
+import { processSystem, replicaIdentity, serveSecurePort, helpOrVersion, untilSignal } from './component-run.ts';
 
 const SUMMARY = 'The controller manager runs the control loops: each watches shared state through the API server and moves the current state towards the desired one (node lifecycle and taint eviction, ReplicaSets, Deployments, DaemonSets, StatefulSets, garbage collection, namespaces, pod GC).';
 
@@ -21,7 +22,7 @@ export async function controllerManagerCommand(argv: string[], log: (line: strin
   for (const w of cmd.warnings) console.error(`warning: ${w}`);
   const clock = wallClock();
   const inspection = processSystem(clock, cmd.extra);
-  const bus = await connectMaster(masterUrl(cmd.extra.master as string | undefined, cmd.extra.orchconfig as string | undefined), 'orchsim-controller-manager');
+  const bus = await connectBus(busAddress(cmd.extra.master as string | undefined, cmd.extra.orchconfig as string | undefined), 'orchsim-controller-manager');
   const identity = replicaIdentity();
   const manager = new ControllerManager({
     bus, clock, random: seededRandom(identity), options: cmd.options, identity, system: inspection.system,

@@ -3,6 +3,7 @@ import { OptionError } from '../../actors/api/options/table.ts';
 import { benchHelp, runBench } from './bench.ts';
 import { compareCommand, compareHelp } from './compare.ts';
 import { controllerManagerCommand } from './controller-manager.ts';
+import { credentialsCommand } from './credentials.ts';
 import { nodeAgentCommand } from './nodeagent.ts';
 import { schedulerCommand } from './scheduler.ts';
 import { planCommand, planHelp } from './plan.ts';
@@ -19,6 +20,8 @@ commands:
   apiserver   the API server alone, with the component's flags (--bus nats://HOST:PORT lets the components below reach it)
   controller-manager, scheduler, nodeagent
               the other components alone, with their flags (seed 001), against an API server's bus
+  credentials the NATS users, API tokens and kubeconfigs that authorize those components on the bus:
+              'orchsim credentials --out creds --bus nats://127.0.0.1:4222 --nodes n1,n2'
   bench       benchmarks of your machine and NATS: 'orchsim bench fanout' (watch fan-out)
   help        this text; 'orchsim <command> --help' for a command's flags`;
 
@@ -52,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const component = COMPONENTS[command];
   if (component) return component(rest);
+  if (command === 'credentials') return credentialsCommand(rest);
   if (command === 'run') {
     if (rest.includes('--help') || rest.includes('-h')) {
       console.log(runHelp());

@@ -14,7 +14,9 @@ import type { NodeAgentOptions } from '../../actors/nodeagent/options.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
 import { startComponentServer } from '../component-server.ts';
-import { connectMaster, masterUrl, helpOrVersion, processSystem, untilSignal } from './component-run.ts';
+import { natsUser } from '../nats-permissions.ts';
+import { busAddress, connectBus } from './bus-kubeconfig.ts';
+import { helpOrVersion, processSystem, untilSignal } from './component-run.ts';
 
 const SUMMARY = 'The node agent registers its node, renews its Lease, reports node status and runs the pods bound to its node (here, through the pod machine: simulated containers). '
   + `The --config file is YAML or JSON, apiVersion ${CONFIG_API_VERSION}, kind ${CONFIG_KIND}: its fields are the camelCase names of the configuration-file options below.`;
@@ -63,9 +65,13 @@ export async function nodeAgentCommand(argv: string[], log: (line: string) => vo
   if (loaded.flags.orchconfig === undefined)
     throw new OptionError('--orchconfig is required: standalone mode (static pods only) is not simulated; give a kubeconfig whose server is the API server\'s bus (nats://HOST:PORT)');
   const { nodeName, options } = commandLineAgent(loaded);
+  const address = busAddress(undefined, loaded.flags.orchconfig as string);
+  // Another node's credentials would only be refused, subject by subject: say so at once.
+  if (address.user?.startsWith('node-') && address.user !== natsUser({ kind: 'node', name: nodeName }))
+    throw new OptionError(`--orchconfig ${loaded.flags.orchconfig}: its NATS user is ${address.user}, not this node's (${natsUser({ kind: 'node', name: nodeName })}): give node ${nodeName}'s kubeconfig, or --hostname-override the node it is for`);
   const clock = wallClock();
   const inspection = processSystem(clock, loaded.flags);
-  const bus = await connectMaster(masterUrl(undefined, loaded.flags.orchconfig as string), `orchsim-nodeagent-${nodeName}`);
+  const bus = await connectBus(address, `orchsim-nodeagent-${nodeName}`);
   const agent = new NodeAgent({ bus, clock, random: seededRandom(nodeName), nodeName, options, system: inspection.system,
     onError: (e) => console.error(`nodeagent ${nodeName}: ${(e as Error).message ?? e}`) });
   const c = loaded.config;

@@ -7,7 +7,8 @@ import { CONFIG_API_VERSION, CONFIG_KIND, SCHEDULER_CONFIG, SCHEDULER_FLAGS, con
 import { schedulerReplica } from '../../actors/scheduler/replica.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
-import { connectMaster, masterUrl, processSystem, readMappingFile, replicaIdentity, serveSecurePort, helpOrVersion, untilSignal } from './component-run.ts';
+import { busAddress, connectBus } from './bus-kubeconfig.ts';
+import { processSystem, readMappingFile, replicaIdentity, serveSecurePort, helpOrVersion, untilSignal } from './component-run.ts';
 
 const SUMMARY = 'The scheduler assigns pods to nodes: it finds the nodes a pod fits under its constraints and resources, ranks them, and binds the pod to the best. Several schedulers may run in one cluster, each serving its spec.schedulerName.';
 
@@ -31,7 +32,7 @@ export async function schedulerCommand(argv: string[], log: (line: string) => vo
   }
   const clock = wallClock();
   const inspection = processSystem(clock, cmd.extra);
-  const bus = await connectMaster(masterUrl(cmd.extra.master as string | undefined, cmd.extra.orchconfig as string | undefined), 'orchsim-scheduler');
+  const bus = await connectBus(busAddress(cmd.extra.master as string | undefined, cmd.kubeconfig, '--config FILE with clientConnection.kubeconfig'), 'orchsim-scheduler');
   const identity = replicaIdentity();
   const replica = schedulerReplica({
     bus, clock, random: seededRandom(identity), options: cmd.options, identity, system: inspection.system,

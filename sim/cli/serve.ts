@@ -17,7 +17,8 @@ import { sniContexts, type SniContext } from '../../actors/apiserver/sni.ts';
 import type { NamedCertKey } from '../../actors/api/options/kinds.ts';
 import { ApiServer } from '../../actors/apiserver/server.ts';
 import { inspectOptions } from '../../actors/system/options.ts';
-import { isNatsUrl, NatsBus } from '../../transport/nats-bus.ts';
+import { isNatsUrl } from '../../transport/nats-bus.ts';
+import { busAddress, connectBus } from './bus-kubeconfig.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
 import { RECORDS_PER_ACTOR, startInspector, type InspectorServer } from '../inspector/index.ts';
@@ -33,6 +34,7 @@ type Mode = 'serve' | 'apiserver';
 interface ServeOptions extends ApiServerOptions {
   seed?: number;
   bus?: string;
+  busKubeconfig?: string;
   kubeconfigOut?: string;
   nodes: number;
   zones: string[];
@@ -49,6 +51,9 @@ const SEED: OptionSpec<ServeOptions> = { name: 'seed', kind: int, key: 'seed', d
 const BUS: OptionSpec<ServeOptions> = { name: 'bus', kind: string, key: 'bus', group: SIMULATOR,
   rule: (v: string) => (isNatsUrl(v) ? undefined : 'must be nats://HOST:PORT (or several, comma-separated)'),
   help: 'serve the API over this NATS server too, so that orchsim controller-manager, scheduler and nodeagent processes reach this server with --master nats://HOST:PORT (default: an in-process bus only)' };
+const BUS_KUBECONFIG: OptionSpec<ServeOptions> = { name: 'bus-kubeconfig', kind: string, key: 'busKubeconfig', group: SIMULATOR,
+  help: 'serve the API over the NATS server of this kubeconfig, as its user (username and password: the apiserver.kubeconfig orchsim credentials writes, '
+    + 'for a nats-server started with its nats-server.conf), so that passwords stay off the command line; --bus, given too, names the server instead' };
 const SERVE_ONLY: OptionSpec<ServeOptions>[] = [
   { name: 'kubeconfig-out', kind: string, key: 'kubeconfigOut', default: '.orchsim/kubeconfig', group: SIMULATOR,
     help: 'where the kubeconfig for this server is written, with a fresh admin client certificate and the server\'s certificate' },
@@ -79,8 +84,8 @@ const serveSpec = (s: OptionSpec<ApiServerOptions>) => (s.name === 'cert-dir' ? 
 const INSPECT = inspectOptions<ServeOptions>(SIMULATOR);
 
 const TABLES: Record<Mode, OptionTable<ServeOptions>> = {
-  apiserver: new OptionTable<ServeOptions>('API server', [...API_SERVER_TABLE.specs.map((s) => s as OptionSpec<ServeOptions>), SEED, BUS, ...INSPECT], API_SERVER_TABLE.crossRules),
-  serve: new OptionTable<ServeOptions>('orchsim serve', [...API_SERVER_TABLE.specs.map(serveSpec), SEED, BUS, ...INSPECT, ...SERVE_ONLY], API_SERVER_TABLE.crossRules),
+  apiserver: new OptionTable<ServeOptions>('API server', [...API_SERVER_TABLE.specs.map((s) => s as OptionSpec<ServeOptions>), SEED, BUS, BUS_KUBECONFIG, ...INSPECT], API_SERVER_TABLE.crossRules),
+  serve: new OptionTable<ServeOptions>('orchsim serve', [...API_SERVER_TABLE.specs.map(serveSpec), SEED, BUS, BUS_KUBECONFIG, ...INSPECT, ...SERVE_ONLY], API_SERVER_TABLE.crossRules),
 };
 
 const SUMMARY: Record<Mode, string> = {
@@ -138,10 +143,11 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   warn: (line: string) => void = console.error): Promise<Running> {
   const line = Array.isArray(args) ? parseServeArgs(args as readonly string[], mode) : (args as ServeCommandLine);
   if (line.print !== undefined) throw new OptionError(`orchsim ${mode}: --help and --version print and exit; nothing to start`);
-  const { seed: givenSeed, bus: busUrl, kubeconfigOut: out, nodes = 0, zones = [], speed = 1, ui = false, uiPort, inspect, inspectActors = [], ...flags } = line.options;
+  const { seed: givenSeed, bus: busUrl, busKubeconfig, kubeconfigOut: out, nodes = 0, zones = [], speed = 1, ui = false, uiPort, inspect, inspectActors = [], ...flags } = line.options;
   const chosen = checkedInspector(line.options);
   // Files the command line names are read before anything starts: a bad one stops it by name.
   const sni = readSni(flags.tlsSniCertKey ?? []);
+  const busAt = busUrl === undefined && busKubeconfig === undefined ? undefined : busAddress(busUrl, busKubeconfig);
   const options = withCodeOnlyFields(mode === 'serve' ? withServeTokens(flags) : flags, {});
   for (const w of line.warnings) warn(`warning: ${w}`);
   for (const p of inertAdmissionPlugins(options)) warn(`warning: admission plugin ${p} is accepted but not simulated: it admits everything`);
@@ -150,7 +156,8 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   log(`seed ${seed}`);
   const clock = wallClock(speed);
   const root = seededRandom(seed);
-  const bus = busUrl === undefined ? undefined : await NatsBus.connect({ servers: busUrl, name: 'orchsim-apiserver' });
+  // The API server answers requests rather than sending them: its bus carries no token.
+  const bus = busAt && await connectBus({ ...busAt, token: undefined }, 'orchsim-apiserver');
   const stately = chosen ? await startStatelyBridge() : undefined;
   if (stately) log(`Stately inspector for ${inspectActors.join(',')} at ${stately.url}`);
   const inspection = processSystem(clock, line.extra, {
@@ -180,7 +187,7 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   });
   if (kubeconfigOut && admin) writeKubeconfig(kubeconfigOut, listening.url, cert.cert, { clientCert: admin });
   const what = cluster ? `, ${nodes} simulated nodes, a scheduler and the controller manager${speed > 1 ? `, time ${speed}× faster` : ''}` : '';
-  log(`orchsim API server ready at ${listening.url}${what}${bus ? `, serving on the bus at ${busUrl}` : ''}${kubeconfigOut ? `; kubectl --kubeconfig ${kubeconfigOut} get nodes` : ''}`);
+  log(`orchsim API server ready at ${listening.url}${what}${bus ? `, serving on the bus at ${busAt?.url}` : ''}${kubeconfigOut ? `; kubectl --kubeconfig ${kubeconfigOut} get nodes` : ''}`);
   if (inspector) log(`inspector at ${inspector.url}`);
   return {
     server, listening, ...(kubeconfigOut ? { kubeconfig: kubeconfigOut } : {}), ...(inspector ? { inspector } : {}),
