@@ -17,6 +17,7 @@ import { AggregatorRegistry } from 'prom-client';
 import { generate } from 'selfsigned';
 import type { Clock } from '../actors/api/env.ts';
 import { exposition, type Registry } from '../actors/api/metrics.ts';
+import { certificateNames, NO_COMMON_NAME } from '../actors/apiserver/https.ts';
 import type { Guard, GuardedRequest } from '../actors/nodeagent/server-auth.ts';
 import { wallClock } from './clock.ts';
 
@@ -209,9 +210,7 @@ function clientCertOf(req: IncomingMessage, ca: string | undefined): Pick<Guarde
   const peer = socket.getPeerCertificate();
   if (!peer || Object.keys(peer).length === 0) return {};
   if (!socket.authorized) return { clientCert: { error: String(socket.authorizationError) } };
-  const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
-  const [user] = list(peer.subject?.CN);
-  return { clientCert: user ? { user, groups: list(peer.subject?.O) } : { error: 'the certificate names no CommonName' } };
+  return { clientCert: certificateNames(peer) ?? { error: NO_COMMON_NAME } };
 }
 
 function readFile(path: string, option: string): string {

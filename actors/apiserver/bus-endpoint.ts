@@ -18,7 +18,7 @@ import { StorageError } from './storage/errors.ts';
 import type { Store } from './storage/store.ts';
 import { scopeKey, type Chains } from './watch/chains.ts';
 import type { BusEvent } from './watch/events.ts';
-import { isPrivate, metadataOnly } from './watch/subjects.ts';
+import { isPrivate, redacted } from './watch/subjects.ts';
 
 export const REQUEST_SUBJECT = 'orch.api.request';
 export const CHANGES_SUBJECT = 'orch.api.changes';
@@ -67,9 +67,8 @@ export function changesAfter(store: Store, chains: Chains, keyPrefix: string, q:
       if (!c.key.startsWith(prefix)) continue;
       if (q.nodeName !== undefined && nodeNameOf(c.object) !== q.nodeName && nodeNameOf(c.prev) !== q.nodeName) continue;
       if (events.length === limit) return { revision: events[limit - 1]!.revision, head: 0, events, more: true };
-      const object = secret ? metadataOnly(c.object) : c.object;
-      const prev = c.prev && (secret ? metadataOnly(c.prev) : c.prev);
-      events.push(prev ? { type: c.type, revision: c.revision, object, prev } : { type: c.type, revision: c.revision, object });
+      const e = secret ? redacted(c) : c;
+      events.push(e.prev ? { type: e.type, revision: e.revision, object: e.object, prev: e.prev } : { type: e.type, revision: e.revision, object: e.object });
     }
     return { revision, head, events };
   } catch (e) {

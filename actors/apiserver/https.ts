@@ -4,15 +4,15 @@
 // Connection: close, as Go's Server.Shutdown disables keep-alives), and tell when no response
 // is being written any more.
 import { createServer, type Server } from 'node:https';
-import type { DetailedPeerCertificate, SecureContext, TLSSocket } from 'node:tls';
+import type { DetailedPeerCertificate, PeerCertificate, SecureContext, TLSSocket } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { pickContext, type SniContext } from './sni.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tooLarge } from '../api/status.ts';
-import { isImpersonationHeader, REPEATED_HEADER_SEPARATOR } from './auth/impersonation.ts';
+import { isImpersonationHeader } from './auth/impersonation.ts';
 import { statusResponse, type ApiResponse } from './handlers/response.ts';
-import type { ApiRequest, Arrival, CertificateSigner, ClientCertificate } from './request.ts';
+import { REPEATED_HEADER_SEPARATOR, type ApiRequest, type Arrival, type CertificateSigner, type ClientCertificate } from './request.ts';
 
 export interface HttpsOptions {
   host: string;
@@ -100,6 +100,15 @@ function signedByAny(peer: DetailedPeerCertificate, cas: readonly X509Certificat
   return false;
 }
 
+export const NO_COMMON_NAME = 'x509: the certificate names no CommonName (user)';
+
+/** Who a certificate names: its CommonName the user, its Organizations the groups; undefined without a CommonName. */
+export function certificateNames(peer: PeerCertificate): { user: string; groups: string[] } | undefined {
+  const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+  const [user] = list(peer.subject?.CN);
+  return user ? { user, groups: list(peer.subject?.O) } : undefined;
+}
+
 interface TrustedCas {
   client: X509Certificate[];
   frontProxy: X509Certificate[];
@@ -117,12 +126,11 @@ function clientCertOf(socket: TLSSocket, cas: TrustedCas, known: WeakMap<TLSSock
   if (!peer || Object.keys(peer).length === 0) cert = undefined;
   else if (!socket.authorized) cert = { error: `x509: certificate signed by unknown authority (${String(socket.authorizationError)})` };
   else {
-    const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
-    const [user] = list(peer.subject?.CN);
+    const named = certificateNames(peer);
     const signers: CertificateSigner[] = [];
     if (signedByAny(peer, cas.client)) signers.push('client');
     if (signedByAny(peer, cas.frontProxy)) signers.push('front-proxy');
-    cert = user ? { user, groups: list(peer.subject?.O), signers } : { error: 'x509: the certificate names no CommonName (user)' };
+    cert = named ? { ...named, signers } : { error: NO_COMMON_NAME };
   }
   known.set(socket, cert);
   return cert;

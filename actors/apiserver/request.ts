@@ -53,6 +53,17 @@ export interface Arrival {
   release(): void;
 }
 
+/**
+ * How a header sent more than once is carried in the one string a request's header record holds,
+ * when its repeats are separate values (impersonation's, a front proxy's groups; https.ts):
+ * joined by a line feed, which no header value can contain, so values with commas survive. Bus
+ * clients join the same way.
+ */
+export const REPEATED_HEADER_SEPARATOR = '\n';
+
+/** The values of such a header: none when it is absent or empty. */
+export const headerValues = (raw: string | undefined): string[] => (raw ? raw.split(REPEATED_HEADER_SEPARATOR) : []);
+
 /** The requester as write options carry it: nothing for a request nobody authenticated (the server's own). */
 export function asUser(req: ApiRequest): { user?: UserInfo } {
   return req.user ? { user: req.user } : {};

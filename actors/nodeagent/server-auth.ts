@@ -11,15 +11,11 @@
 // The reviews go over the agent's own bus client, with its own credentials (the system:node role
 // may create both). Time comes from the agent's clock.
 import type { Clock } from '../api/env.ts';
+import { ExpiringCache } from '../api/expiring-cache.ts';
+import { ANONYMOUS, type UserInfo } from '../apiserver/auth/authorizer.ts';
+import { withAuthenticated } from '../apiserver/auth/users.ts';
 import type { ApiClient } from '../client/client.ts';
 import type { NodeAgentConfiguration } from './config-fields.ts';
-
-export interface Requester {
-  username: string;
-  groups: string[];
-  uid?: string;
-  extra?: Record<string, string[]>;
-}
 
 /** What the server read of a request: its method, path, Authorization header and verified client certificate. */
 export interface GuardedRequest {
@@ -34,7 +30,8 @@ export interface GuardedRequest {
 export type Guard = (req: GuardedRequest) => Promise<{ status: number; body: string } | undefined>;
 
 const UNAUTHORIZED = { status: 401, body: 'Unauthorized' };
-const ANONYMOUS: Requester = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+/** Reviews remembered, each kind: bounded, so random tokens cannot grow the agent without end. */
+const CACHE_ENTRIES = 4096;
 const VERBS: Record<string, string> = { GET: 'get', HEAD: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
 const SUBRESOURCES: [string, string][] = [['/stats', 'stats'], ['/metrics', 'metrics'], ['/logs', 'log'], ['/spec', 'spec'], ['/checkpoint', 'checkpoint']];
 
@@ -43,32 +40,17 @@ export function subresourceOf(path: string): string {
   return SUBRESOURCES.find(([prefix]) => path === prefix || path.startsWith(`${prefix}/`))?.[1] ?? 'proxy';
 }
 
-/** Remembers answers for a time on the clock. */
-class Cache<T> {
-  readonly #entries = new Map<string, { value: T; untilMs: number }>();
-  constructor(readonly clock: Clock) {}
-  get(key: string): T | undefined {
-    const e = this.#entries.get(key);
-    if (e && e.untilMs > this.clock.now()) return e.value;
-    this.#entries.delete(key);
-    return undefined;
-  }
-  set(key: string, value: T, ttlMs: number): void {
-    if (ttlMs > 0) this.#entries.set(key, { value, untilMs: this.clock.now() + ttlMs });
-  }
-}
-
 interface Review {
-  status?: { authenticated?: boolean; user?: Requester; allowed?: boolean; denied?: boolean };
+  status?: { authenticated?: boolean; user?: UserInfo; allowed?: boolean; denied?: boolean };
 }
 
 export function nodeAgentGuard(o: { config: Pick<NodeAgentConfiguration, 'authentication' | 'authorization'>; nodeName: string; client: ApiClient; clock: Clock }): Guard {
   const { authentication, authorization } = o.config;
-  const tokens = new Cache<Requester | null>(o.clock);
-  const decisions = new Cache<boolean>(o.clock);
+  const tokens = new ExpiringCache<UserInfo | null>(o.clock, CACHE_ENTRIES);
+  const decisions = new ExpiringCache<boolean>(o.clock, CACHE_ENTRIES);
 
-  async function authenticate(req: GuardedRequest): Promise<Requester | undefined> {
-    if (req.clientCert && 'user' in req.clientCert) return { username: req.clientCert.user, groups: [...req.clientCert.groups, 'system:authenticated'] };
+  async function authenticate(req: GuardedRequest): Promise<UserInfo | undefined> {
+    if (req.clientCert && 'user' in req.clientCert) return { username: req.clientCert.user, groups: withAuthenticated([...req.clientCert.groups]) };
     if (req.clientCert) return undefined;
     if (req.authorization !== undefined) {
       const token = /^Bearer\s+(\S+)\s*$/i.exec(req.authorization)?.[1];
@@ -84,7 +66,7 @@ export function nodeAgentGuard(o: { config: Pick<NodeAgentConfiguration, 'authen
     return authentication.anonymous.enabled ? ANONYMOUS : undefined;
   }
 
-  async function allowed(user: Requester, verb: string, subresource: string): Promise<boolean> {
+  async function allowed(user: UserInfo, verb: string, subresource: string): Promise<boolean> {
     if (authorization.mode === 'AlwaysAllow') return true;
     const attributes = { verb, resource: 'nodes', subresource, name: o.nodeName };
     const key = JSON.stringify([user, attributes]);

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from '../helpers/api-server.ts';
+import { kubectlOk, startTestServer, type TestServer } from '../helpers/api-server.ts';
 
 type Ctx = { s: TestServer; dana: string; ops: string };
 const test = suite<Ctx>('kubectl-impersonation');
@@ -17,16 +17,16 @@ test.before(async (ctx) => {
       [ctx.dana, { username: 'dana', uid: 'dana-uid', groups: ['developers', 'system:authenticated'] }],
       [ctx.ops, { username: 'olga', groups: ['ops', 'system:authenticated'] }],
     ]) });
-  await admin(ctx, ['create', 'namespace', 'team']);
-  await admin(ctx, ['-n', 'team', 'create', 'role', 'reader', '--verb=get,list', '--resource=configmaps']);
-  await admin(ctx, ['-n', 'team', 'create', 'rolebinding', 'dana-reader', '--role=reader', '--user=dana']);
-  await admin(ctx, ['-n', 'team', 'create', 'serviceaccount', 'robot']);
-  await admin(ctx, ['create', 'namespace', 'lobby']);
-  await admin(ctx, ['-n', 'lobby', 'create', 'rolebinding', 'visitors', '--role=reader', '--group=system:unauthenticated']);
-  await admin(ctx, ['-n', 'lobby', 'create', 'role', 'reader', '--verb=get,list', '--resource=configmaps']);
+  await kubectlOk(ctx, ['create', 'namespace', 'team']);
+  await kubectlOk(ctx, ['-n', 'team', 'create', 'role', 'reader', '--verb=get,list', '--resource=configmaps']);
+  await kubectlOk(ctx, ['-n', 'team', 'create', 'rolebinding', 'dana-reader', '--role=reader', '--user=dana']);
+  await kubectlOk(ctx, ['-n', 'team', 'create', 'serviceaccount', 'robot']);
+  await kubectlOk(ctx, ['create', 'namespace', 'lobby']);
+  await kubectlOk(ctx, ['-n', 'lobby', 'create', 'rolebinding', 'visitors', '--role=reader', '--group=system:unauthenticated']);
+  await kubectlOk(ctx, ['-n', 'lobby', 'create', 'role', 'reader', '--verb=get,list', '--resource=configmaps']);
   // olga may act as dana, as the groups developers and "a,b", with any uid and the extra key
   // acme.com/project, and as service accounts in team; nothing else.
-  await admin(ctx, ['apply', '-f', '-'], `apiVersion: rbac.authorization.k8s.io/v1
+  await kubectlOk(ctx, ['apply', '-f', '-'], `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata: { name: impersonator }
 rules:
@@ -58,10 +58,6 @@ test.after(async (ctx) => {
   await ctx.s.stop();
 });
 
-async function admin(ctx: Ctx, args: string[], stdin?: string) {
-  const r = await ctx.s.kubectl(args, stdin);
-  assert.is(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-}
 const as = (ctx: Ctx, token: string, args: string[]) => ctx.s.kubectl([`--token=${token}`, ...args]);
 const whoami = async (ctx: Ctx, token: string, flags: string[]) => {
   const r = await as(ctx, token, [...flags, 'auth', 'whoami', '-o', 'json']);

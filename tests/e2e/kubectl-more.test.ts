@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
-import { startTestServer, type RecordedRequest, type TestServer } from '../helpers/api-server.ts';
+import { kubectlOk as ok, kubectlFails as fails, startTestServer, type RecordedRequest, type TestServer } from '../helpers/api-server.ts';
 
 type Ctx = { s: TestServer };
 const kubectl = suite<Ctx>('kubectl-more');
@@ -33,18 +33,6 @@ const pod = (name: string, labels: Record<string, string>, spec: Record<string, 
  * validates a List on the client, which needs the protobuf /openapi/v2 this server does not serve.
  */
 const stream = (docs: object[]) => docs.map((d) => toYaml(d)).join('---\n');
-
-async function ok(ctx: Ctx, args: string[]): Promise<string> {
-  const r = await ctx.s.kubectl(args);
-  assert.is(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-}
-
-async function fails(ctx: Ctx, args: string[]): Promise<string> {
-  const r = await ctx.s.kubectl(args);
-  assert.is(r.code, 1, `kubectl ${args.join(' ')} should have failed: ${r.stdout}`);
-  return r.stderr;
-}
 
 /** The requests the server received while `run` ran, leaving out the dispatcher's GET /version. */
 async function traced(ctx: Ctx, run: () => Promise<unknown>): Promise<RecordedRequest[]> {

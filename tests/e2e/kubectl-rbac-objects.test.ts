@@ -3,7 +3,7 @@
 // create commands as Protobuf; the outputs are those a real cluster gives.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type RecordedRequest, type TestServer } from '../helpers/api-server.ts';
+import { kubectlOk as ok, kubectlFails as fails, startTestServer, type RecordedRequest, type TestServer } from '../helpers/api-server.ts';
 
 type Ctx = { s: TestServer };
 const kubectl = suite<Ctx>('kubectl-rbac-objects');
@@ -17,18 +17,6 @@ kubectl.after(async (ctx) => {
 
 const PB = 'application/vnd.kubernetes.protobuf';
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
-
-async function ok(ctx: Ctx, args: string[]): Promise<string> {
-  const r = await ctx.s.kubectl(args);
-  assert.is(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-}
-
-async function fails(ctx: Ctx, args: string[]): Promise<string> {
-  const r = await ctx.s.kubectl(args);
-  assert.is(r.code, 1, `kubectl ${args.join(' ')} should have failed: ${r.stdout}`);
-  return r.stderr;
-}
 
 /** Runs kubectl and returns its stdout with the one POST it sent. */
 async function created(ctx: Ctx, args: string[]): Promise<{ stdout: string; post: RecordedRequest }> {

@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from '../helpers/api-server.ts';
+import { kubectlOk as ok, startTestServer, type TestServer } from '../helpers/api-server.ts';
 
 const kubectl = suite<{ s: TestServer }>('kubectl');
 
@@ -24,12 +24,6 @@ function manifest(ctx: { s: TestServer }, name: string, doc: object): string {
 const pod = (name: string, image = 'nginx:1.27', extra: Record<string, unknown> = {}) => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app: name } }, spec: { containers: [{ name: 'c', image }] }, ...extra,
 });
-
-async function ok(ctx: { s: TestServer }, args: string[]): Promise<string> {
-  const r = await ctx.s.kubectl(args);
-  assert.is(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-}
 
 kubectl('create -f creates a pod, and a second create answers AlreadyExists', async (ctx) => {
   const file = manifest(ctx, 'web.json', pod('web'));

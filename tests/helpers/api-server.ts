@@ -11,6 +11,7 @@ import { serveHttps, type Listening } from '../../actors/apiserver/https.ts';
 import { apiServerOptions, type ApiServerOptions } from '../../actors/apiserver/options.ts';
 import { ApiServer } from '../../actors/apiserver/server.ts';
 import { wallClock } from '../../sim/clock.ts';
+import * as assert from 'uvu/assert';
 import { seededRandom } from '../../sim/random.ts';
 import { writeKubeconfig } from '../../sim/cli/kubeconfig.ts';
 import type { Bus } from '../../transport/bus.ts';
@@ -180,4 +181,18 @@ export async function startTestServer(given: Partial<ApiServerOptions> = {}, env
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs kubectl (with `stdin`), asserting it succeeds; its stdout. */
+export async function kubectlOk(ctx: { s: TestServer }, args: string[], stdin?: string): Promise<string> {
+  const r = await ctx.s.kubectl(args, stdin);
+  assert.is(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Runs kubectl, asserting it fails with exit code 1; its stderr. */
+export async function kubectlFails(ctx: { s: TestServer }, args: string[]): Promise<string> {
+  const r = await ctx.s.kubectl(args);
+  assert.is(r.code, 1, `kubectl ${args.join(' ')} should have failed: ${r.stdout}`);
+  return r.stderr;
 }

@@ -7,8 +7,8 @@
 // --requestheader-extra-headers-prefix, keyed by the rest of their name lower-cased and
 // %-decoded. It comes first, before client certificates and tokens, as in the real server; a
 // certificate it does not accept, or headers naming nobody, fall through to the rest.
+import { headerValues } from '../request.ts';
 import type { UserInfo } from './authorizer.ts';
-import { REPEATED_HEADER_SEPARATOR } from './impersonation.ts';
 import { unescapeExtraKey, withAuthenticated } from './users.ts';
 
 export interface FrontProxyOptions {
@@ -17,8 +17,6 @@ export interface FrontProxyOptions {
   groupHeaders: readonly string[];
   extraHeadersPrefixes: readonly string[];
 }
-
-const valuesOf = (raw: string | undefined) => (raw ? raw.split(REPEATED_HEADER_SEPARATOR) : []);
 
 export class FrontProxy {
   readonly #allowed: ReadonlySet<string>;
@@ -41,13 +39,13 @@ export class FrontProxy {
   /** The user the headers name, for a proxy whose certificate names `commonName`; undefined when they name nobody or the proxy is not allowed. */
   user(commonName: string, headers: Record<string, string | undefined>): UserInfo | undefined {
     if (this.#allowed.size && !this.#allowed.has(commonName)) return undefined;
-    const username = this.#users.map((h) => valuesOf(headers[h]).find((v) => v !== '')).find((v) => v !== undefined);
+    const username = this.#users.map((h) => headerValues(headers[h]).find((v) => v !== '')).find((v) => v !== undefined);
     if (!username) return undefined;
-    const groups = this.#groups.flatMap((h) => valuesOf(headers[h]));
+    const groups = this.#groups.flatMap((h) => headerValues(headers[h]));
     const extra: Record<string, string[]> = {};
     for (const [h, raw] of Object.entries(headers)) {
       const prefix = this.#prefixes.find((p) => h.startsWith(p));
-      if (prefix) (extra[unescapeExtraKey(h.slice(prefix.length))] ??= []).push(...valuesOf(raw));
+      if (prefix) (extra[unescapeExtraKey(h.slice(prefix.length))] ??= []).push(...headerValues(raw));
     }
     return { username, groups: withAuthenticated(groups), ...(Object.keys(extra).length ? { extra } : {}) };
   }

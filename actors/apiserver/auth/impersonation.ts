@@ -10,6 +10,7 @@
 // user other than system:anonymous is in system:authenticated unless system:authenticated or
 // system:unauthenticated was asked for; system:anonymous is always in system:unauthenticated.
 import { badRequest } from '../../api/status.ts';
+import { headerValues } from '../request.ts';
 import { validateName } from '../validation/names.ts';
 import type { AuthorizationAttributes, Authorizer, UserInfo } from './authorizer.ts';
 import { forbiddenFor } from './forbidden.ts';
@@ -20,12 +21,6 @@ export const IMPERSONATE_USER = 'impersonate-user';
 export const IMPERSONATE_GROUP = 'impersonate-group';
 export const IMPERSONATE_UID = 'impersonate-uid';
 export const IMPERSONATE_EXTRA_PREFIX = 'impersonate-extra-';
-/**
- * How a header sent more than once is carried in the one string a request's header record holds
- * (https.ts): joined by a line feed, which no header value can contain, so group names with
- * commas survive. Bus clients join the same way.
- */
-export const REPEATED_HEADER_SEPARATOR = '\n';
 
 const AUTHENTICATION_GROUP = 'authentication.k8s.io';
 
@@ -35,8 +30,6 @@ export const isImpersonationHeader = (name: string) =>
 
 /** One thing asked for: what is authorized (without its user), and what it adds to the new user. */
 type Ask = Omit<AuthorizationAttributes, 'user' | 'verb'> & { kind: 'user' | 'serviceaccount' | 'group' | 'uid' | 'extra'; value: string; key?: string };
-
-const values = (raw: string | undefined) => (raw === undefined || raw === '' ? [] : raw.split(REPEATED_HEADER_SEPARATOR));
 
 /** The namespace and name of a service account's user name, or undefined when it is not one (serviceaccount.SplitUsername). */
 function splitServiceAccount(username: string): [string, string] | undefined {
@@ -49,20 +42,20 @@ function splitServiceAccount(username: string): [string, string] | undefined {
 
 function asks(headers: Record<string, string | undefined>): Ask[] {
   const out: Ask[] = [];
-  const user = values(headers[IMPERSONATE_USER])[0];
+  const user = headerValues(headers[IMPERSONATE_USER])[0];
   if (user) {
     const sa = splitServiceAccount(user);
     out.push(sa
       ? { kind: 'serviceaccount', value: user, apiGroup: '', resource: 'serviceaccounts', namespace: sa[0], name: sa[1] }
       : { kind: 'user', value: user, apiGroup: '', resource: 'users', name: user });
   }
-  for (const group of values(headers[IMPERSONATE_GROUP])) out.push({ kind: 'group', value: group, apiGroup: '', resource: 'groups', name: group });
+  for (const group of headerValues(headers[IMPERSONATE_GROUP])) out.push({ kind: 'group', value: group, apiGroup: '', resource: 'groups', name: group });
   for (const [header, raw] of Object.entries(headers)) {
     if (!header.startsWith(IMPERSONATE_EXTRA_PREFIX)) continue;
     const key = unescapeExtraKey(header.slice(IMPERSONATE_EXTRA_PREFIX.length).toLowerCase());
-    for (const value of values(raw)) out.push({ kind: 'extra', value, key, apiGroup: AUTHENTICATION_GROUP, resource: 'userextras', subresource: key, name: value });
+    for (const value of headerValues(raw)) out.push({ kind: 'extra', value, key, apiGroup: AUTHENTICATION_GROUP, resource: 'userextras', subresource: key, name: value });
   }
-  const uid = values(headers[IMPERSONATE_UID])[0];
+  const uid = headerValues(headers[IMPERSONATE_UID])[0];
   if (uid) out.push({ kind: 'uid', value: uid, apiGroup: AUTHENTICATION_GROUP, resource: 'uids', name: uid });
   if (!user && out.length) throw badRequest(`requested ${describe(out)} without impersonating a user`);
   return out;

@@ -13,8 +13,8 @@
 // Unlike the real one it does not retry a failed post.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../api/env.ts';
+import { ExpiringCache } from '../../api/expiring-cache.ts';
 import { parseFieldTerms } from '../../api/selectors.ts';
 import type { Answer, AuthorizationAttributes, Authorizer, Decision, RuleSet } from './authorizer.ts';
 import { readWebhookConfig, type WebhookEndpoint } from './webhook-config.ts';
@@ -104,7 +104,7 @@ const attributesLength = (a: AuthorizationAttributes) => [a.namespace, a.verb, a
   .reduce((n, s) => n + (s?.length ?? 0), 0);
 
 export class WebhookAuthorizer implements Authorizer {
-  readonly #cache = new LRUCache<string, ReviewStatus & { expiresAtMs: number }>({ max: CACHE_ENTRIES });
+  readonly #cache: ExpiringCache<ReviewStatus>;
   readonly #agent: HttpAgent;
   readonly #timeoutMs: number;
 
@@ -114,17 +114,17 @@ export class WebhookAuthorizer implements Authorizer {
       ? new HttpsAgent({ keepAlive: true, ...(e.ca ? { ca: e.ca } : {}), ...(e.cert ? { cert: e.cert, key: e.key } : {}), rejectUnauthorized: !e.insecureSkipTlsVerify })
       : new HttpAgent({ keepAlive: true });
     this.#timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#cache = new ExpiringCache(config.clock, CACHE_ENTRIES);
   }
 
   authorize(a: AuthorizationAttributes): Answer {
     const spec = reviewSpec(a);
     const key = JSON.stringify(spec);
     const hit = this.#cache.get(key);
-    if (hit && this.config.clock.now() < hit.expiresAtMs) return decisionOf(hit);
-    if (hit) this.#cache.delete(key);
+    if (hit) return decisionOf(hit);
     return this.#post(reviewBody(spec, this.config.version)).then((status) => {
       const ttl = status.allowed ? this.config.authorizedTtlMs : this.config.unauthorizedTtlMs;
-      if (ttl > 0 && attributesLength(a) < MAX_CACHED_ATTRIBUTES) this.#cache.set(key, { ...status, expiresAtMs: this.config.clock.now() + ttl });
+      if (attributesLength(a) < MAX_CACHED_ATTRIBUTES) this.#cache.set(key, status, ttl);
       return decisionOf(status);
     }, (e: Error): Decision => ({ decision: 'noOpinion', reason: '', evaluationError: `Post "${this.config.endpoint.url.href}": ${e.message}` }));
   }

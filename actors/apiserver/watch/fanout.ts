@@ -3,11 +3,11 @@
 // the bus refuses (over NATS's max_payload) is reported and dropped, never failing the committed
 // write: its watchers see the gap in the scope's chain with the next event and list again.
 import { lookupResource, type ResourceType } from '../../api/resources.ts';
-import type { Body, Bus } from '../../../transport/bus.ts';
+import type { Bus } from '../../../transport/bus.ts';
 import type { ChangeRecord, Store } from '../storage/store.ts';
 import { Chains } from './chains.ts';
 import { changeBody, progressBody } from './events.ts';
-import { eventSubjects, isPrivate, metadataOnly, PROGRESS_SUBJECT } from './subjects.ts';
+import { eventSubjects, isPrivate, PROGRESS_SUBJECT, redacted } from './subjects.ts';
 
 /** `/registry/<group|core>/<resource>/...` back to its resource type. */
 function typeOfKey(key: string, prefix: string, cache: Map<string, ResourceType | undefined>): ResourceType | undefined {
@@ -26,17 +26,14 @@ function typeOfKey(key: string, prefix: string, cache: Map<string, ResourceType 
 const reportDropped = (subject: string, e: unknown) =>
   console.error(`watch event on ${subject} dropped, its watchers will list again: ${(e as Error).message}`);
 
-/** A private kind's change as the bus carries it (subjects.ts metadataOnly). */
-const redacted = (c: ChangeRecord): ChangeRecord => ({ ...c, object: metadataOnly(c.object), ...(c.prev ? { prev: metadataOnly(c.prev) } : {}) });
-
 /**
  * Publishes one event on its subjects. In process the bus knows its subscribers: an event nobody
  * receives (a node's lease renewal in a simulation without lease watchers) is not even made.
  */
-function publish(bus: Bus, subjects: string[], body: () => Body): void {
+function publish(bus: Bus, subjects: string[], change: ChangeRecord, type: ResourceType, chain: Record<string, number>): void {
   const to = bus.hasSubscribers ? subjects.filter((s) => bus.hasSubscribers!(s)) : subjects;
   if (to.length === 0) return;
-  const data = body();
+  const data = changeBody(change, type, chain);
   for (const subject of to) {
     try {
       bus.publish(subject, data);
@@ -60,9 +57,9 @@ export class Fanout {
       const chain = this.chains.link(type, change.object, change.prev, change.revision);
       const subjects = eventSubjects(type, change.object, change.prev);
       if (isPrivate(type)) {
-        publish(local, subjects, () => changeBody(change, type, chain));
-        publish(bus, subjects, () => changeBody(redacted(change), type, chain));
-      } else publish(bus, subjects, () => changeBody(change, type, chain));
+        publish(local, subjects, change, type, chain);
+        publish(bus, subjects, redacted(change), type, chain);
+      } else publish(bus, subjects, change, type, chain);
       // One progress message per burst of commits, after them in publish order.
       if (!progressQueued) {
         progressQueued = true;

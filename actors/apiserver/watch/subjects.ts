@@ -12,6 +12,7 @@
 import { nodeNameOf } from '../../api/fields.ts';
 import type { ResourceType } from '../../api/resources.ts';
 import type { KObject } from '../../api/types.ts';
+import type { ChangeRecord } from '../storage/store.ts';
 
 export const PROGRESS_SUBJECT = 'orch.w.progress';
 const NONE = '_';
@@ -57,6 +58,9 @@ const isPods = (type: ResourceType) => type.group === '' && type.resource === 'p
 export const isPrivate = (type: ResourceType) => type.group === '' && type.resource === 'secrets';
 const PRIVATE_PREFIX = 'orch.w.core.secrets.';
 export const isPrivateSubject = (subject: string) => subject.startsWith(PRIVATE_PREFIX);
+
+/** A private kind's change as the bus carries it: both states as metadata only. */
+export const redacted = (c: ChangeRecord): ChangeRecord => ({ ...c, object: metadataOnly(c.object), ...(c.prev ? { prev: metadataOnly(c.prev) } : {}) });
 
 /** What of a private kind's object the bus carries: identity, labels, owners and lifecycle; no data, no annotations (last-applied holds the data). */
 export function metadataOnly(obj: KObject): KObject {
