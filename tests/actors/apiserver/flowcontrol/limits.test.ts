@@ -2,6 +2,7 @@
 // borrows the seats idle levels may lend, every 10 s, as the real controller adjusts them.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { lookupResource } from '../../../../actors/api/resources.ts';
 import { heldServer } from '../server/held-server.ts';
 
 /** name → [nominal, lowest, current] */
@@ -43,6 +44,26 @@ test('every 10 s a busy level borrows what idle levels may lend', async () => {
   h.release();
   const answers = await Promise.all(pending);
   assert.ok(answers.every((a) => a.status === 200));
+});
+
+test('a level deleted while it serves keeps serving what it holds, then goes, and the others share its seats again', async () => {
+  const h = await heldServer();
+  const fc = h.server.flowControl!;
+  const anyone = { user: { username: 'u', groups: ['system:authenticated'] }, verb: 'get', path: '/version' };
+  h.hold();
+  const held = h.send('GET', '/api/v1/namespaces/default/configmaps'); // executing in global-default, held at the store
+  await h.settle();
+  const plType = lookupResource('flowcontrol.apiserver.k8s.io', 'v1', 'prioritylevelconfigurations')!;
+  await h.server.store.delete(h.server.registry.key(plType, undefined, 'global-default'));
+  // Its schema names no level now: anonymous requests fall to catch-all.
+  assert.is(fc.classify(anyone).name, 'catch-all');
+  assert.ok(fc.levels.get('global-default')!.quiescing, 'kept while it serves');
+  h.release();
+  assert.is((await held).status, 200);
+  fc.classify(anyone);
+  assert.not.ok(fc.levels.has('global-default'), 'gone once idle');
+  // The 600 seats over the 225 shares left.
+  assert.is(fc.levels.get('workload-low')!.nominalCL, Math.ceil((600 * 100) / 225));
 });
 
 test.run();
