@@ -24,7 +24,7 @@
 // and by priority_level only: apiserver_flowcontrol_nominal_limit_seats and _current_limit_seats.
 import { CounterSeries, HistogramSeries } from '../api/metric-series.ts';
 import { Counter, Gauge, Histogram, newRegistry, type Registry } from '../api/metrics.ts';
-import type { FlowControl, FlowControlMetrics, RejectReason } from './flowcontrol/index.ts';
+import type { FlowControl, FlowControlMetrics, FlowCounts, RejectReason } from './flowcontrol/index.ts';
 import type { InflightLimiter } from './inflight.ts';
 import type { RequestLabels } from './request-info.ts';
 
@@ -50,11 +50,8 @@ export interface WatchKind {
 }
 
 /** Requests waiting and executing, per priority level and flow schema. */
-interface Flow {
+interface Flow extends FlowCounts {
   priority_level: string;
-  flow_schema: string;
-  waiting: number;
-  executing: number;
 }
 
 export class ApiServerMetrics implements FlowControlMetrics {
@@ -106,7 +103,7 @@ export class ApiServerMetrics implements FlowControlMetrics {
     const flowGauge = (name: string, help: string, read: (f: Flow) => number) => new Gauge({ name, help, registers, labelNames: ['priority_level', 'flow_schema'],
       collect() {
         for (const byLevel of flows.values())
-          for (const f of byLevel.values()) this.set({ priority_level: f.priority_level, flow_schema: f.flow_schema }, read(f));
+          for (const f of byLevel.values()) this.set({ priority_level: f.priority_level, flow_schema: f.flowSchema }, read(f));
       } });
     flowGauge('apiserver_flowcontrol_current_inqueue_requests', 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', (f) => f.waiting);
     flowGauge('apiserver_flowcontrol_current_executing_requests',
@@ -125,23 +122,15 @@ export class ApiServerMetrics implements FlowControlMetrics {
     this.#flowControl = fc;
   }
 
-  waiting(level: string, flowSchema: string, delta: 1 | -1): void {
-    this.#flow(level, flowSchema).waiting += delta;
-  }
-
-  executing(level: string, flowSchema: string, delta: 1 | -1): void {
-    this.#flow(level, flowSchema).executing += delta;
-  }
-
   rejected(level: string, flowSchema: string, reason: RejectReason): void {
     this.#rejected.inc({ priority_level: level, flow_schema: flowSchema, reason });
   }
 
-  #flow(level: string, flowSchema: string): Flow {
+  flow(level: string, flowSchema: string): FlowCounts {
     let byLevel = this.#flows.get(level);
     if (!byLevel) this.#flows.set(level, (byLevel = new Map()));
     let f = byLevel.get(flowSchema);
-    if (!f) byLevel.set(flowSchema, (f = { priority_level: level, flow_schema: flowSchema, waiting: 0, executing: 0 }));
+    if (!f) byLevel.set(flowSchema, (f = { priority_level: level, flowSchema, waiting: 0, executing: 0 }));
     return f;
   }
 

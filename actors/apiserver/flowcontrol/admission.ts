@@ -4,7 +4,7 @@
 import type { Clock } from '../../api/env.ts';
 import type { Admission, AdmissionState, RequestKind } from '../inflight.ts';
 import type { Level } from './levels.ts';
-import type { Seat, SeatListener } from './queueset.ts';
+import type { FlowCounts, Seat, SeatListener } from './queueset.ts';
 
 /** The response headers of the real filter (flowcontrol/v1 ResponseHeaderMatched*UID). */
 export const FLOW_SCHEMA_UID_HEADER = 'x-kubernetes-pf-flowschema-uid';
@@ -22,10 +22,10 @@ export interface AdmissionHooks {
   finished(level: Level): void;
 }
 
-/** Where a classified request goes: its schema's name, its level, and the headers naming both. */
+/** Where a classified request goes: its level, its schema's counts there, and the headers naming both. */
 export interface Route {
-  flowSchema: string;
   level: Level;
+  flow: FlowCounts;
   headers: Readonly<Record<string, string>>;
 }
 
@@ -45,8 +45,8 @@ export class FlowAdmission implements Admission, SeatListener {
 
   /** Asks the level for a seat for the flow `distinguisher` tells apart; a queued request waits at most `waitLimitMs`. */
   begin(distinguisher: string, clock: Clock, waitLimitMs: number): void {
-    const { flowSchema, level } = this.route;
-    const r = level.queues.start(flowSchema, distinguisher, this);
+    const { flow, level } = this.route;
+    const r = level.queues.start(flow, distinguisher, this);
     if (typeof r === 'string') return this.#refuse();
     this.#seat = r;
     if (r.state === 'executing') return this.#execute();

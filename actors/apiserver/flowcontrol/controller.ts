@@ -14,17 +14,18 @@ import type { KObject } from '../../api/types.ts';
 import type { ChangeRecord, Store } from '../storage/store.ts';
 import { CATCH_ALL, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from './bootstrap.ts';
 import { Level, adjustLimits, divideServerLimit, levelSpec, type LevelSpec } from './levels.ts';
-import type { QueueSetObserver, RejectReason } from './queueset.ts';
+import type { FlowCounts, QueueSetObserver, RejectReason } from './queueset.ts';
 import { RetryAfter } from './retry-after.ts';
-import { bySchemaOrder, compileSchema, rulesMatch, type CompiledSchema, type RequestDigest } from './rules.ts';
+import { bySchemaOrder, compileSchema, requestMatches, rulesOfUser, type CompiledSchema, type PolicyRules, type RequestDigest } from './rules.ts';
+import type { UserInfo } from '../auth/authorizer.ts';
 import { FLOW_SCHEMA_UID_HEADER, FlowAdmission, PRIORITY_LEVEL_UID_HEADER, type AdmissionHooks, type ExecutingNote, type Route } from './admission.ts';
 
 /** How often the levels' limits follow their demand (the real borrowingAdjustmentPeriod). */
 export const ADJUST_EVERY_MS = 10_000;
 
 export interface FlowControlMetrics {
-  waiting(level: string, flowSchema: string, delta: 1 | -1): void;
-  executing(level: string, flowSchema: string, delta: 1 | -1): void;
+  /** The counts of a flow schema's requests at a level, which the level's queues keep up to date. */
+  flow(level: string, flowSchema: string): FlowCounts;
   rejected(level: string, flowSchema: string, reason: RejectReason): void;
 }
 
@@ -52,7 +53,11 @@ export interface FlowControlEnv {
 export class FlowControl {
   readonly levels = new Map<string, Level>();
   /** The schemas in matching order, each with where it sends requests. */
-  #schemas: (CompiledSchema & { route: Route })[] = [];
+  #schemas: Routed[] = [];
+  /** Bumped at each rebuild: what was worked out per user before is stale. */
+  #generation = 0;
+  /** Per user (components reuse theirs), the schemas whose subjects name it, and those rules. */
+  readonly #byUser = new WeakMap<UserInfo, { generation: number; schemas: { schema: Routed; rules: PolicyRules[] }[] }>();
   #nominalSum = 0;
   readonly #pls = new Map<string, KObject>();
   readonly #fss = new Map<string, KObject>();
@@ -107,9 +112,14 @@ export class FlowControl {
   }
 
   /** The schema a request matches: the first in matching order (catch-all when none does). */
-  classify(d: RequestDigest): CompiledSchema & { route: Route } {
+  classify(d: RequestDigest): Routed {
     if (this.#dirty) this.#digest();
-    for (const s of this.#schemas) if (rulesMatch(s.rules, d)) return s;
+    let mine = this.#byUser.get(d.user);
+    if (mine?.generation !== this.#generation) {
+      const schemas = this.#schemas.map((schema) => ({ schema, rules: rulesOfUser(schema.rules, d.user) })).filter((c) => c.rules.length > 0);
+      this.#byUser.set(d.user, (mine = { generation: this.#generation, schemas }));
+    }
+    for (const c of mine.schemas) if (requestMatches(c.rules, d)) return c.schema;
     return this.#schemas.find((s) => s.name === CATCH_ALL)!;
   }
 
@@ -131,6 +141,7 @@ export class FlowControl {
 
   #digest(): void {
     this.#dirty = false;
+    this.#generation++;
     // Levels from objects; the mandatory ones stand in for their objects when these are missing.
     const configured = new Set<string>();
     for (const pl of this.#pls.values()) {
@@ -156,7 +167,8 @@ export class FlowControl {
       if (!schemas.some((s) => s.name === m.metadata.name)) schemas.push(compileSchema(m));
     this.#schemas = schemas.sort(bySchemaOrder).map((s) => {
       const level = this.levels.get(s.level)!;
-      return { ...s, route: { flowSchema: s.name, level, headers: { [FLOW_SCHEMA_UID_HEADER]: s.uid, [PRIORITY_LEVEL_UID_HEADER]: level.spec.uid } } };
+      return { ...s, route: { level, flow: this.env.metrics.flow(level.name, s.name),
+        headers: { [FLOW_SCHEMA_UID_HEADER]: s.uid, [PRIORITY_LEVEL_UID_HEADER]: level.spec.uid } } };
     });
     this.#configured = configured;
     this.#nominalSum = divideServerLimit(this.levels.values(), this.env.serverConcurrencyLimit);
@@ -176,8 +188,6 @@ export class FlowControl {
   #observer(level: Level): QueueSetObserver {
     const m = this.env.metrics;
     return {
-      waiting: (fs, delta) => m.waiting(level.name, fs, delta),
-      executing: (fs, delta) => m.executing(level.name, fs, delta),
       rejected: (fs, reason) => m.rejected(level.name, fs, reason),
       demand: (seats) => level.demand.integrator.set(seats),
     };
@@ -208,6 +218,8 @@ export class FlowControl {
     }
   }
 }
+
+type Routed = CompiledSchema & { route: Route };
 
 /** ByUser: the user's name; ByNamespace: the request's namespace ("" for none); otherwise one flow. */
 function distinguisherOf(schema: CompiledSchema, d: RequestDigest): string {

@@ -30,10 +30,15 @@ export interface QueuingConfig {
   queueLengthLimit: number;
 }
 
+/** The requests of one flow schema at one level, waiting and executing: kept up to date here, read by the metrics. */
+export interface FlowCounts {
+  readonly flowSchema: string;
+  waiting: number;
+  executing: number;
+}
+
 /** What the level wants to know, for its metrics and its seat demand. */
 export interface QueueSetObserver {
-  waiting(flowSchema: string, delta: 1 | -1): void;
-  executing(flowSchema: string, delta: 1 | -1): void;
   rejected(flowSchema: string, reason: RejectReason): void;
   /** Seats in use plus seats wanted by waiting requests, after each change. */
   demand(seats: number): void;
@@ -72,7 +77,7 @@ export class Seat {
   prev: Seat | undefined;
   listener: SeatListener | undefined;
   timer: unknown;
-  constructor(readonly flowSchema: string) {}
+  constructor(readonly flow: FlowCounts) {}
 }
 
 export class QueueSet {
@@ -118,21 +123,28 @@ export class QueueSet {
   }
 
   /**
-   * A request of the flow (flow schema, distinguisher) arrives: served at once, waiting (then
-   * `listener` is told), or refused with the reason.
+   * A request of the flow (its schema's counts, distinguisher) arrives: served at once, waiting
+   * (then `listener` is told), or refused with the reason.
    */
-  start(flowSchema: string, distinguisher: string, listener: SeatListener): Seat | RejectReason {
+  start(flow: FlowCounts, distinguisher: string, listener: SeatListener): Seat | RejectReason {
     this.#sync();
     const c = this.#config;
     if (c.exempt || c.queues === 0) {
-      if (!c.exempt && !this.#fits()) return this.#reject(flowSchema, 'concurrency-limit');
-      const seat = new Seat(flowSchema);
+      if (!c.exempt && !this.#fits()) return this.#reject(flow.flowSchema, 'concurrency-limit');
+      const seat = new Seat(flow);
       this.#execute(seat);
       return seat;
     }
-    const queue = this.#queues[this.#shortestInHand(flowSchema, distinguisher)]!;
-    if (this.executing >= this.#limit && queue.waiting >= c.queueLengthLimit) return this.#reject(flowSchema, 'queue-full');
-    const seat = new Seat(flowSchema);
+    const hand = this.#hand(flow.flowSchema, distinguisher);
+    const seat = new Seat(flow);
+    if (this.waiting === 0 && this.executing < this.#limit) {
+      // Nobody waits and a seat is free: what joining the hand's shortest queue and being
+      // dispatched from it at once would do, without the queue.
+      this.#serveAtOnce(seat, this.#queues[hand[this.#enqueues++ % hand.length]!]!);
+      return seat;
+    }
+    const queue = this.#queues[this.#shortestInHand(hand)]!;
+    if (this.executing >= this.#limit && queue.waiting >= c.queueLengthLimit) return this.#reject(flow.flowSchema, 'queue-full');
     this.#enqueue(seat, queue);
     this.#dispatchAll();
     // Served at once, it is returned executing; the listener hears of a request still waiting.
@@ -147,7 +159,7 @@ export class QueueSet {
     if (seat.state === 'waiting') {
       this.#dequeue(seat);
       seat.state = 'done';
-      this.observer.rejected(seat.flowSchema, reason);
+      this.observer.rejected(seat.flow.flowSchema, reason);
       this.#demand();
       this.#settle(seat, false);
       this.#trim();
@@ -155,7 +167,7 @@ export class QueueSet {
     }
     seat.state = 'done';
     this.executing--;
-    this.observer.executing(seat.flowSchema, -1);
+    seat.flow.executing--;
     const q = seat.queue;
     if (q) {
       q.executing--;
@@ -196,8 +208,7 @@ export class QueueSet {
   }
 
   /** The hand's queue with the fewest waiting; ties go to the first from a rotating start. */
-  #shortestInHand(flowSchema: string, distinguisher: string): number {
-    const hand = this.#hand(flowSchema, distinguisher);
+  #shortestInHand(hand: readonly number[]): number {
     const offset = this.#enqueues++ % hand.length;
     let best = hand[offset]!;
     for (let i = 1; i < hand.length; i++) {
@@ -243,7 +254,7 @@ export class QueueSet {
     q.waiting++;
     this.#nonEmpty.add(q);
     this.waiting++;
-    this.observer.waiting(seat.flowSchema, 1);
+    seat.flow.waiting++;
     this.#demand();
   }
 
@@ -259,7 +270,7 @@ export class QueueSet {
     else this.#bound(q);
     if (q.idle) this.#active--;
     this.waiting--;
-    this.observer.waiting(seat.flowSchema, -1);
+    seat.flow.waiting--;
   }
 
   #dispatchAll(): void {
@@ -297,8 +308,22 @@ export class QueueSet {
     seat.state = 'executing';
     seat.startedMs = this.clock.now();
     this.executing++;
-    this.observer.executing(seat.flowSchema, 1);
+    seat.flow.executing++;
     this.#demand();
+  }
+
+  /** Enqueued and dispatched at once from `q`: its virtual time kept as that would keep it. */
+  #serveAtOnce(seat: Seat, q: Queue): void {
+    if (q.idle) {
+      q.nextDispatchR = this.#r;
+      this.#active++;
+    }
+    seat.queue = q;
+    seat.arrivalR = this.#r;
+    q.executing++;
+    q.nextDispatchR += SERVICE_S;
+    this.#robin = q.index;
+    this.#execute(seat);
   }
 
   /** The anti-windup rule: a queue's next dispatch is not before its head's arrival. */

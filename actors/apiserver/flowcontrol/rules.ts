@@ -4,7 +4,8 @@
 // verb, API group, resource (with "/subresource") and namespace (clusterScope for requests that
 // name none), or, for any other path, one of its non-resource rules matches the verb and the path
 // (a rule path "/x" or "/x/*" also matches everything under "/x/"). "*" alone matches everything.
-// Each schema is compiled once into sets, so matching a request costs a few lookups per schema.
+// Each schema is compiled once into sets, and which rules' subjects name a user is worked out once
+// per user (rulesOfUser), so matching a request costs a few lookups per schema left.
 import { isPlainObject, type KObject } from '../../api/types.ts';
 import type { UserInfo } from '../auth/authorizer.ts';
 
@@ -25,7 +26,7 @@ type Match = ReadonlySet<string> | undefined;
 interface ResourceRule { verbs: Match; apiGroups: Match; resources: Match; namespaces: Match; clusterScope: boolean }
 interface PathRule { verbs: Match; all: boolean; exact: ReadonlySet<string>; prefixes: readonly string[] }
 interface Subjects { anyone: boolean; users: ReadonlySet<string>; groups: ReadonlySet<string>; serviceAccountPrefixes: readonly string[] }
-interface PolicyRules { subjects: Subjects; resourceRules: ResourceRule[]; nonResourceRules: PathRule[] }
+export interface PolicyRules { subjects: Subjects; resourceRules: ResourceRule[]; nonResourceRules: PathRule[] }
 
 const SA_PREFIX = 'system:serviceaccount:';
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
@@ -104,13 +105,16 @@ function pathRuleMatches(r: PathRule, d: RequestDigest): boolean {
   return r.prefixes.some((p) => d.path.startsWith(p));
 }
 
-/** Whether a compiled schema's rules match the request. */
-export function rulesMatch(rules: readonly PolicyRules[], d: RequestDigest): boolean {
-  for (const rule of rules) {
-    if (!subjectsMatch(rule.subjects, d.user)) continue;
-    const res = d.resource;
+/** The rules whose subjects name the user: what is left to match for each of its requests. */
+export function rulesOfUser(rules: readonly PolicyRules[], user: UserInfo): PolicyRules[] {
+  return rules.filter((r) => subjectsMatch(r.subjects, user));
+}
+
+/** Whether one of these rules, whose subjects name the user, matches the request. */
+export function requestMatches(rules: readonly PolicyRules[], d: RequestDigest): boolean {
+  const res = d.resource;
+  for (const rule of rules)
     if (res ? rule.resourceRules.some((r) => resourceRuleMatches(r, d, res)) : rule.nonResourceRules.some((r) => pathRuleMatches(r, d))) return true;
-  }
   return false;
 }
 

@@ -13,15 +13,15 @@ function level(config: QueuingConfig, limit: number) {
   const served: string[] = [];
   const rejected: RejectReason[] = [];
   let demand = 0;
-  const qs = new QueueSet(clock, config, limit, {
-    waiting() {}, executing() {}, rejected: (_fs, reason) => void rejected.push(reason), demand: (seats) => void (demand = seats),
-  });
+  const qs = new QueueSet(clock, config, limit, { rejected: (_fs, reason) => void rejected.push(reason), demand: (seats) => void (demand = seats) });
+  /** The counts of the one flow schema, whose flows the users `who` tell apart. */
+  const counts = { flowSchema: 'fs', waiting: 0, executing: 0 };
   const seats: Seat[] = [];
   return {
-    clock, qs, served, rejected, seats, demand: () => demand,
+    clock, qs, served, rejected, seats, counts, demand: () => demand,
     /** A request of the flow `who`; answers whether it was refused at once. */
     send(who: string): RejectReason | Seat {
-      const s = qs.start('fs', who, { leftQueue: (ok) => void (ok && served.push(who)) });
+      const s = qs.start(counts, who, { leftQueue: (ok) => void (ok && served.push(who)) });
       if (typeof s === 'string') return s;
       seats.push(s);
       if (s.state === 'executing') served.push(who);
@@ -71,6 +71,7 @@ test('beyond the queue length limit while every seat is taken: refused as queue-
   assert.is(l.send('c'), 'queue-full');
   assert.equal(l.rejected, ['queue-full']);
   assert.is(l.demand(), 3, 'seat demand: one executing, two waiting');
+  assert.equal([l.counts.executing, l.counts.waiting], [1, 2]);
   l.finishOne();
   assert.is((l.send('c') as Seat).state, 'waiting', 'room again once one was served');
   l.drain();
