@@ -240,13 +240,18 @@ export class QueueSet {
     this.#handCount = 0;
   }
 
-  #enqueue(seat: Seat, q: Queue): void {
+  /** A request arrives at `q` now; a queue that was idle starts from the current virtual time. */
+  #arrive(seat: Seat, q: Queue): void {
     if (q.idle) {
       q.nextDispatchR = this.#r;
       this.#active++;
     }
     seat.queue = q;
     seat.arrivalR = this.#r;
+  }
+
+  #enqueue(seat: Seat, q: Queue): void {
+    this.#arrive(seat, q);
     seat.prev = q.tail;
     if (q.tail) q.tail.next = seat;
     else q.head = seat;
@@ -314,12 +319,7 @@ export class QueueSet {
 
   /** Enqueued and dispatched at once from `q`: its virtual time kept as that would keep it. */
   #serveAtOnce(seat: Seat, q: Queue): void {
-    if (q.idle) {
-      q.nextDispatchR = this.#r;
-      this.#active++;
-    }
-    seat.queue = q;
-    seat.arrivalR = this.#r;
+    this.#arrive(seat, q);
     q.executing++;
     q.nextDispatchR += SERVICE_S;
     this.#robin = q.index;
