@@ -8,14 +8,23 @@
 //   apiserver_current_inflight_requests      gauge     request_kind=readOnly|mutating: the most served at once
 //                                                      since the previous scrape (the real one: in the last second)
 //   apiserver_request_terminations_total     counter   requests the server cut short in self-defense: 429 from the
-//                                                      in-flight limit, 504 past --request-timeout (the real
+//                                                      in-flight limit or priority and fairness, 504 past --request-timeout (the real
 //                                                      successor of apiserver_dropped_requests_total)
 //   apiserver_longrunning_requests           gauge     watches being served, by verb, group, version, resource, ...
 //   apiserver_registered_watchers            gauge     watches being served, by group, version and kind
 //   apiserver_watch_events_total             counter   events sent to watchers, by group, version and kind
 //   apiserver_watch_events_sizes             histogram their sizes in bytes
+//
+// With priority and fairness, by priority_level and flow_schema:
+//   apiserver_flowcontrol_rejected_requests_total     counter requests refused, by reason: queue-full,
+//                                                             concurrency-limit (a Reject level), time-out
+//                                                             (waited past the wait limit), cancelled
+//   apiserver_flowcontrol_current_inqueue_requests    gauge   requests waiting in the level's queues now
+//   apiserver_flowcontrol_current_executing_requests  gauge   requests executing now (watches not counted)
+// and by priority_level only: apiserver_flowcontrol_nominal_limit_seats and _current_limit_seats.
 import { CounterSeries, HistogramSeries } from '../api/metric-series.ts';
 import { Counter, Gauge, Histogram, newRegistry, type Registry } from '../api/metrics.ts';
+import type { FlowControl, FlowControlMetrics, FlowCounts, RejectReason } from './flowcontrol/index.ts';
 import type { InflightLimiter } from './inflight.ts';
 import type { RequestLabels } from './request-info.ts';
 
@@ -40,7 +49,12 @@ export interface WatchKind {
   kind: string;
 }
 
-export class ApiServerMetrics {
+/** Requests waiting and executing, per priority level and flow schema. */
+interface Flow extends FlowCounts {
+  priority_level: string;
+}
+
+export class ApiServerMetrics implements FlowControlMetrics {
   readonly registry: Registry = newRegistry();
   readonly #requests: Counter<(typeof REQUEST_LABELS)[number] | 'code'>;
   readonly #durations: Histogram<(typeof REQUEST_LABELS)[number]>;
@@ -52,6 +66,10 @@ export class ApiServerMetrics {
   /** The two metrics every request adds to, by label values: prom-client would hash the labels each time. */
   readonly #requestSeries: CounterSeries<(typeof REQUEST_LABELS)[number] | 'code'>;
   readonly #durationSeries: HistogramSeries<(typeof REQUEST_LABELS)[number]>;
+  readonly #rejected: Counter<'priority_level' | 'flow_schema' | 'reason'>;
+  /** Counted here on every change, read by the gauges only when scraped. */
+  readonly #flows = new Map<string, Map<string, Flow>>();
+  #flowControl: FlowControl | undefined;
 
   constructor(inflight: InflightLimiter) {
     const registers = [this.registry];
@@ -79,6 +97,41 @@ export class ApiServerMetrics {
     this.#durationSeries = new HistogramSeries(this.#durations, REQUEST_LABELS);
     this.#watchEventSizes = new Histogram({ name: 'apiserver_watch_events_sizes', registers, labelNames: [...KIND_LABELS], buckets: EVENT_SIZE_BUCKETS,
       help: 'Watch event size distribution in bytes' });
+    this.#rejected = new Counter({ name: 'apiserver_flowcontrol_rejected_requests_total', registers, labelNames: ['priority_level', 'flow_schema', 'reason'],
+      help: 'Number of requests rejected by API Priority and Fairness subsystem' });
+    const flows = this.#flows;
+    const flowGauge = (name: string, help: string, read: (f: Flow) => number) => new Gauge({ name, help, registers, labelNames: ['priority_level', 'flow_schema'],
+      collect() {
+        for (const byLevel of flows.values())
+          for (const f of byLevel.values()) this.set({ priority_level: f.priority_level, flow_schema: f.flowSchema }, read(f));
+      } });
+    flowGauge('apiserver_flowcontrol_current_inqueue_requests', 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', (f) => f.waiting);
+    flowGauge('apiserver_flowcontrol_current_executing_requests',
+      'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', (f) => f.executing);
+    const levels = () => this.#flowControl?.levels.values() ?? [];
+    const levelGauge = (name: string, help: string, read: (l: { nominalCL: number; currentCL: number }) => number) =>
+      new Gauge({ name, help, registers, labelNames: ['priority_level'], collect() {
+        for (const l of levels()) this.set({ priority_level: l.name }, read(l));
+      } });
+    levelGauge('apiserver_flowcontrol_nominal_limit_seats', 'Nominal number of execution seats configured for each priority level', (l) => l.nominalCL);
+    levelGauge('apiserver_flowcontrol_current_limit_seats', 'current derived number of execution seats available to each priority level', (l) => l.currentCL);
+  }
+
+  /** The priority levels whose limits the level gauges show. */
+  observeFlowControl(fc: FlowControl): void {
+    this.#flowControl = fc;
+  }
+
+  rejected(level: string, flowSchema: string, reason: RejectReason): void {
+    this.#rejected.inc({ priority_level: level, flow_schema: flowSchema, reason });
+  }
+
+  flow(level: string, flowSchema: string): FlowCounts {
+    let byLevel = this.#flows.get(level);
+    if (!byLevel) this.#flows.set(level, (byLevel = new Map()));
+    let f = byLevel.get(flowSchema);
+    if (!f) byLevel.set(flowSchema, (f = { priority_level: level, flowSchema, waiting: 0, executing: 0 }));
+    return f;
   }
 
   /** One answered request: its code, and how long it took on the server's clock. */

@@ -302,7 +302,7 @@ const serverSpecs: OptionSpec<ApiServerOptions>[] = [
   { name: 'enable-garbage-collector', kind: bool, default: true, group: API, help: 'must match the controller manager\'s',
     inert: 'orchsim\'s registry always honours propagation policies, as with the collector on' },
   { name: 'enable-priority-and-fairness', kind: bool, key: 'enablePriorityAndFairness', default: true, group: API,
-    help: 'replaces the max-in-flight handler with priority and fairness when its feature gate is on; in orchsim, one pool of the two in-flight limits\' sum, in which probes and system:masters are exempt and a request beyond is refused (429) rather than queued' },
+    help: 'replaces the max-in-flight handler with API Priority and Fairness: the two in-flight limits\' sum is divided among the priority levels of the flowcontrol.apiserver.k8s.io FlowSchemas and PriorityLevelConfigurations (their bootstrap configuration kept in the store), whose queues hold requests beyond a level\'s seats; probes and system:masters are exempt' },
   { name: 'encryption-provider-config', kind: string, group: API, help: 'how Secrets are encrypted in storage', inert: 'the store is in memory and kept as given' },
   { name: 'endpoint-reconciler-type', kind: oneOf('master-count', 'lease', 'none'), default: 'lease', group: API,
     help: 'master-count (deprecated), lease or none', inert: 'orchsim publishes no endpoints for the kubernetes Service',
@@ -424,9 +424,9 @@ const authSpecs: OptionSpec<ApiServerOptions>[] = [
 
 /** The seed's Limits rows for the API server. */
 const limitSpecs: OptionSpec<ApiServerOptions>[] = [
-  { name: 'max-requests-inflight', kind: int, key: 'maxRequestsInflight', default: 400, group: LIMITS, rule: notNegative, help: 'non-mutating requests served at once, watches not counted; beyond, 429 with Retry-After: 1; 0 means no limit' },
+  { name: 'max-requests-inflight', kind: int, key: 'maxRequestsInflight', default: 400, group: LIMITS, rule: notNegative, help: 'non-mutating requests served at once, watches not counted; beyond, 429 with Retry-After: 1; 0 means no limit (without priority and fairness)' },
   { name: 'max-mutating-requests-inflight', kind: int, key: 'maxMutatingRequestsInflight', default: 200, group: LIMITS, rule: notNegative,
-    help: 'mutating requests served at once; 0 means no limit; with priority and fairness on, the two limits are summed into one total, which must be positive' },
+    help: 'mutating requests served at once; 0 means no limit; with priority and fairness on, the two limits are summed into the server\'s concurrency limit, which must be positive' },
   { name: 'request-timeout', kind: duration, key: 'requestTimeoutMs', default: 60_000, group: LIMITS, rule: positiveDuration, help: 'the longest a request that is not long-running waits for its answer before it gets 504 Timeout; a ?timeout= can only shorten it' },
   { name: 'min-request-timeout', kind: int, key: 'minRequestTimeoutSeconds', default: 1800, group: LIMITS, rule: positive,
     help: 'seconds; a watch without timeoutSeconds lasts a random time between this and twice this' },

@@ -127,7 +127,3 @@ export function exemptFromShutdown(info: RequestInfo): boolean {
   return EXEMPT_PREFIXES.some((p) => info.path.startsWith(p));
 }
 
-/** Health probes, which priority and fairness puts in its exempt level (the `probes` flow schema). */
-export function isProbe(info: RequestInfo): boolean {
-  return info.resource === undefined && (info.path.startsWith('/healthz') || info.path.startsWith('/livez') || info.path.startsWith('/readyz'));
-}

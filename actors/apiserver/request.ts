@@ -5,6 +5,7 @@ import { shared } from '../api/shared-strings.ts';
 import { badRequest, StatusError } from '../api/status.ts';
 import type { Json } from '../api/types.ts';
 import type { UserInfo } from './auth/authorizer.ts';
+import type { Admission } from './inflight.ts';
 import type { RequestInfo } from './request-info.ts';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -40,12 +41,12 @@ export interface ApiRequest {
 
 /**
  * A request's place in the in-flight limits from the moment it arrived (before its body was read
- * or the event loop got round to it) until its answer is written; `admitted` false: over the
- * limit on arrival, to be answered 429. `release` is idempotent.
+ * or the event loop got round to it) until its answer is written: its admission (admitted,
+ * queued, or refused, to be answered 429). `release` is idempotent.
  */
 export interface Arrival {
   readonly atMs: number;
-  readonly admitted: boolean;
+  readonly admission: Admission;
   /** What arrival read of the request line and headers, so the handler does not read it again. */
   readonly info: RequestInfo;
   /** Who it authenticated as; undefined when its credentials failed (the handler answers 401). */

@@ -1,8 +1,9 @@
 // The API server actor: one entry point, `handle`, from a wire request to a response. HTTPS
 // (https.ts) and the bus (bus-endpoint.ts) call it the same way, so every request passes the same
 // filters, in the real server's order: the shutdown filters (lifecycle.ts), the request deadline
-// (deadline.ts), authentication, the in-flight limit (inflight.ts), then routing, which reads the
-// resource table, authorization and the handlers. Every answer is counted in /metrics.
+// (deadline.ts), authentication, the in-flight limit (inflight.ts: priority and fairness in
+// flowcontrol/, or the max-in-flight pools), then routing, which reads the resource table,
+// authorization and the handlers. Every answer is counted in /metrics.
 import type { Clock, Random } from '../api/env.ts';
 import { StatusError, internal, methodNotAllowed, type Status } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
@@ -11,7 +12,7 @@ import { makePlugin } from './admission/plugins.ts';
 import { SYSTEM_NAMESPACES } from '../api/namespaces.ts';
 import { authenticator, loadTokenFile, type Authenticator } from './auth/authenticator.ts';
 import { loadPolicyFile } from './auth/abac.ts';
-import { authorizerFor, decided, type AuthorizationAttributes, type Authorizer, type Decision, type UserInfo } from './auth/authorizer.ts';
+import { ANONYMOUS, authorizerFor, decided, type AuthorizationAttributes, type Authorizer, type Decision, type UserInfo } from './auth/authorizer.ts';
 import { bootstrapPolicy } from './auth/bootstrap-policy.ts';
 import { forbiddenFor } from './auth/forbidden.ts';
 import { FrontProxy } from './auth/front-proxy.ts';
@@ -37,10 +38,11 @@ import { admissionPluginNames, type ApiServerOptions } from './options.ts';
 import { Registry } from './registry/registry.ts';
 import { pathNotFound, type ApiRequest, type Arrival, type ResourceRequest } from './request.ts';
 import { deadlineMs, withDeadline } from './deadline.ts';
-import { InflightLimiter, tooManyInflight } from './inflight.ts';
+import { InflightLimiter, tooManyInflight, UNCOUNTED, type Admission } from './inflight.ts';
+import { ensureBootstrapConfiguration, flowControlFor, keepBootstrapConfiguration, queueWaitLimitMs, requestDigest, type FlowControl } from './flowcontrol/index.ts';
 import { ServerLifecycle, type ShutdownListener } from './lifecycle.ts';
 import { ApiServerMetrics } from './metrics.ts';
-import { isProbe, requestInfo, type RequestInfo } from './request-info.ts';
+import { requestInfo, type RequestInfo } from './request-info.ts';
 import { healthChecks, nonResourceAnswer, type NonResourceDeps } from './non-resource.ts';
 import { trackWatch } from './watch-tracking.ts';
 import { MemoryStore } from './storage/memory.ts';
@@ -105,6 +107,9 @@ export class ApiServer {
   /** Requests handled since the start (HTTPS and bus alike). */
   requests = 0;
   readonly inflight: InflightLimiter;
+  /** Priority and fairness, when --enable-priority-and-fairness (else the max-in-flight pools). */
+  readonly flowControl: FlowControl | undefined;
+  #stopProducer: (() => void) | undefined;
   readonly metrics: ApiServerMetrics;
   readonly lifecycle: ServerLifecycle;
   #shutdown: Promise<void> | undefined;
@@ -146,12 +151,19 @@ export class ApiServer {
       watcherCapacity: options.watcherCapacity };
     this.inflight = new InflightLimiter(options);
     this.metrics = new ApiServerMetrics(this.inflight);
+    this.flowControl = options.enablePriorityAndFairness ? flowControlFor(this.registry, env.clock, this.inflight.serverConcurrencyLimit, this.metrics,
+      (kind, delta) => (delta > 0 ? this.inflight.started(kind) : this.inflight.release(kind))) : undefined;
+    if (this.flowControl) this.metrics.observeFlowControl(this.flowControl);
     this.lifecycle = new ServerLifecycle(options, system);
     this.#nonResourceDeps = { metrics: this.metrics.registry, health: healthChecks(() => this.lifecycle.shutdownCheck()),
       issuerDiscovery: this.#serviceAccounts?.discovery };
   }
 
-  /** Creates the system namespaces (and with RBAC the bootstrap roles and bindings), reads what authorization needs, and starts compaction. */
+  /**
+   * Creates the system namespaces (with RBAC the bootstrap roles and bindings, with priority and
+   * fairness its bootstrap configuration, kept from then on), reads what authorization and
+   * priority and fairness need, and starts compaction.
+   */
   async start(): Promise<void> {
     const ns = lookupResource('', 'v1', 'namespaces')!;
     const missing: [ResourceType, KObject][] = SYSTEM_NAMESPACES.map((name) => [ns, { metadata: { name } } as KObject]);
@@ -160,6 +172,11 @@ export class ApiServer {
       const exists = await this.store.get(this.registry.key(type, undefined, obj.metadata.name!));
       // Not through admission: a plugin such as AlwaysDeny must not stop the server from starting.
       if (!exists) await this.registry.create(type, undefined, obj, { dryRun: false, fieldManager: 'orch-apiserver', skipAdmission: true });
+    }
+    if (this.flowControl) {
+      await ensureBootstrapConfiguration(this.registry);
+      await this.flowControl.start();
+      this.#stopProducer = keepBootstrapConfiguration(this.registry, this.env.clock);
     }
     await this.rbac?.load();
     await this.#nodeGraph?.load();
@@ -185,6 +202,8 @@ export class ApiServer {
     this.#stopBus?.();
     this.#fanout.close();
     this.#eventExpiry.stop();
+    this.#stopProducer?.();
+    this.flowControl?.stop();
     if (this.#compactionTimer !== undefined) this.env.clock.clearTimeout(this.#compactionTimer);
     this.#compactionTimer = undefined;
   }
@@ -225,7 +244,8 @@ export class ApiServer {
    * body is read or the event loop reaches its handler: counting from the handler alone, a
    * handler that finishes before the next request is read never looks busy, and requests pile up
    * in the event loop unrefused. Its caller (https.ts) releases the place once the answer is
-   * written. Long-running requests take none; credentials that fail are refused later, by the handler.
+   * written. Long-running requests take none; credentials that fail are refused later, by the
+   * handler (meanwhile the request counts as anonymous).
    */
   arrive(req: Omit<ApiRequest, 'body'>): Arrival {
     const info = requestInfo({ ...req, body: EMPTY });
@@ -234,14 +254,20 @@ export class ApiServer {
     try {
       user = this.#authenticator.authenticate(req);
     } catch { /* refused by the handler */ }
-    if (info.longRunning) return { atMs, admitted: true, info, user, release: () => {} };
+    if (info.longRunning) return { atMs, admission: UNCOUNTED, info, user, release: () => {} };
+    const admission = this.#admit(info, user ?? ANONYMOUS);
+    return { atMs, admission, info, user, release: () => admission.release() };
+  }
+
+  /** A place for a request that is not long-running: priority and fairness decides, or the max-in-flight pools. */
+  #admit(info: RequestInfo, user: UserInfo): Admission {
     const kind = info.readOnly ? 'readOnly' : 'mutating';
-    const admitted = this.inflight.admit(kind, user?.groups ?? [], isProbe(info));
-    let held = admitted;
-    return { atMs, admitted, info, user, release: () => {
-      if (held) this.inflight.release(kind);
-      held = false;
-    } };
+    if (!this.flowControl) return this.inflight.admit(kind, user.groups);
+    let deadline = this.options.requestTimeoutMs;
+    try {
+      deadline = deadlineMs(info.query, deadline);
+    } catch { /* a malformed timeout: the deadline filter answers 400 */ }
+    return this.flowControl.admit(requestDigest(info, user), kind, queueWaitLimitMs(deadline));
   }
 
   /** The shutdown filters, then the deadline of requests that are not long-running. */
@@ -269,22 +295,20 @@ export class ApiServer {
     req.user = user;
     if (info.longRunning) return this.#route(req, info, user);
     // Over HTTPS the place was taken on arrival (and is given back when the answer is written).
-    if (req.arrival) {
-      if (!req.arrival.admitted) {
-        this.metrics.terminated(info.labels, 429);
-        throw tooManyInflight();
-      }
-      return this.#route(req, info, user);
-    }
-    const kind = info.readOnly ? 'readOnly' : 'mutating';
-    if (!this.inflight.admit(kind, user.groups, isProbe(info))) {
-      this.metrics.terminated(info.labels, 429);
-      throw tooManyInflight();
-    }
+    const admission = req.arrival?.admission ?? this.#admit(info, user);
     try {
-      return await this.#route(req, info, user);
+      if (admission.state === 'queued') await admission.decided;
+      if (admission.state === 'refused') {
+        this.metrics.terminated(info.labels, 429);
+        throw tooManyInflight(admission.retryAfterSeconds);
+      }
+      return withHeaders(await this.#route(req, info, user), admission.headers);
+    } catch (e) {
+      // Priority and fairness names the flow schema and level of refused and failed requests too.
+      if (admission.headers) return withHeaders(errorResponse(e), admission.headers);
+      throw e;
     } finally {
-      this.inflight.release(kind);
+      if (!req.arrival) admission.release();
     }
   }
 
@@ -402,6 +426,12 @@ export class ApiServer {
 /** A request no mode allowed, when a mode could not decide (a webhook unreachable), fails with 500 as in the real server, not 403. */
 function refuseOnError(d: Decision): void {
   if (d.evaluationError) throw internal(d.evaluationError);
+}
+
+/** `r` with the headers added (responses are built afresh for each request). */
+function withHeaders(r: ApiResponse, headers: Readonly<Record<string, string>> | undefined): ApiResponse {
+  if (headers) Object.assign(r.headers, headers);
+  return r;
 }
 
 function errorResponse(e: unknown): ApiResponse {

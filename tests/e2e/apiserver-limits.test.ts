@@ -1,8 +1,10 @@
 // `orchsim apiserver` over real HTTPS, at its limits and through its shutdown:
-//   - a load test: hundreds of concurrent creates and lists against --max-requests-inflight=4 and
-//     --max-mutating-requests-inflight=2 get 429s beyond the limits, the server keeps serving,
-//     nothing is lost (every 201 is stored, no 429 is), and retrying the refused ones (after their
-//     Retry-After) stores exactly what was sent;
+//   - load tests: with priority and fairness (the default), twenty times the limits get 429s with
+//     Retry-After and quick answers, twice the limits lose nothing, and a burst queues in its
+//     priority level; with the max-in-flight filter, hundreds of concurrent creates and lists
+//     against --max-requests-inflight=4 and --max-mutating-requests-inflight=2 get 429s beyond
+//     the limits, the server keeps serving, nothing is lost (every 201 is stored, no 429 is), and
+//     retrying the refused ones (after their Retry-After) stores exactly what was sent;
 //   - the graceful termination step by step, on the wall clock with a 1 s delay, with and without
 //     --shutdown-send-retry-after.
 // The in-memory store answers within one turn of the event loop, so over HTTPS requests would
@@ -123,7 +125,10 @@ test('twenty times the limits, on the store as fast as it is: 429s with Retry-Af
     assert.ok(answers.every((a) => a.status < 500), `no 5xx: ${[...new Set(answers.map((a) => a.status))]}`);
     const refused = answers.filter((a) => a.status === 429);
     assert.ok(refused.length > 0, 'beyond the limits, refused');
-    assert.ok(refused.every((a) => a.retryAfter === '1'), 'each with Retry-After');
+    // Priority and fairness answers Retry-After from how much its level has been refusing:
+    // 1 s at first, doubling while refusals go on, at most 32 s.
+    assert.ok(refused.every((a) => /^\d+$/.test(a.retryAfter ?? '') && Number(a.retryAfter) >= 1 && Number(a.retryAfter) <= 32),
+      `each with Retry-After: ${[...new Set(refused.map((a) => a.retryAfter))]}`);
     const served = answers.filter((a) => a.status !== 429).map((a) => a.ms).sort((a, b) => a - b);
     const p99 = served[Math.ceil(0.99 * served.length) - 1]!;
     assert.ok(p99 < 10_000, `p99 of answered requests ${p99.toFixed(0)} ms, well under the 60 s request timeout`);
@@ -208,17 +213,22 @@ test('at --max-requests-inflight=4 and --max-mutating-requests-inflight=2, hundr
   }
 });
 
-test('with priority and fairness (the default) the limits are one pool of 4 + 2', async () => {
-  const s = await apiserver(['--max-requests-inflight=4', '--max-mutating-requests-inflight=2']);
+test('with priority and fairness (the default) the 20 + 10 seats are divided among priority levels: a burst queues in its level and is served, never beyond its seats', async () => {
+  const s = await apiserver(['--max-requests-inflight=20', '--max-mutating-requests-inflight=10']);
   try {
     slowStore(s.running.server.store, () => sleep(2));
+    const level = s.running.server.flowControl!.levels.get('global-default')!;
+    // 30 × 20 / 245 shares, rounded up: 3 nominal seats, of which it starts with 2 (the levels
+    // share the 33 nominal seats in proportion to what each may not lend, while nobody asks).
+    assert.is(level.currentCL, 2);
     const replies = await Promise.all(Array.from({ length: 120 }, (_, i) => (i % 2 ? s.call('GET', CM) : s.call('POST', CM, configMap(`p-${i}`)))));
-    assert.ok(replies.some((r) => r.status === 429));
+    assert.equal([...new Set(replies.map((r) => r.status))].sort(), [200, 201], 'queued, not refused: one flow has 6 queues of 50');
+    const pl = JSON.parse((await s.call('GET', '/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations/global-default')).body);
+    assert.ok(replies.every((r) => r.headers['x-kubernetes-pf-prioritylevel-uid'] === pl.metadata.uid), 'each names its priority level');
     const { watermark } = s.running.server.inflight;
-    assert.ok(watermark.mutating <= 6 && watermark.readOnly <= 6, `never more than the pool: ${JSON.stringify(watermark)}`);
-    assert.ok(watermark.mutating > 2 || watermark.readOnly > 4, `one kind went past its own flag, as one pool allows: ${JSON.stringify(watermark)}`);
+    assert.ok(watermark.mutating <= 2 && watermark.readOnly <= 2, `never more than the level's seats: ${JSON.stringify(watermark)}`);
     const stored = JSON.parse((await s.call('GET', CM)).body).items.length;
-    assert.is(stored, replies.filter((r, i) => i % 2 === 0 && r.status === 201).length);
+    assert.is(stored, 60);
   } finally {
     await s.stop();
   }

@@ -6,7 +6,7 @@ import type { KObject, ListMeta } from '../../api/types.ts';
 import { encodeProtobuf, supportsProtobuf } from '../codec/protobuf.ts';
 import { negotiate, PROTOBUF_TYPE, type Output } from '../negotiation.ts';
 import type { Query } from '../request.ts';
-import { tableCells, tableColumns } from '../registry/tables.ts';
+import { tableCells, tableColumns, tableOrder } from '../registry/tables.ts';
 import type { ApiResponse } from './response.ts';
 
 export interface EncodeContext {
@@ -54,7 +54,7 @@ export function table(ctx: EncodeContext, items: KObject[], listMeta: ListMeta, 
     apiVersion: `meta.k8s.io/${version}`,
     metadata: listMeta,
     columnDefinitions: withColumns ? tableColumns(resource, group) : null,
-    rows: items.map((o) => ({ cells: tableCells(resource, group, o, ctx.nowMs), object: rowObject(o, mode, version) })),
+    rows: tableOrder(resource, group, items).map((o) => ({ cells: tableCells(resource, group, o, ctx.nowMs), object: rowObject(o, mode, version) })),
   };
 }
 

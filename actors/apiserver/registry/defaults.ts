@@ -1,5 +1,5 @@
 // Defaulting: what the API server fills into every decoded object before admission and
-// validation, on create and on update (kubernetes pkg/apis/core/v1, apps/v1 and rbac/v1 defaults.go and
+// validation, on create and on update (kubernetes pkg/apis/core/v1, apps/v1, rbac/v1 and flowcontrol/v1 defaults.go and
 // zz_generated.defaults.go, 1.32 with default feature gates). Idempotent: defaulting a defaulted
 // object changes nothing. Resources not listed (config maps, events, leases, PDBs, ...) have no
 // visible defaults.
@@ -8,6 +8,7 @@ import { defaultDaemonSet, defaultDeployment, defaultReplicaSet, defaultStateful
 import { child, type FieldDefault, fill, items, nil, present, zero } from './defaults-fields.ts';
 import { defaultPod, defaultPodTemplateSpec } from './defaults-pod.ts';
 import { defaultBinding } from './defaults-rbac.ts';
+import { defaultFlowSchema, defaultPriorityLevel } from './defaults-flowcontrol.ts';
 
 export { defaultTolerations } from './defaults-pod.ts';
 
@@ -89,6 +90,8 @@ const DEFAULTERS: ReadonlyMap<string, (obj: KObject) => void> = new Map([
   ['apps/statefulsets', defaultStatefulSet],
   ['rbac.authorization.k8s.io/rolebindings', defaultBinding],
   ['rbac.authorization.k8s.io/clusterrolebindings', defaultBinding],
+  ['flowcontrol.apiserver.k8s.io/flowschemas', defaultFlowSchema],
+  ['flowcontrol.apiserver.k8s.io/prioritylevelconfigurations', defaultPriorityLevel],
 ]);
 
 /** Fills the defaults of a freshly decoded object, in place. The object must be the caller's own copy. */

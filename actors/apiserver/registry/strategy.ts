@@ -8,6 +8,7 @@ import { deepEqual } from './deep-equal.ts';
 import {
   validateBindingUpdate, validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding,
 } from './rbac-validation.ts';
+import { validateFlowSchema, validatePriorityLevel } from './flowcontrol-validation.ts';
 
 export interface Strategy {
   nameRule: NameRule;
@@ -149,6 +150,8 @@ const STRATEGIES: Record<string, Strategy> = {
   'rbac.authorization.k8s.io/clusterroles': rbac(validateClusterRole),
   'rbac.authorization.k8s.io/rolebindings': rbac(validateRoleBinding, validateBindingUpdate),
   'rbac.authorization.k8s.io/clusterrolebindings': rbac(validateClusterRoleBinding, validateBindingUpdate),
+  'flowcontrol.apiserver.k8s.io/flowschemas': { nameRule: 'subdomain', hasStatus: true, hasGeneration: true, validate: validateFlowSchema },
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': { nameRule: 'subdomain', hasStatus: true, hasGeneration: true, validate: validatePriorityLevel },
 };
 
 export function strategyFor(type: ResourceType): Strategy {

@@ -7,6 +7,8 @@ import type { ColumnDefinition } from './tables.ts';
 export interface Printer {
   columns: readonly ColumnDefinition[];
   cells(obj: KObject, nowMs: number): unknown[];
+  /** The order a list's rows are printed in, when the real printer sorts them. */
+  order?(a: KObject, b: KObject): number;
 }
 
 export type Fields = Record<string, unknown>;

@@ -12,6 +12,7 @@ import { column, CREATED_DOC, nameColumn, type Printer } from './tables-format.t
 import { GROUP_PRINTERS } from './tables-groups.ts';
 import { POD_PRINTER } from './tables-pods.ts';
 import { RBAC_PRINTERS } from './tables-rbac.ts';
+import { FLOWCONTROL_PRINTERS } from './tables-flowcontrol.ts';
 
 export interface ColumnDefinition {
   name: string;
@@ -29,6 +30,7 @@ const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ...Object.entries(CORE_PRINTERS).map(([resource, p]) => [`/${resource}`, p] as const),
   ...Object.entries(APPS_PRINTERS).map(([resource, p]) => [`apps/${resource}`, p] as const),
   ...Object.entries(RBAC_PRINTERS).map(([resource, p]) => [`rbac.authorization.k8s.io/${resource}`, p] as const),
+  ...Object.entries(FLOWCONTROL_PRINTERS).map(([resource, p]) => [`flowcontrol.apiserver.k8s.io/${resource}`, p] as const),
   ...Object.entries(GROUP_PRINTERS),
 ]);
 
@@ -41,6 +43,12 @@ function printerFor(resource: string, group: string): Printer | undefined {
 /** The Table's columnDefinitions for a resource: fresh objects the caller may change. */
 export function tableColumns(resource: string, group: string): ColumnDefinition[] {
   return (printerFor(resource, group)?.columns ?? DEFAULT_COLUMNS).map((c) => ({ ...c }));
+}
+
+/** A list's items in the order its rows are printed: the printer's, else as listed. */
+export function tableOrder(resource: string, group: string, items: KObject[]): KObject[] {
+  const order = printerFor(resource, group)?.order;
+  return order ? [...items].sort(order) : items;
 }
 
 /** One row's cells for `obj`, in column order; ages are measured at `nowMs`. */

@@ -39,9 +39,9 @@ test('a request that arrived over HTTPS counts its deadline, and its in-flight p
   h.hold();
   // It arrived, took its place, then waited 50 s for the event loop before its handler ran.
   const arrival = h.server.arrive({ method: 'GET', url: CM, headers: {} });
-  assert.ok(arrival.admitted);
+  assert.is(arrival.admission.state, 'admitted');
   assert.is(h.server.inflight.current.readOnly, 1, 'counted from arrival');
-  assert.not.ok(h.server.arrive({ method: 'GET', url: CM, headers: {} }).admitted, 'the next arrival is over the limit');
+  assert.is(h.server.arrive({ method: 'GET', url: CM, headers: {} }).admission.state, 'refused', 'the next arrival is over the limit');
   h.clock.advance(50_000);
   const pending = watchAnswer(h.server.handle({ method: 'GET', url: CM, headers: {}, body: new Uint8Array(), arrival }).then(answer));
   await h.settle();

@@ -1,6 +1,7 @@
 // The in-flight limits of seed 001 (Limits): --max-requests-inflight read-only and
-// --max-mutating-requests-inflight mutating requests at once, or one pool of their sum with
-// priority and fairness; 429 with the real message and Retry-After: 1 beyond; watches not counted.
+// --max-mutating-requests-inflight mutating requests at once (429 with the real message and
+// Retry-After: 1 beyond), or with priority and fairness their sum shared by priority levels,
+// which queue (flowcontrol/ has its own tests); watches are not counted.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CM, configMap, heldServer, type Answer } from './held-server.ts';
@@ -33,17 +34,20 @@ test('beyond --max-requests-inflight a read gets 429 TooManyRequests with Retry-
   assert.equal(h.server.inflight.current, { readOnly: 0, mutating: 0 });
 });
 
-test('with priority and fairness the two limits are one pool of their sum', async () => {
-  const h = await heldServer({ enablePriorityAndFairness: true, maxRequestsInflight: 2, maxMutatingRequestsInflight: 1 });
+test('with priority and fairness a request beyond its priority level\'s seats waits in a queue instead of being refused', async () => {
+  // The default 400 + 200: anonymous requests go to global-default, which starts with 56 seats.
+  const h = await heldServer({ enablePriorityAndFairness: true });
+  const level = h.server.flowControl!.levels.get('global-default')!;
+  assert.is(level.currentCL, 56);
   h.hold();
-  const writes = ['a', 'b', 'c'].map((n) => h.send('POST', CM, configMap(n)));
+  const reads = Array.from({ length: 60 }, () => h.send('GET', CM));
   await h.settle();
-  assert.is(h.store.waiting, 3, 'three mutating requests fit a pool of 2 + 1');
-  tooMany(await h.send('GET', CM));
-  tooMany(await h.send('POST', CM, configMap('d')));
+  assert.is(h.store.waiting, 56, 'as many executing as the level has seats');
+  assert.is(level.queues.waiting, 4, 'the rest queued, none refused');
+  assert.is(h.server.inflight.current.readOnly, 56);
   h.release();
-  assert.equal((await Promise.all(writes)).map((r) => r.status), [201, 201, 201]);
-  assert.is((await h.send('GET', CM)).json.items.length, 3);
+  assert.ok((await Promise.all(reads)).every((r) => r.status === 200));
+  assert.equal(h.server.inflight.current, { readOnly: 0, mutating: 0 });
 });
 
 test('0 means no limit for that pool (the real filter has no channel for it)', async () => {
@@ -90,15 +94,17 @@ test('members of system:masters are served beyond the limit; others are not', as
 });
 
 test('health probes are exempt under priority and fairness, counted by the max-in-flight filter', async () => {
+  // 1 + 0 seats: global-default gets none, so an anonymous read waits (and the max-in-flight pool is full).
   for (const apf of [true, false]) {
     const h = await heldServer(apf ? { enablePriorityAndFairness: true, maxRequestsInflight: 1, maxMutatingRequestsInflight: 0 } : { ...TWO_POOLS, maxRequestsInflight: 1 });
     h.hold();
-    const read = h.send('GET', CM);
+    const read = h.send('GET', `${CM}?timeout=4s`);
     await h.settle();
     const probe = await h.send('GET', '/readyz');
     assert.is(probe.status, apf ? 200 : 429, `priority and fairness ${apf}`);
     h.release();
-    await read;
+    if (apf) h.clock.advance(1_000); // the queued read's wait limit: a quarter of its 4 s deadline
+    assert.is((await read).status, apf ? 429 : 200);
   }
 });
 
