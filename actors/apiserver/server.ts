@@ -16,7 +16,7 @@ import { ANONYMOUS, authorizerFor, decided, type AuthorizationAttributes, type A
 import { bootstrapPolicy } from './auth/bootstrap-policy.ts';
 import { forbiddenFor } from './auth/forbidden.ts';
 import { FrontProxy } from './auth/front-proxy.ts';
-import { impersonate, impersonates, isImpersonationHeader } from './auth/impersonation.ts';
+import { impersonate, impersonatedAtOnce, impersonates, isImpersonationHeader } from './auth/impersonation.ts';
 import { NodeAuthorizer } from './auth/node-authorizer.ts';
 import { NodeGraph } from './auth/node-graph.ts';
 import { RbacPolicy } from './auth/rbac.ts';
@@ -245,7 +245,8 @@ export class ApiServer {
    * handler that finishes before the next request is read never looks busy, and requests pile up
    * in the event loop unrefused. Its caller (https.ts) releases the place once the answer is
    * written. Long-running requests take none; credentials that fail are refused later, by the
-   * handler (meanwhile the request counts as anonymous).
+   * handler (meanwhile the request counts as anonymous). A request is placed as the user it
+   * impersonates when that is allowed at once, as the real filters run impersonation first.
    */
   arrive(req: Omit<ApiRequest, 'body'>): Arrival {
     const info = requestInfo({ ...req, body: EMPTY });
@@ -255,7 +256,8 @@ export class ApiServer {
       user = this.#authenticator.authenticate(req);
     } catch { /* refused by the handler */ }
     if (info.longRunning) return { atMs, admission: UNCOUNTED, info, user, release: () => {} };
-    const admission = this.#admit(info, user ?? ANONYMOUS);
+    const actingAs = user && impersonates(req.headers) ? impersonatedAtOnce(user, req.headers, this.#authorizer) : undefined;
+    const admission = this.#admit(info, actingAs ?? user ?? ANONYMOUS);
     return { atMs, admission, info, user, release: () => admission.release() };
   }
 

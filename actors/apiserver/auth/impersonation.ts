@@ -78,20 +78,50 @@ export function impersonates(headers: Record<string, string | undefined>): boole
 export async function impersonate(requester: UserInfo, headers: Record<string, string | undefined>, authorizer: Authorizer): Promise<UserInfo> {
   const list = asks(headers);
   if (!list.length) return requester;
+  for (const ask of list) {
+    const attrs = attributesOf(requester, ask);
+    const d = await authorizer.authorize(attrs);
+    if (d.decision !== 'allow') throw forbiddenFor(attrs, d.reason);
+  }
+  return userOf(list);
+}
+
+/**
+ * The user a request impersonates when the chain allows every ask at once, else undefined: for
+ * priority and fairness, which classifies a request on arrival by the user it acts as (the real
+ * filter runs after impersonation), without waiting on a webhook or trusting what was refused.
+ */
+export function impersonatedAtOnce(requester: UserInfo, headers: Record<string, string | undefined>, authorizer: Authorizer): UserInfo | undefined {
+  let list: Ask[];
+  try {
+    list = asks(headers);
+  } catch {
+    return undefined;
+  }
+  for (const ask of list) {
+    const d = authorizer.authorize(attributesOf(requester, ask));
+    if (d instanceof Promise || d.decision !== 'allow') return undefined;
+  }
+  return list.length ? userOf(list) : undefined;
+}
+
+function attributesOf(requester: UserInfo, ask: Ask): AuthorizationAttributes {
+  const { kind: _kind, value: _value, key: _key, ...target } = ask;
+  return { user: requester, verb: 'impersonate', ...target };
+}
+
+/** The new user the asks make (each already allowed). */
+function userOf(list: Ask[]): UserInfo {
   const groupsAsked = list.some((a) => a.kind === 'group');
   let username = '';
   let uid: string | undefined;
   let groups: string[] = [];
   const extra: Record<string, string[]> = {};
-  for (const ask of list) {
-    const { kind, value, key, ...target } = ask;
-    const attrs: AuthorizationAttributes = { user: requester, verb: 'impersonate', ...target };
-    const d = await authorizer.authorize(attrs);
-    if (d.decision !== 'allow') throw forbiddenFor(attrs, d.reason);
+  for (const { kind, value, key, namespace, name } of list) {
     if (kind === 'user') username = value;
     else if (kind === 'serviceaccount') {
-      username = serviceAccountUsername(target.namespace!, target.name!);
-      if (!groupsAsked) groups = serviceAccountGroups(target.namespace!);
+      username = serviceAccountUsername(namespace!, name!);
+      if (!groupsAsked) groups = serviceAccountGroups(namespace!);
     } else if (kind === 'group') groups.push(value);
     else if (kind === 'uid') uid = value;
     else (extra[key!] ??= []).push(value);

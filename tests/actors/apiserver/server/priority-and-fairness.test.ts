@@ -9,7 +9,7 @@ import { payload, valueOf } from '../../../../transport/payload.ts';
 import { CM, configMap, heldServer, type HeldServer } from './held-server.ts';
 
 const FC = '/apis/flowcontrol.apiserver.k8s.io/v1';
-const TOKENS = new Map([['dev', { username: 'dev', groups: ['system:authenticated'] }]]);
+const TOKENS = new Map([['dev', { username: 'dev', groups: ['system:authenticated'] }], ['boss', { username: 'boss', groups: ['system:authenticated'] }]]);
 const AS_DEV = { authorization: 'Bearer dev' };
 
 /** A priority level for `dev` alone: `limitResponse` as given, no seats of its own and none to borrow. */
@@ -94,6 +94,24 @@ test('beyond the queue length limit: 429 at once (queue-full), and over the bus 
   assert.is(await metric(h, 'apiserver_flowcontrol_rejected_requests_total{priority_level="jail",flow_schema="dev",reason="queue-full"}'), 2);
   h.clock.advance(15_000);
   for (const q of queued) assert.is((await q).status, 429);
+});
+
+test('a request is classified as the user it impersonates, from its arrival over HTTPS as well', async () => {
+  const h = await heldServer({ tokens: TOKENS });
+  const { fsUid } = await jail(h, { type: 'Reject' });
+  h.hold();
+  const first = h.send('GET', CM, undefined, AS_DEV);
+  await h.settle();
+  const asDev = { authorization: 'Bearer boss', 'impersonate-user': 'dev' };
+  const refused = await h.send('GET', CM, undefined, asDev);
+  tooMany(refused);
+  assert.is(refused.headers['x-kubernetes-pf-flowschema-uid'], fsUid);
+  assert.is(h.server.arrive({ method: 'GET', url: CM, headers: asDev }).admission.state, 'refused', 'placed as dev on arrival');
+  const itself = h.server.arrive({ method: 'GET', url: CM, headers: { authorization: 'Bearer boss' } });
+  assert.is(itself.admission.state, 'admitted', 'boss as itself has room');
+  itself.release();
+  h.release();
+  assert.is((await first).status, 200);
 });
 
 test('executing requests show by level and schema, and the levels\' limits too', async () => {
