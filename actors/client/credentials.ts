@@ -48,12 +48,21 @@ export class ComponentTokens {
   };
 }
 
-export class CredentialedBus extends ForwardingBus {
-  readonly #authorization: string;
+/** A token that changes over time (a service account's, renewed): the current one, or a promise while a new one is fetched. */
+export interface TokenSource {
+  token(): string | Promise<string>;
+}
 
-  constructor(inner: Bus, token: string) {
+/**
+ * A bus whose API requests carry a bearer token. Wrapped around another credentialed bus, the
+ * outer credentials win: a request keeps the Authorization it already has.
+ */
+export class CredentialedBus extends ForwardingBus {
+  readonly #token: string | TokenSource;
+
+  constructor(inner: Bus, token: string | TokenSource) {
     super(inner);
-    this.#authorization = `Bearer ${token}`;
+    this.#token = token;
   }
 
   /**
@@ -61,10 +70,16 @@ export class CredentialedBus extends ForwardingBus {
    * a copy of the request would read its body, which stays unencoded while it stays in process.
    */
   override request(subject: string, data: Body, timeoutMs: number): Promise<Message> {
-    if (data instanceof Deferred) {
-      if (subject === REQUEST_SUBJECT) (data.value as ApiRequest).headers.authorization = this.#authorization;
-      else if (subject === CHANGES_SUBJECT) (data.value as ChangesRequest).authorization = this.#authorization;
-    }
+    if (!(data instanceof Deferred) || (subject !== REQUEST_SUBJECT && subject !== CHANGES_SUBJECT)) return super.request(subject, data, timeoutMs);
+    const token = typeof this.#token === 'string' ? this.#token : this.#token.token();
+    if (typeof token === 'string') return this.#send(subject, data, timeoutMs, token);
+    return token.then((t) => this.#send(subject, data, timeoutMs, t));
+  }
+
+  #send(subject: string, data: Deferred<unknown>, timeoutMs: number, token: string): Promise<Message> {
+    const authorization = `Bearer ${token}`;
+    if (subject === REQUEST_SUBJECT) (data.value as ApiRequest).headers.authorization ??= authorization;
+    else (data.value as ChangesRequest).authorization ??= authorization;
     return super.request(subject, data, timeoutMs);
   }
 }

@@ -45,7 +45,7 @@ import { PodGarbageCollector } from './controllers/pod-gc.ts';
 import { ReplicaSetController } from './controllers/replicaset.ts';
 import { StatefulSetController } from './controllers/statefulset.ts';
 import { TaintEvictionController } from './controllers/taint-eviction.ts';
-import { controllerEnabled, controllerManagerOptions, type ControllerManagerOptions, type ControllerName } from './options.ts';
+import { controllerEnabled, controllerManagerOptions, KNOWN_CONTROLLERS, type ControllerManagerOptions, type ControllerName } from './options.ts';
 import { actorIds } from '../system/ids.ts';
 
 export interface ControllerManagerInit {
@@ -75,6 +75,10 @@ const SERVICE_ACCOUNTS: Partial<Record<ControllerName, string>> = {
   'garbage-collector': 'generic-garbage-collector',
   'daemonset-controller': 'daemon-set-controller',
 };
+
+/** The service account of each controller `o` enables (under --use-service-account-credentials). */
+export const controllerServiceAccounts = (o: ControllerManagerOptions): string[] =>
+  KNOWN_CONTROLLERS.filter((name) => controllerEnabled(o.controllers, name)).map((name) => SERVICE_ACCOUNTS[name] ?? name);
 
 /** One term's loops. */
 class Loops {

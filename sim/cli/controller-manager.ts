@@ -1,7 +1,9 @@
 // `orchsim controller-manager`: the controller manager as a component of its own, with seed
 // 001's flags, against an API server's bus, in wall-clock time.
 import { helpText } from '../../actors/api/options/help.ts';
-import { ControllerManager } from '../../actors/controller-manager/controller-manager.ts';
+import { ApiClient } from '../../actors/client/client.ts';
+import { ControllerManager, controllerServiceAccounts } from '../../actors/controller-manager/controller-manager.ts';
+import { ServiceAccountCredentials } from '../../actors/controller-manager/service-account-credentials.ts';
 import { CONTROLLER_MANAGER_TABLE } from '../../actors/controller-manager/options.ts';
 import { wallClock } from '../clock.ts';
 import { seededRandom } from '../random.ts';
@@ -24,8 +26,16 @@ export async function controllerManagerCommand(argv: string[], log: (line: strin
   const inspection = processSystem(clock, cmd.extra);
   const bus = await connectBus(busAddress(cmd.extra.master as string | undefined, cmd.extra.orchconfig as string | undefined), 'orchsim-controller-manager');
   const identity = replicaIdentity();
+  // Each controller as its own service account: the manager fetches their tokens with its own credentials.
+  const accounts = cmd.options.useServiceAccountCredentials ? new ServiceAccountCredentials(new ApiClient(bus, 'controller-manager/service-accounts'), clock) : undefined;
+  try {
+    await accounts?.prepare(controllerServiceAccounts(cmd.options));
+  } catch (e) {
+    await bus.close();
+    throw e;
+  }
   const manager = new ControllerManager({
-    bus, clock, random: seededRandom(identity), options: cmd.options, identity, system: inspection.system,
+    bus, clock, ...(accounts ? { asIdentity: accounts.asIdentity } : {}), random: seededRandom(identity), options: cmd.options, identity, system: inspection.system,
     onLeading: (id, leading) => log(leading ? `${id} leads ${cmd.options.leaderElectResourceName}: running its controllers` : `${id} no longer leads`),
     onError: (controller, e) => console.error(`${controller}: ${(e as Error).message ?? e}`),
   });

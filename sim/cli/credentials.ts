@@ -3,6 +3,8 @@
 //   nats-server.conf              one NATS user per component, and the subjects each may use (sim/nats-permissions.ts)
 //   tokens.csv                    the components' API tokens, for orchsim apiserver --token-auth-file
 //   <component>.kubeconfig        per component: the bus as its server, its NATS user and password, its API token
+//   service-account.key           the key the API server signs service-account tokens with, so that the controller
+//                                 manager's --use-service-account-credentials can get each controller's token
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -14,6 +16,7 @@ import { CONTROLLER_MANAGER, nodeIdentity, SCHEDULER, SYSTEM_AUTHENTICATED, type
 import { isNatsUrl } from '../../transport/nats-bus.ts';
 import { natsServerConfig, natsUser, permissionsOf, type Component } from '../nats-permissions.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
+import { SERVE_ISSUER, SERVE_KEY_FILE, serveSigningKeyFile } from './service-account-key.ts';
 
 interface CredentialsOptions {
   out?: string;
@@ -45,7 +48,8 @@ function nodesProblem(nodes: string[]): string | undefined {
 const SUMMARY = 'Credentials for multi-process mode, so that the bus is authorized like HTTPS: a nats-server configuration with one user per component '
   + '(the API server; the scheduler, the controller manager and each node, which may only send API requests and subscribe to the watch subjects they follow), '
   + 'the components\' API tokens for orchsim apiserver --token-auth-file, and one kubeconfig per component for its --orchconfig '
-  + '(the API server\'s for --bus-kubeconfig). Every secret is fresh; the directory and its files are readable by their owner only.';
+  + '(the API server\'s for --bus-kubeconfig), and the key the API server signs service-account tokens with, for the controller manager\'s '
+  + '--use-service-account-credentials. Every secret is fresh; the directory and its files are readable by their owner only.';
 
 export const credentialsHelp = (): string => helpText('orchsim credentials', SUMMARY, TABLE);
 
@@ -108,8 +112,10 @@ export function credentialsCommand(argv: string[], log: (line: string) => void =
   write('tokens.csv', users.flatMap((u) => (u.token && u.identity ? [tokenLine(u.token, u.user, u.identity)] : [])).join('\n') + '\n');
   for (const u of users)
     writeKubeconfig(join(out, `${u.user}.kubeconfig`), bus, undefined, { username: u.user, password: u.password, ...(u.token ? { token: u.token } : {}) });
-  log(`wrote to ${out}: nats-server.conf, tokens.csv and ${users.map((u) => `${u.user}.kubeconfig`).join(', ')}`);
+  serveSigningKeyFile(out);
+  log(`wrote to ${out}: nats-server.conf, tokens.csv, ${SERVE_KEY_FILE} and ${users.map((u) => `${u.user}.kubeconfig`).join(', ')}`);
   log(`start: nats-server -c ${join(out, 'nats-server.conf')}; orchsim apiserver --bus-kubeconfig ${join(out, 'apiserver.kubeconfig')} --token-auth-file ${join(out, 'tokens.csv')} `
-    + `--authorization-mode RBAC,Node; then each component with --orchconfig ${join(out, '<component>.kubeconfig')}`);
+    + `--service-account-issuer ${SERVE_ISSUER} --service-account-signing-key-file ${join(out, SERVE_KEY_FILE)} --authorization-mode RBAC,Node; `
+    + `then each component with --orchconfig ${join(out, '<component>.kubeconfig')} (the controller manager with --use-service-account-credentials)`);
   return 0;
 }

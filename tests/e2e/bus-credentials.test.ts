@@ -3,7 +3,8 @@
 // against `orchsim apiserver --token-auth-file tokens.csv --authorization-mode RBAC,Node`. A NATS
 // client without credentials cannot connect, so reads nothing; node n1's NATS user is refused
 // every subject that is not its own; the cluster still does its work (n1 registers and turns
-// Ready, a Deployment's pods are scheduled and run); and n1's credentials read neither another
+// Ready, a Deployment's pods are scheduled and run, each controller as its own service account
+// under --use-service-account-credentials); and n1's credentials read neither another
 // node's pods nor a Secret its pods do not use, but do read the one they use.
 import { execFile } from 'node:child_process';
 import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -17,7 +18,6 @@ import { parse } from 'yaml';
 import { lookupResource } from '../../actors/api/resources.ts';
 import { StatusError } from '../../actors/api/status.ts';
 import type { KObject } from '../../actors/api/types.ts';
-import { CONTROLLER_ROLES } from '../../actors/apiserver/auth/bootstrap-policy.ts';
 import { ApiClient } from '../../actors/client/client.ts';
 import { CredentialedBus } from '../../actors/client/credentials.ts';
 import { BusAuthorizationError, type BusPermissionError } from '../../transport/bus.ts';
@@ -130,20 +130,16 @@ test('the components run with their credentials; n1\'s reach only its own pods a
   apiPort = await freePort();
   const kubeconfig = (c: string) => `--orchconfig=${join(dir, `${c}.kubeconfig`)}`;
   procs.push(start('apiserver', ['apiserver', `--bus-kubeconfig=${join(dir, 'apiserver.kubeconfig')}`, `--token-auth-file=${join(dir, 'tokens.csv')}`,
+    `--service-account-issuer=https://kubernetes.default.svc.cluster.local`, `--service-account-signing-key-file=${join(dir, 'service-account.key')}`,
     '--authorization-mode=RBAC,Node', `--secure-port=${apiPort}`, '--bind-address=127.0.0.1', `--cert-dir=${join(dir, 'certs')}`, '--seed=1']));
   await until('the API server', async () => (procs[0]!.lines.some((l) => l.includes('ready at')) ? true : undefined), procs);
-  // Without --use-service-account-credentials (not across processes) the controller manager acts
-  // as itself, whose role writes little: the administrator grants it the controllers' roles.
-  for (const role of Object.keys(CONTROLLER_ROLES))
-    await created('/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding',
-      metadata: { name: `e2e-controller-manager-${role}` }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `system:controller:${role}` },
-      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'system:kube-controller-manager' }] });
   procs.push(start('node-n1', ['nodeagent', kubeconfig('node-n1'), '--hostname-override=n1', `--config=${await fastAgentConfig(dir, 'n1')}`]));
   // The scheduler's connection file as its configuration names it (its --orchconfig is deprecated).
   const schedulerConfig = join(dir, 'scheduler.yaml');
   await writeFile(schedulerConfig, `apiVersion: scheduler.config.orch.io/v1\nkind: SchedulerConfiguration\nclientConnection:\n  kubeconfig: ${join(dir, 'scheduler.kubeconfig')}\n`);
   procs.push(start('scheduler', ['scheduler', `--config=${schedulerConfig}`, '--secure-port=0']));
-  procs.push(start('controller-manager', ['controller-manager', kubeconfig('controller-manager'), '--secure-port=0']));
+  // Each controller as its own service account, whose token the manager gets with its own credentials.
+  procs.push(start('controller-manager', ['controller-manager', kubeconfig('controller-manager'), '--use-service-account-credentials', '--secure-port=0']));
 
   await until('node n1 Ready', async () => {
     const r = await admin('GET', '/api/v1/nodes/n1');
@@ -165,6 +161,14 @@ test('the components run with their credentials; n1\'s reach only its own pods a
     const pods = (JSON.parse(r.body) as { items: (KObject & { spec: { nodeName?: string }; status: { phase?: string } })[] }).items;
     return pods.length === 2 && pods.every((p) => p.spec.nodeName === 'n1' && p.status.phase === 'Running') ? true : undefined;
   }, procs);
+
+  // The pods exist, so the replica set controller created them as its service account: the manager's own role may not.
+  const accounts = JSON.parse((await admin('GET', '/api/v1/namespaces/orch-system/serviceaccounts')).body) as { items: KObject[] };
+  const names = accounts.items.map((a) => a.metadata.name);
+  for (const sa of ['replicaset-controller', 'deployment-controller', 'node-controller', 'generic-garbage-collector']) assert.ok(names.includes(sa), `${sa} in ${names}`);
+  const review = await admin('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
+    spec: { user: 'system:kube-controller-manager', resourceAttributes: { verb: 'create', resource: 'pods', namespace: 'default' } } });
+  assert.is(JSON.parse(review.body).status.allowed, false, 'the manager itself may not create pods');
 
   // n1's credentials over NATS, as its agent uses them: its NATS user, its token on each request.
   const { bus } = await connectAs('node-n1');

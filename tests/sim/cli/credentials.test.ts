@@ -2,6 +2,7 @@
 // configuration nats-server itself accepts, the components' token file the API server reads, and a
 // kubeconfig per component; every secret fresh from one run to the next; bad input stops it with
 // a message naming what was wrong, before anything is written.
+import { createPrivateKey } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { checkNatsConfig } from '../../helpers/nats-server.ts';
 
 const BUS = 'nats://127.0.0.1:4222';
 const NODES = ['n1', 'n2.example.com'];
-const FILES = ['apiserver.kubeconfig', 'controller-manager.kubeconfig', 'nats-server.conf', 'node-n1.kubeconfig', 'node-n2.example.com.kubeconfig', 'scheduler.kubeconfig', 'tokens.csv'];
+const FILES = ['apiserver.kubeconfig', 'controller-manager.kubeconfig', 'nats-server.conf', 'node-n1.kubeconfig', 'node-n2.example.com.kubeconfig', 'scheduler.kubeconfig', 'service-account.key', 'tokens.csv'];
 
 interface KubeUser { username: string; password: string; token?: string }
 const kubeconfigOf = (dir: string, user: string) =>
@@ -38,6 +39,8 @@ test('it writes the configuration, the token file and a kubeconfig per component
 
     const check = checkNatsConfig(join(out, 'nats-server.conf'));
     assert.ok(check.valid, check.output);
+    const key = createPrivateKey(readFileSync(join(out, 'service-account.key')));
+    assert.equal([key.asymmetricKeyType, key.asymmetricKeyDetails?.modulusLength], ['rsa', 2048], 'a signing key for service-account tokens');
 
     const tokens = parseTokenFile(readFileSync(join(out, 'tokens.csv'), 'utf8'));
     const users = [...tokens.values()].map((u) => `${u.username} ${u.groups.join(',')}`).sort();
