@@ -9,7 +9,12 @@ import { requestFor } from '../helpers/attribute-requests.ts';
 import type { Call } from '../helpers/identity-client.ts';
 import { deployment, lease } from './authorization-matrix-fixture.ts';
 
-export interface Cell { attributes: Attributes; call?: Call }
+export interface Cell {
+  attributes: Attributes;
+  call?: Call;
+  /** What the real request asks besides the cell: it is allowed only if both are. */
+  alsoAsks?: Attributes;
+}
 
 const RBAC = 'rbac.authorization.k8s.io';
 const NAMESPACES = ['team', 'other'];
@@ -113,18 +118,28 @@ function nonResourceCells(): Cell[] {
   return asked.map(([verb, path]) => ({ attributes: { verb, path }, call: { method: verb.toUpperCase(), path } }));
 }
 
+/** The user a group, uid or extra is impersonated beside: one the fixture lets some impersonate and not others. */
+const BESIDE: ResourceAttributes = { verb: 'impersonate', group: '', resource: 'users', name: 'alice' };
+
 /**
- * The real request of an impersonate cell, where one can ask it alone: Impersonate-User on a
- * request every user may make (GET /version), so that a 403 can only be the impersonation's. A
- * group, uid or extra is impersonated only beside a user, whose own permission a request would
- * ask too: those cells are checked by SubjectAccessReview alone.
+ * The real request of an impersonate cell: impersonation headers on a request every user may make
+ * (GET /version), so that a 403 can only be the impersonation's. A user or a service account is
+ * asked alone (Impersonate-User); a group, uid or extra only beside a user (alice), so the request
+ * is allowed only when impersonating her is too.
  */
-function impersonationRequest(a: ResourceAttributes): Call | undefined {
-  const as = a.resource === 'users' ? a.name : a.resource === 'serviceaccounts' ? `system:serviceaccount:${a.namespace}:${a.name}` : undefined;
-  return as === undefined ? undefined : { method: 'GET', path: '/version', headers: { 'impersonate-user': as } };
+function impersonationRequest(a: ResourceAttributes): Pick<Cell, 'call' | 'alsoAsks'> {
+  const call = (headers: Record<string, string>): Call => ({ method: 'GET', path: '/version', headers });
+  switch (a.resource) {
+    case 'users': return { call: call({ 'impersonate-user': a.name! }) };
+    case 'serviceaccounts': return { call: call({ 'impersonate-user': `system:serviceaccount:${a.namespace}:${a.name}` }) };
+    case 'groups': return { call: call({ 'impersonate-user': BESIDE.name!, 'impersonate-group': a.name! }), alsoAsks: BESIDE };
+    case 'uids': return { call: call({ 'impersonate-user': BESIDE.name!, 'impersonate-uid': a.name! }), alsoAsks: BESIDE };
+    case 'userextras': return { call: call({ 'impersonate-user': BESIDE.name!, [`impersonate-extra-${a.subresource}`]: a.name! }), alsoAsks: BESIDE };
+    default: throw new Error(`no impersonation request for ${a.resource}`);
+  }
 }
 
-/** Cells no request can ask here (bind, escalate, use; subresources and kinds not served), and the impersonate cells. */
+/** Cells no request can ask here (bind, escalate, use; subresources and kinds not served), and the impersonate cells with theirs. */
 function reviewOnlyCells(): Cell[] {
   const a = (verb: string, group: string, resource: string, extra: Partial<ResourceAttributes> = {}): ResourceAttributes => ({ verb, group, resource, ...extra });
   const attrs: ResourceAttributes[] = [];
@@ -143,10 +158,7 @@ function reviewOnlyCells(): Cell[] {
   attrs.push(a('impersonate', 'authentication.k8s.io', 'userextras', { subresource: 'scopes', name: 'view' }), a('impersonate', 'authentication.k8s.io', 'uids', { name: 'u1' }));
   for (const name of ['view', 'admin']) attrs.push(a('bind', RBAC, 'clusterroles', { name }), a('escalate', RBAC, 'clusterroles', { name }));
   attrs.push(a('use', 'policy', 'podsecuritypolicies', { name: 'restricted' }));
-  return attrs.map((attributes) => {
-    const call = attributes.verb === 'impersonate' ? impersonationRequest(attributes) : undefined;
-    return { attributes, ...(call ? { call } : {}) };
-  });
+  return attrs.map((attributes) => ({ attributes, ...(attributes.verb === 'impersonate' ? impersonationRequest(attributes) : {}) }));
 }
 
 /** Every cell of one identity's row. */
