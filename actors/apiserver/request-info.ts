@@ -11,8 +11,14 @@ export interface RequestInfo {
   query: Query;
   /** Set when the path names a resource the table knows. */
   resource?: ResourceRequest;
-  /** Why a path under /api or /apis did not parse (the router throws it). */
+  /** Why a path under /api or /apis did not parse (the router throws it, once the request is authorized). */
   parseError?: unknown;
+  /**
+   * For such a path, the resource it names as the real RequestInfoFactory reads any path of that
+   * shape, served or not: what it is authorized as, so that a resource or subresource this server
+   * does not serve (pods/x/log) answers 403 to whoever may not ask it, and 404 only to who may.
+   */
+  unserved?: ResourceAttributes;
   /**
    * The verb the limits read: the resource verb (get, list, watch, create, ...) or, for any
    * other path, the method in lower case, as the real RequestInfoFactory gives it.
@@ -35,6 +41,17 @@ export interface RequestLabels {
   subresource: string;
   scope: string;
   component: 'apiserver';
+}
+
+/** The resource half of authorization attributes (auth/authorizer.ts). */
+export interface ResourceAttributes {
+  verb: string;
+  apiGroup: string;
+  version: string;
+  namespace?: string;
+  resource: string;
+  subresource?: string;
+  name?: string;
 }
 
 const READ_ONLY_VERBS = new Set(['get', 'list', 'watch']);
@@ -61,30 +78,65 @@ export function requestInfo(req: ApiRequest): RequestInfo {
   const parts = pathParts(path);
   let resource: ResourceRequest | undefined;
   let parseError: unknown;
+  let unserved: ResourceAttributes | undefined;
   if (underApi(parts)) {
     try {
       resource = parseResourcePath(method, path, query, parts);
     } catch (e) {
       parseError = e;
+      unserved = attributesOfPath(method, parts, query);
     }
   }
-  const verb = resource?.verb ?? guessVerb(method, parts, query);
-  const subresource = resource?.subresource ?? '';
+  const verb = resource?.verb ?? unserved?.verb ?? method.toLowerCase();
+  const subresource = resource?.subresource ?? unserved?.subresource ?? '';
   const longRunning = LONG_RUNNING_VERBS.has(verb) || LONG_RUNNING_SUBRESOURCES.has(subresource);
   const labels = metricLabels(req, method, path, parts, query, resource, verb);
-  return { method, path, query, ...(resource ? { resource } : {}), ...(parseError !== undefined ? { parseError } : {}),
+  return { method, path, query, ...(resource ? { resource } : {}), ...(parseError !== undefined ? { parseError } : {}), ...(unserved ? { unserved } : {}),
     verb, longRunning, readOnly: READ_ONLY_VERBS.has(verb), labels };
 }
 
-/** For a resource path that did not parse, the verb its method and shape suggest; elsewhere the method. */
-function guessVerb(method: string, parts: string[], query: Query): string {
-  if (!underApi(parts)) return method.toLowerCase();
-  let watch = false;
+const METHOD_VERBS: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+
+/**
+ * The resource a path under /api or /apis names by its shape alone, as the real RequestInfoFactory
+ * reads it: /api/VERSION or /apis/GROUP/VERSION, then namespaces/NS (unless what follows is a
+ * Namespace's own status or finalize), then RESOURCE/NAME/SUBRESOURCE, anything further ignored; a
+ * get without a name is a list (or a watch), a delete a deletecollection. Undefined for a method
+ * no verb stands for (authorized by its path then).
+ */
+function attributesOfPath(method: string, parts: string[], query: Query): ResourceAttributes | undefined {
+  let verb = METHOD_VERBS[method];
+  if (verb === undefined) return undefined;
+  const core = parts[0] === 'api';
+  let rest = parts.slice(core ? 2 : 3);
+  let namespace: string | undefined;
+  if (rest[0] === 'namespaces' && rest.length > 1) {
+    namespace = decoded(rest[1]!);
+    if (rest.length > 2 && rest[2] !== 'status' && rest[2] !== 'finalize') rest = rest.slice(2);
+  }
+  const [resource = '', name, subresource] = rest;
+  if (name === undefined) {
+    if (verb === 'get') verb = watching(query) ? 'watch' : 'list';
+    else if (verb === 'delete') verb = 'deletecollection';
+  }
+  return { verb, apiGroup: core ? '' : parts[1]!, version: core ? parts[1]! : parts[2]!, resource,
+    ...(namespace !== undefined ? { namespace } : {}), ...(name !== undefined ? { name: decoded(name) } : {}), ...(subresource !== undefined ? { subresource } : {}) };
+}
+
+function watching(query: Query): boolean {
   try {
-    watch = query.bool('watch');
-  } catch { /* the router reports the bad value */ }
-  if (method === 'GET' || method === 'HEAD') return watch ? 'watch' : 'get';
-  return { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }[method] ?? method.toLowerCase();
+    return query.bool('watch');
+  } catch {
+    return false; // the router reports the bad value
+  }
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function metricLabels(req: ApiRequest, method: string, path: string, parts: string[], query: Query, r: ResourceRequest | undefined,

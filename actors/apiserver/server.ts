@@ -317,7 +317,7 @@ export class ApiServer {
   async #route(req: ApiRequest, info: RequestInfo, user: UserInfo): Promise<ApiResponse> {
     if (!info.resource) {
       // Awaited only when a mode answered with a promise: a synchronous chain costs no microtask.
-      const allowed = this.#authorizePath(info, user);
+      const allowed = info.unserved ? this.#authorizeResource({ user, ...info.unserved }) : this.#authorizePath(info, user);
       if (allowed) await allowed;
     }
     const fixed = nonResourceAnswer(req, info.path.replace(/\/+$/, '') || '/', info.query, this.#nonResourceDeps);
@@ -331,7 +331,7 @@ export class ApiServer {
   }
 
   /**
-   * A path that names no resource (health, version, discovery, a path that does not parse) is
+   * A path that names no resource (health, version, discovery; a method no verb stands for) is
    * authorized by its path and method. Like #authorize: undefined when allowed at once, a promise
    * when a mode asked elsewhere; throws (or rejects) when not allowed.
    */
@@ -354,6 +354,11 @@ export class ApiServer {
       // reads it: RBAC's resourceNames allow it (kubectl get cm --field-selector metadata.name=x).
       a.name ??= requiredFieldValue(fieldSelector, 'metadata.name') || undefined;
     }
+    return this.#authorizeResource(a);
+  }
+
+  /** Undefined when allowed at once, a promise when a mode asked elsewhere; throws (or rejects) with the 403 or 500 when not allowed. */
+  #authorizeResource(a: AuthorizationAttributes): void | Promise<void> {
     return decided(this.#authorizer.authorize(a), (d) => {
       if (d.decision === 'allow') return;
       refuseOnError(d);

@@ -1,5 +1,5 @@
 // RBAC end to end in process: bootstrap roles, Roles and bindings granting what they say, the
-// 403 wording, the escalation and bind checks, and non-resource paths.
+// 403 wording, the escalation and bind checks, non-resource paths, and resource paths not served.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer, type Harness } from '../../../helpers/in-process-server.ts';
@@ -124,6 +124,22 @@ test('anonymous requests reach health, version and discovery only', async () => 
   const ssar = await h.post('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { spec: { resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'default' } } }, BOB);
   assert.is(ssar.status, 201);
   assert.is(ssar.json.status.allowed, false);
+});
+
+test('a resource or subresource not served is authorized as the resource its path names: 403 to who may not ask, 404 or 405 to who may', async () => {
+  const h = await cluster();
+  const cases: [string, string, string][] = [
+    ['GET', '/api/v1/namespaces/default/pods/p/log', 'pods "p" is forbidden: User "bob" cannot get resource "pods/log" in API group "" in the namespace "default"'],
+    ['GET', '/apis/batch/v1/namespaces/default/jobs', 'jobs.batch is forbidden: User "bob" cannot list resource "jobs" in API group "batch" in the namespace "default"'],
+    ['GET', '/api/v2/nodes?watch=true', 'nodes is forbidden: User "bob" cannot watch resource "nodes" in API group "" at the cluster scope'],
+    ['DELETE', '/api/v1/secrets', 'secrets is forbidden: User "bob" cannot deletecollection resource "secrets" in API group "" at the cluster scope'],
+    ['POST', '/api/v1/namespaces/default/pods/p/exec/more', 'pods "p" is forbidden: User "bob" cannot create resource "pods/exec" in API group "" in the namespace "default"'],
+  ];
+  for (const [method, path, message] of cases) {
+    const refused = await h.call(method, path, { headers: BOB });
+    assert.equal([refused.status, refused.json.message], [403, message], `${method} ${path}`);
+    assert.is((await h.call(method, path, { headers: ADMIN })).status, method === 'DELETE' ? 405 : 404, `${method} ${path} as an administrator`);
+  }
 });
 
 test('system:masters may do anything, even under AlwaysDeny', async () => {
