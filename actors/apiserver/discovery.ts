@@ -1,6 +1,11 @@
-// Discovery documents, legacy and aggregated, all from the resource table.
+// Discovery documents, legacy and aggregated, all from the resource table, less the subresources
+// this server's options leave unserved (serviceaccounts/token without a token issuer).
 import { groupVersion, groupVersions, RESOURCES, type ResourceType } from '../api/resources.ts';
 
+/** `resource/subresource` names this server does not serve. */
+export type Unserved = ReadonlySet<string>;
+
+const servedSubresources = (t: ResourceType, unserved: Unserved) => t.subresources.filter((s) => !unserved.has(`${t.resource}/${s.name}`));
 
 /** The aggregated version the client asked for, if any (kubectl asks v2 first, then v2beta1). */
 export function wantsAggregated(accept: string | undefined): 'v2' | 'v2beta1' | undefined {
@@ -45,7 +50,7 @@ export function apiGroupDocument(group: string) {
 
 const of = (group: string, version: string) => RESOURCES.filter((t) => t.group === group && t.version === version);
 
-export function apiResourceList(group: string, version: string) {
+export function apiResourceList(group: string, version: string, unserved: Unserved) {
   const types = of(group, version);
   if (types.length === 0) return undefined;
   const resources: object[] = [];
@@ -55,14 +60,15 @@ export function apiResourceList(group: string, version: string) {
       ...(t.shortNames.length ? { shortNames: t.shortNames } : {}), ...(t.categories.length ? { categories: t.categories } : {}),
       storageVersionHash: '',
     });
-    for (const s of t.subresources)
+    for (const s of servedSubresources(t, unserved))
       resources.push({ name: `${t.resource}/${s.name}`, singularName: '', namespaced: t.scope === 'Namespaced',
         ...(s.group !== undefined ? { group: s.group, version: s.version } : {}), kind: s.kind, verbs: s.verbs });
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion(group, version), resources };
 }
 
-function discoveredResource(t: ResourceType) {
+function discoveredResource(t: ResourceType, unserved: Unserved) {
+  const subresources = servedSubresources(t, unserved);
   return {
     resource: t.resource,
     responseKind: { group: t.group, version: t.version, kind: t.kind },
@@ -71,7 +77,7 @@ function discoveredResource(t: ResourceType) {
     verbs: t.verbs,
     ...(t.shortNames.length ? { shortNames: t.shortNames } : {}),
     ...(t.categories.length ? { categories: t.categories } : {}),
-    ...(t.subresources.length ? { subresources: t.subresources.map((s) => ({
+    ...(subresources.length ? { subresources: subresources.map((s) => ({
       subresource: s.name,
       responseKind: { group: s.group ?? t.group, version: s.version ?? t.version, kind: s.kind },
       verbs: s.verbs,
@@ -80,10 +86,10 @@ function discoveredResource(t: ResourceType) {
 }
 
 /** `/api` (core) or `/apis` (named groups) as an APIGroupDiscoveryList. */
-export function aggregatedDiscovery(core: boolean, version: 'v2' | 'v2beta1') {
+export function aggregatedDiscovery(core: boolean, version: 'v2' | 'v2beta1', unserved: Unserved) {
   const items = [...groups(core)].map(([name, versions]) => ({
     metadata: core ? {} : { name },
-    versions: versions.map((v) => ({ version: v, freshness: 'Current', resources: of(name, v).map(discoveredResource) })),
+    versions: versions.map((v) => ({ version: v, freshness: 'Current', resources: of(name, v).map((t) => discoveredResource(t, unserved)) })),
   }));
   return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items };
 }

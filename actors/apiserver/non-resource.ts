@@ -2,7 +2,7 @@
 // the service-account issuer's documents. Anything else under /api or /apis is left to the router.
 import { VERSION_INFO } from '../api/version.ts';
 import { exposition, type Registry as MetricsRegistry } from '../api/metrics.ts';
-import { aggregatedContentType, aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery.ts';
+import { aggregatedContentType, aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, wantsAggregated, type Unserved } from './discovery.ts';
 import { JWKS_PATH, OPENID_CONFIGURATION_PATH, type IssuerDiscovery } from './auth/service-accounts.ts';
 import { healthAnswer, type HEALTH_PATHS, type HealthCheck } from './health.ts';
 import { jsonResponse, type ApiResponse } from './handlers/response.ts';
@@ -15,6 +15,8 @@ export interface NonResourceDeps {
   health: Record<(typeof HEALTH_PATHS)[number], HealthCheck[]>;
   /** The service-account issuer's documents; absent without an https issuer (both paths then answer 404). */
   issuerDiscovery?: IssuerDiscovery;
+  /** Subresources discovery leaves out. */
+  unserved: Unserved;
 }
 
 /** The checks of /healthz, /livez and /readyz; only /readyz's `shutdown` can fail (the store is in memory). */
@@ -41,13 +43,13 @@ export function nonResourceAnswer(req: ApiRequest, path: string, query: Query, d
     case '/openapi/v3': return jsonResponse(200, openapiRoot());
     case '/api': {
       const v = wantsAggregated(accept);
-      return v ? jsonResponse(200, aggregatedDiscovery(true, v), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiVersions());
+      return v ? jsonResponse(200, aggregatedDiscovery(true, v, deps.unserved), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiVersions());
     }
     case '/apis': {
       const v = wantsAggregated(accept);
-      return v ? jsonResponse(200, aggregatedDiscovery(false, v), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiGroupList());
+      return v ? jsonResponse(200, aggregatedDiscovery(false, v, deps.unserved), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiGroupList());
     }
-    case '/api/v1': return jsonResponse(200, apiResourceList('', 'v1'));
+    case '/api/v1': return jsonResponse(200, apiResourceList('', 'v1', deps.unserved));
   }
   if (path.startsWith('/openapi/v3/')) {
     const doc = openapiDocument(path.slice('/openapi/v3/'.length));
@@ -61,7 +63,7 @@ export function nonResourceAnswer(req: ApiRequest, path: string, query: Query, d
     return jsonResponse(200, g);
   }
   if (parts[0] === 'apis' && parts.length === 3) {
-    const list = apiResourceList(parts[1], parts[2]);
+    const list = apiResourceList(parts[1], parts[2], deps.unserved);
     if (!list) throw pathNotFound(path);
     return jsonResponse(200, list);
   }

@@ -156,7 +156,7 @@ export class ApiServer {
     if (this.flowControl) this.metrics.observeFlowControl(this.flowControl);
     this.lifecycle = new ServerLifecycle(options, system);
     this.#nonResourceDeps = { metrics: this.metrics.registry, health: healthChecks(() => this.lifecycle.shutdownCheck()),
-      issuerDiscovery: this.#serviceAccounts?.discovery };
+      issuerDiscovery: this.#serviceAccounts?.discovery, unserved: new Set(this.#serviceAccounts ? [] : ['serviceaccounts/token']) };
   }
 
   /**

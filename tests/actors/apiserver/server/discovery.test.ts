@@ -1,9 +1,10 @@
 // Discovery (legacy and aggregated), /version, the health endpoints, the issuer documents' absence
-// without an issuer (issuer-discovery.test.ts has them with one) and
+// without an issuer (issuer-discovery.test.ts has them with one), serviceaccounts/token only with one, and
 // OpenAPI v3, as kubectl 1.32 and client libraries read them.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer } from '../../../helpers/in-process-server.ts';
+import { keyFiles } from '../../../helpers/service-account-keys.ts';
 
 const AGG = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
 const GROUPS = ['apps', 'coordination.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'flowcontrol.apiserver.k8s.io', 'authentication.k8s.io',
@@ -151,6 +152,17 @@ test('without a service-account issuer there are no issuer documents: both paths
     assert.is(r.status, 404, path);
     assert.is(r.json.reason, 'NotFound', path);
   }
+});
+
+test('serviceaccounts/token is discovered only where tokens are issued, legacy and aggregated', async () => {
+  const tokenSubresource = async (options: Parameters<typeof startServer>[0]) => {
+    const h = await startServer(options);
+    const legacy = (await h.get('/api/v1')).json.resources.some((r: { name: string }) => r.name === 'serviceaccounts/token');
+    const core = (await h.get('/api', { accept: AGG })).json.items[0].versions[0].resources.find((r: { resource: string }) => r.resource === 'serviceaccounts');
+    return [legacy, (core.subresources ?? []).some((s: { subresource: string }) => s.subresource === 'token')];
+  };
+  assert.equal(await tokenSubresource({}), [false, false], 'without an issuer');
+  assert.equal(await tokenSubresource(keyFiles().options()), [true, true], 'with one');
 });
 
 test('/openapi/v3 lists every group version, and each document it points at is served', async () => {
