@@ -28,7 +28,11 @@ function splitTerms(text: string): string[] {
   return terms.map((t) => t.trim());
 }
 
+/** Words the real parser reads as operators, never as keys. */
+const KEYWORDS = new Set(['in', 'notin']);
+
 function checkKey(key: string, selector: string): string {
+  if (KEYWORDS.has(key)) throw badRequest(`unable to parse requirement: found '${key}', expected: !, identifier in selector "${selector}"`);
   if (!KEY.test(key) || key.length > 316) throw badRequest(`unable to parse requirement: invalid label key "${key}" in selector "${selector}"`);
   return key;
 }
@@ -41,6 +45,7 @@ function checkValue(value: string, selector: string): string {
 function parseLabelTerm(term: string, selector: string): LabelRequirement {
   let m: RegExpExecArray | null;
   if ((m = /^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(term))) {
+    if (m[3].trim() === '') throw badRequest(`unable to parse requirement: values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty in selector "${selector}"`);
     const values = m[3].split(',').map((v) => checkValue(v.trim(), selector));
     return { op: m[2] as 'in' | 'notin', key: checkKey(m[1], selector), values };
   }
