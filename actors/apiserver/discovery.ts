@@ -3,9 +3,9 @@
 import { groupVersion, groupVersions, RESOURCES, type ResourceType } from '../api/resources.ts';
 
 /** `resource/subresource` names this server does not serve. */
-export type Unserved = ReadonlySet<string>;
+export type UnservedSubresources = ReadonlySet<string>;
 
-const servedSubresources = (t: ResourceType, unserved: Unserved) => t.subresources.filter((s) => !unserved.has(`${t.resource}/${s.name}`));
+const servedSubresources = (t: ResourceType, unserved: UnservedSubresources) => t.subresources.filter((s) => !unserved.has(`${t.resource}/${s.name}`));
 
 /** The aggregated version the client asked for, if any (kubectl asks v2 first, then v2beta1). */
 export function wantsAggregated(accept: string | undefined): 'v2' | 'v2beta1' | undefined {
@@ -50,7 +50,7 @@ export function apiGroupDocument(group: string) {
 
 const of = (group: string, version: string) => RESOURCES.filter((t) => t.group === group && t.version === version);
 
-export function apiResourceList(group: string, version: string, unserved: Unserved) {
+export function apiResourceList(group: string, version: string, unserved: UnservedSubresources) {
   const types = of(group, version);
   if (types.length === 0) return undefined;
   const resources: object[] = [];
@@ -67,7 +67,7 @@ export function apiResourceList(group: string, version: string, unserved: Unserv
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion(group, version), resources };
 }
 
-function discoveredResource(t: ResourceType, unserved: Unserved) {
+function discoveredResource(t: ResourceType, unserved: UnservedSubresources) {
   const subresources = servedSubresources(t, unserved);
   return {
     resource: t.resource,
@@ -86,7 +86,7 @@ function discoveredResource(t: ResourceType, unserved: Unserved) {
 }
 
 /** `/api` (core) or `/apis` (named groups) as an APIGroupDiscoveryList. */
-export function aggregatedDiscovery(core: boolean, version: 'v2' | 'v2beta1', unserved: Unserved) {
+export function aggregatedDiscovery(core: boolean, version: 'v2' | 'v2beta1', unserved: UnservedSubresources) {
   const items = [...groups(core)].map(([name, versions]) => ({
     metadata: core ? {} : { name },
     versions: versions.map((v) => ({ version: v, freshness: 'Current', resources: of(name, v).map((t) => discoveredResource(t, unserved)) })),

@@ -2,7 +2,7 @@
 // the service-account issuer's documents. Anything else under /api or /apis is left to the router.
 import { VERSION_INFO } from '../api/version.ts';
 import { exposition, type Registry as MetricsRegistry } from '../api/metrics.ts';
-import { aggregatedContentType, aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, wantsAggregated, type Unserved } from './discovery.ts';
+import { aggregatedContentType, aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, wantsAggregated, type UnservedSubresources } from './discovery.ts';
 import { JWKS_PATH, OPENID_CONFIGURATION_PATH, type IssuerDiscovery } from './auth/service-accounts.ts';
 import { healthAnswer, type HEALTH_PATHS, type HealthCheck } from './health.ts';
 import { jsonResponse, type ApiResponse } from './handlers/response.ts';
@@ -16,7 +16,7 @@ export interface NonResourceDeps {
   /** The service-account issuer's documents; absent without an https issuer (both paths then answer 404). */
   issuerDiscovery?: IssuerDiscovery;
   /** Subresources discovery leaves out. */
-  unserved: Unserved;
+  unservedSubresources: UnservedSubresources;
 }
 
 /** The checks of /healthz, /livez and /readyz; only /readyz's `shutdown` can fail (the store is in memory). */
@@ -43,13 +43,13 @@ export function nonResourceAnswer(req: ApiRequest, path: string, query: Query, d
     case '/openapi/v3': return jsonResponse(200, openapiRoot());
     case '/api': {
       const v = wantsAggregated(accept);
-      return v ? jsonResponse(200, aggregatedDiscovery(true, v, deps.unserved), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiVersions());
+      return v ? jsonResponse(200, aggregatedDiscovery(true, v, deps.unservedSubresources), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiVersions());
     }
     case '/apis': {
       const v = wantsAggregated(accept);
-      return v ? jsonResponse(200, aggregatedDiscovery(false, v, deps.unserved), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiGroupList());
+      return v ? jsonResponse(200, aggregatedDiscovery(false, v, deps.unservedSubresources), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiGroupList());
     }
-    case '/api/v1': return jsonResponse(200, apiResourceList('', 'v1', deps.unserved));
+    case '/api/v1': return jsonResponse(200, apiResourceList('', 'v1', deps.unservedSubresources));
   }
   if (path.startsWith('/openapi/v3/')) {
     const doc = openapiDocument(path.slice('/openapi/v3/'.length));
@@ -63,7 +63,7 @@ export function nonResourceAnswer(req: ApiRequest, path: string, query: Query, d
     return jsonResponse(200, g);
   }
   if (parts[0] === 'apis' && parts.length === 3) {
-    const list = apiResourceList(parts[1], parts[2], deps.unserved);
+    const list = apiResourceList(parts[1], parts[2], deps.unservedSubresources);
     if (!list) throw pathNotFound(path);
     return jsonResponse(200, list);
   }

@@ -2,7 +2,7 @@
 // the real server's RequestInfo: whether it names a resource (and which), its verb, whether it is
 // long-running, read-only or mutating, and the labels its metrics carry. Never throws: a path that
 // does not parse keeps its error for the router to answer with, after authentication.
-import { parseResourcePath, pathParts, Query, type ApiRequest, type ResourceRequest } from './request.ts';
+import { attributesOfPath, parseResourcePath, pathParts, Query, type ApiRequest, type PathAttributes, type ResourceRequest } from './request.ts';
 
 export interface RequestInfo {
   method: string;
@@ -18,7 +18,7 @@ export interface RequestInfo {
    * shape, served or not: what it is authorized as, so that a resource or subresource this server
    * does not serve (pods/x/log) answers 403 to whoever may not ask it, and 404 only to who may.
    */
-  unserved?: ResourceAttributes;
+  unserved?: PathAttributes;
   /**
    * The verb the limits read: the resource verb (get, list, watch, create, ...) or, for any
    * other path, the method in lower case, as the real RequestInfoFactory gives it.
@@ -41,17 +41,6 @@ export interface RequestLabels {
   subresource: string;
   scope: string;
   component: 'apiserver';
-}
-
-/** The resource half of authorization attributes (auth/authorizer.ts). */
-export interface ResourceAttributes {
-  verb: string;
-  apiGroup: string;
-  version: string;
-  namespace?: string;
-  resource: string;
-  subresource?: string;
-  name?: string;
 }
 
 const READ_ONLY_VERBS = new Set(['get', 'list', 'watch']);
@@ -78,7 +67,7 @@ export function requestInfo(req: ApiRequest): RequestInfo {
   const parts = pathParts(path);
   let resource: ResourceRequest | undefined;
   let parseError: unknown;
-  let unserved: ResourceAttributes | undefined;
+  let unserved: PathAttributes | undefined;
   if (underApi(parts)) {
     try {
       resource = parseResourcePath(method, path, query, parts);
@@ -93,50 +82,6 @@ export function requestInfo(req: ApiRequest): RequestInfo {
   const labels = metricLabels(req, method, path, parts, query, resource, verb);
   return { method, path, query, ...(resource ? { resource } : {}), ...(parseError !== undefined ? { parseError } : {}), ...(unserved ? { unserved } : {}),
     verb, longRunning, readOnly: READ_ONLY_VERBS.has(verb), labels };
-}
-
-const METHOD_VERBS: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
-
-/**
- * The resource a path under /api or /apis names by its shape alone, as the real RequestInfoFactory
- * reads it: /api/VERSION or /apis/GROUP/VERSION, then namespaces/NS (unless what follows is a
- * Namespace's own status or finalize), then RESOURCE/NAME/SUBRESOURCE, anything further ignored; a
- * get without a name is a list (or a watch), a delete a deletecollection. Undefined for a method
- * no verb stands for (authorized by its path then).
- */
-function attributesOfPath(method: string, parts: string[], query: Query): ResourceAttributes | undefined {
-  let verb = METHOD_VERBS[method];
-  if (verb === undefined) return undefined;
-  const core = parts[0] === 'api';
-  let rest = parts.slice(core ? 2 : 3);
-  let namespace: string | undefined;
-  if (rest[0] === 'namespaces' && rest.length > 1) {
-    namespace = decoded(rest[1]!);
-    if (rest.length > 2 && rest[2] !== 'status' && rest[2] !== 'finalize') rest = rest.slice(2);
-  }
-  const [resource = '', name, subresource] = rest;
-  if (name === undefined) {
-    if (verb === 'get') verb = watching(query) ? 'watch' : 'list';
-    else if (verb === 'delete') verb = 'deletecollection';
-  }
-  return { verb, apiGroup: core ? '' : parts[1]!, version: core ? parts[1]! : parts[2]!, resource,
-    ...(namespace !== undefined ? { namespace } : {}), ...(name !== undefined ? { name: decoded(name) } : {}), ...(subresource !== undefined ? { subresource } : {}) };
-}
-
-function watching(query: Query): boolean {
-  try {
-    return query.bool('watch');
-  } catch {
-    return false; // the router reports the bad value
-  }
-}
-
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 function metricLabels(req: ApiRequest, method: string, path: string, parts: string[], query: Query, r: ResourceRequest | undefined,

@@ -4,7 +4,7 @@ import { lookupResource, type ResourceType } from '../api/resources.ts';
 import { shared } from '../api/shared-strings.ts';
 import { badRequest, StatusError } from '../api/status.ts';
 import type { Json } from '../api/types.ts';
-import type { UserInfo } from './auth/authorizer.ts';
+import type { AuthorizationAttributes, UserInfo } from './auth/authorizer.ts';
 import type { Admission } from './inflight.ts';
 import type { RequestInfo } from './request-info.ts';
 
@@ -51,6 +51,8 @@ export interface Arrival {
   readonly info: RequestInfo;
   /** Who it authenticated as; undefined when its credentials failed (the handler answers 401). */
   readonly user: UserInfo | undefined;
+  /** The user it impersonates, when every impersonation was allowed at once (the handler need not ask again). */
+  readonly actingAs?: UserInfo;
   release(): void;
 }
 
@@ -128,11 +130,14 @@ export function parseResourcePath(method: string, path: string, query: Query, pa
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
+/** namespaces/NS/RESOURCE...: what follows the namespace is a resource, not a Namespace's own status or finalize. */
+const namespacedPath = (rest: string[]) => rest[0] === 'namespaces' && rest.length >= 3 && !NAMESPACE_SUBRESOURCES.has(rest[2]!);
+
 function route(method: string, path: string, group: string, version: string, rest: string[], query: Query): ResourceRequest {
   let namespace: string | undefined;
   // namespaces/NS/RESOURCE... is a namespaced path; namespaces, namespaces/NAME and namespaces/NAME/status
   // or /finalize address Namespace objects (as the real RequestInfoFactory's namespaceSubresources).
-  if (rest[0] === 'namespaces' && rest.length >= 3 && !NAMESPACE_SUBRESOURCES.has(rest[2])) {
+  if (namespacedPath(rest)) {
     namespace = decodeSegment(rest[1]);
     rest = rest.slice(2);
   }
@@ -153,11 +158,18 @@ function route(method: string, path: string, group: string, version: string, res
 }
 
 function verbOf(method: string, hasName: boolean, query: Query): Verb {
+  const verb = methodVerb(method, hasName, () => query.bool('watch'));
+  if (verb === undefined) throw methodNotAllowed();
+  return verb;
+}
+
+/** The verb a method asks of an object (`hasName`) or a collection; undefined for a method no verb stands for. */
+function methodVerb(method: string, hasName: boolean, watching: () => boolean): Verb | undefined {
   switch (method) {
     case 'GET':
     case 'HEAD':
       if (hasName) return 'get';
-      return query.bool('watch') ? 'watch' : 'list';
+      return watching() ? 'watch' : 'list';
     case 'POST':
       // On an object path only subresources (binding, eviction) take a POST; the server checks.
       return 'create';
@@ -168,7 +180,43 @@ function verbOf(method: string, hasName: boolean, query: Query): Verb {
     case 'DELETE':
       return hasName ? 'delete' : 'deletecollection';
     default:
-      throw methodNotAllowed();
+      return undefined;
+  }
+}
+
+/** The resource half of authorization attributes (auth/authorizer.ts), as a path names it. */
+export type PathAttributes = Omit<AuthorizationAttributes, 'user' | 'fieldSelector' | 'path'> & { verb: Verb; apiGroup: string; version: string; resource: string };
+
+/**
+ * The resource a path under /api or /apis names by its shape alone, served or not, as the real
+ * RequestInfoFactory reads any path: /api/VERSION or /apis/GROUP/VERSION, then namespaces/NS
+ * (which a Namespace's own path names too), then RESOURCE/NAME/SUBRESOURCE, anything further
+ * ignored. Undefined for a method no verb stands for (authorized by its path then).
+ */
+export function attributesOfPath(method: string, parts: string[], query: Query): PathAttributes | undefined {
+  const core = parts[0] === 'api';
+  let rest = parts.slice(core ? 2 : 3);
+  const namespace = rest[0] === 'namespaces' && rest.length > 1 ? leniently(rest[1]!) : undefined;
+  if (namespacedPath(rest)) rest = rest.slice(2);
+  const [resource = '', name, subresource] = rest;
+  const verb = methodVerb(method, name !== undefined, () => {
+    try {
+      return query.bool('watch');
+    } catch {
+      return false; // the router reports the bad value
+    }
+  });
+  if (verb === undefined) return undefined;
+  return { verb, apiGroup: core ? '' : parts[1]!, version: core ? parts[1]! : parts[2]!, resource,
+    ...(namespace !== undefined ? { namespace } : {}), ...(name !== undefined ? { name: leniently(name) } : {}), ...(subresource !== undefined ? { subresource } : {}) };
+}
+
+/** A segment decoded, or as it is when its percent-encoding is broken (the router answers that 400). */
+function leniently(segment: string): string {
+  try {
+    return decodeSegment(segment);
+  } catch {
+    return segment;
   }
 }
 

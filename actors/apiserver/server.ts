@@ -156,7 +156,7 @@ export class ApiServer {
     if (this.flowControl) this.metrics.observeFlowControl(this.flowControl);
     this.lifecycle = new ServerLifecycle(options, system);
     this.#nonResourceDeps = { metrics: this.metrics.registry, health: healthChecks(() => this.lifecycle.shutdownCheck()),
-      issuerDiscovery: this.#serviceAccounts?.discovery, unserved: new Set(this.#serviceAccounts ? [] : ['serviceaccounts/token']) };
+      issuerDiscovery: this.#serviceAccounts?.discovery, unservedSubresources: new Set(this.#serviceAccounts ? [] : ['serviceaccounts/token']) };
   }
 
   /**
@@ -258,7 +258,7 @@ export class ApiServer {
     if (info.longRunning) return { atMs, admission: UNCOUNTED, info, user, release: () => {} };
     const actingAs = user && impersonates(req.headers) ? impersonatedAtOnce(user, req.headers, this.#authorizer) : undefined;
     const admission = this.#admit(info, actingAs ?? user ?? ANONYMOUS);
-    return { atMs, admission, info, user, release: () => admission.release() };
+    return { atMs, admission, info, user, ...(actingAs ? { actingAs } : {}), release: () => admission.release() };
   }
 
   /** A place for a request that is not long-running: priority and fairness decides, or the max-in-flight pools. */
@@ -293,7 +293,8 @@ export class ApiServer {
     let user = req.arrival?.user ?? this.#authenticator.authenticate(req);
     const confirming = this.#authenticator.confirm(user); // a service-account token's objects, read from the store
     if (confirming) await confirming;
-    if (impersonates(req.headers)) user = await impersonate(user, req.headers, this.#authorizer);
+    if (req.arrival?.actingAs) user = req.arrival.actingAs;
+    else if (impersonates(req.headers)) user = await impersonate(user, req.headers, this.#authorizer);
     req.user = user;
     if (info.longRunning) return this.#route(req, info, user);
     // Over HTTPS the place was taken on arrival (and is given back when the answer is written).

@@ -5,6 +5,7 @@
 // the controller manager or one of its controllers' service accounts, a node.
 import { NODE_USER_PREFIX, NODES_GROUP } from '../apiserver/auth/node-authorizer.ts';
 import { serviceAccountGroups, serviceAccountUsername } from '../apiserver/auth/service-account-tokens.ts';
+import { AUTHENTICATED } from '../apiserver/auth/users.ts';
 import { randomBytes } from 'node:crypto';
 import { Deferred, type Body, type Bus, type Message } from '../../transport/bus.ts';
 import { ForwardingBus } from '../../transport/forwarding-bus.ts';
@@ -19,7 +20,7 @@ export interface Identity {
 /** Gives a bus the credentials of an identity; the cluster that assembles components provides it. */
 export type AsIdentity = (bus: Bus, identity: Identity) => Bus;
 
-export const SYSTEM_AUTHENTICATED = 'system:authenticated';
+export const SYSTEM_AUTHENTICATED = AUTHENTICATED;
 export const SCHEDULER: Identity = { username: 'system:kube-scheduler', groups: [SYSTEM_AUTHENTICATED] };
 export const CONTROLLER_MANAGER: Identity = { username: 'system:kube-controller-manager', groups: [SYSTEM_AUTHENTICATED] };
 export const nodeIdentity = (node: string): Identity => ({ username: `${NODE_USER_PREFIX}${node}`, groups: [NODES_GROUP, SYSTEM_AUTHENTICATED] });

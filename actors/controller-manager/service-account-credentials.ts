@@ -8,7 +8,7 @@ import type { Clock } from '../api/env.ts';
 import { SYSTEM_NAMESPACE } from '../api/namespaces.ts';
 import { lookupResource } from '../api/resources.ts';
 import { StatusError } from '../api/status.ts';
-import { SERVICE_ACCOUNT_PREFIX } from '../apiserver/auth/service-account-tokens.ts';
+import { splitServiceAccountUsername } from '../apiserver/auth/service-account-tokens.ts';
 import type { ApiClient } from '../client/client.ts';
 import { CONTROLLER_MANAGER, CredentialedBus, type AsIdentity, type TokenSource } from '../client/credentials.ts';
 
@@ -112,7 +112,7 @@ export class ServiceAccountCredentials {
 }
 
 function serviceAccountName(username: string): string {
-  const [namespace, name] = username.startsWith(SERVICE_ACCOUNT_PREFIX) ? username.slice(SERVICE_ACCOUNT_PREFIX.length).split(':') : [];
+  const [namespace, name] = splitServiceAccountUsername(username) ?? [];
   if (namespace !== SYSTEM_NAMESPACE || !name) throw new Error(`${username} is not a controller's service account in ${SYSTEM_NAMESPACE}`);
   return name;
 }

@@ -14,6 +14,7 @@
 //   resource as `*`, match every API group, and with neither namespace nor resource every path.
 // A policy that matches allows; otherwise "No policy matched." is no opinion. A line that does
 // not read stops the server from starting, naming the file and the line.
+import { AUTHENTICATED } from './users.ts';
 import { readFileSync } from 'node:fs';
 import type { AuthorizationAttributes, Authorizer, Decision, RuleSet, UserInfo } from './authorizer.ts';
 import type { PolicyRule } from './rbac-rules.ts';
@@ -31,7 +32,6 @@ export interface AbacPolicy {
 
 const GROUP_VERSION = 'abac.authorization.kubernetes.io/v1beta1';
 const LEGACY_GROUP_VERSION = 'abac.authorization.kubernetes.io/v0';
-const AUTHENTICATED = 'system:authenticated';
 const ALL = '*';
 const READ_VERBS = ['get', 'list', 'watch'];
 

@@ -5,6 +5,7 @@
 // A mode answers at once, or with a promise when it must ask elsewhere (Webhook). The chain stays
 // synchronous while its modes do: every request passes here, and a promise per request would
 // cost the simulated cluster's hot path for nothing when no mode does I/O.
+import { ANONYMOUS_USER, UNAUTHENTICATED } from './users.ts';
 import type { NodeAuthorizer } from './node-authorizer.ts';
 import type { RbacPolicy } from './rbac.ts';
 import type { PolicyRule } from './rbac-rules.ts';
@@ -150,4 +151,4 @@ export function authorizerFor(modes: readonly string[], sources: AuthorizerSourc
   };
 }
 
-export const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+export const ANONYMOUS: UserInfo = { username: ANONYMOUS_USER, groups: [UNAUTHENTICATED] };

@@ -11,10 +11,9 @@
 // system:unauthenticated was asked for; system:anonymous is always in system:unauthenticated.
 import { badRequest } from '../../api/status.ts';
 import { headerValues } from '../request.ts';
-import { validateName } from '../validation/names.ts';
 import type { AuthorizationAttributes, Authorizer, UserInfo } from './authorizer.ts';
 import { forbiddenFor } from './forbidden.ts';
-import { SERVICE_ACCOUNT_PREFIX, serviceAccountGroups, serviceAccountUsername } from './service-account-tokens.ts';
+import { serviceAccountGroups, serviceAccountUsername, splitServiceAccountUsername } from './service-account-tokens.ts';
 import { ANONYMOUS_USER, UNAUTHENTICATED, unescapeExtraKey, withAuthenticated } from './users.ts';
 
 export const IMPERSONATE_USER = 'impersonate-user';
@@ -31,20 +30,11 @@ export const isImpersonationHeader = (name: string) =>
 /** One thing asked for: what is authorized (without its user), and what it adds to the new user. */
 type Ask = Omit<AuthorizationAttributes, 'user' | 'verb'> & { kind: 'user' | 'serviceaccount' | 'group' | 'uid' | 'extra'; value: string; key?: string };
 
-/** The namespace and name of a service account's user name, or undefined when it is not one (serviceaccount.SplitUsername). */
-function splitServiceAccount(username: string): [string, string] | undefined {
-  if (!username.startsWith(SERVICE_ACCOUNT_PREFIX)) return undefined;
-  const parts = username.slice(SERVICE_ACCOUNT_PREFIX.length).split(':');
-  if (parts.length !== 2) return undefined;
-  const [namespace, name] = parts;
-  return validateName(namespace, 'label').length || validateName(name, 'subdomain').length ? undefined : [namespace, name];
-}
-
 function asks(headers: Record<string, string | undefined>): Ask[] {
   const out: Ask[] = [];
   const user = headerValues(headers[IMPERSONATE_USER])[0];
   if (user) {
-    const sa = splitServiceAccount(user);
+    const sa = splitServiceAccountUsername(user);
     out.push(sa
       ? { kind: 'serviceaccount', value: user, apiGroup: '', resource: 'serviceaccounts', namespace: sa[0], name: sa[1] }
       : { kind: 'user', value: user, apiGroup: '', resource: 'users', name: user });

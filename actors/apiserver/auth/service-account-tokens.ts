@@ -10,6 +10,7 @@
 // Times are whole seconds of the server's clock; the token id (jti) is a UUID from the server's
 // seeded randomness, so a run with the same seed issues the same ids.
 import { SignJWT } from 'jose';
+import { validateName } from '../validation/names.ts';
 import type { SigningKey } from './service-account-keys.ts';
 
 /** The name and uid of an object a token names. */
@@ -43,6 +44,15 @@ export const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
 export const ALL_SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts';
 
 export const serviceAccountUsername = (namespace: string, name: string) => `${SERVICE_ACCOUNT_PREFIX}${namespace}:${name}`;
+
+/** The namespace and name of a service account's user name, or undefined when it is not one (serviceaccount.SplitUsername). */
+export function splitServiceAccountUsername(username: string): [string, string] | undefined {
+  if (!username.startsWith(SERVICE_ACCOUNT_PREFIX)) return undefined;
+  const parts = username.slice(SERVICE_ACCOUNT_PREFIX.length).split(':');
+  if (parts.length !== 2) return undefined;
+  const [namespace, name] = parts;
+  return validateName(namespace, 'label').length || validateName(name, 'subdomain').length ? undefined : [namespace, name];
+}
 
 /** The groups of every service account, before system:authenticated is added. */
 export const serviceAccountGroups = (namespace: string) => [ALL_SERVICE_ACCOUNTS_GROUP, `${ALL_SERVICE_ACCOUNTS_GROUP}:${namespace}`];

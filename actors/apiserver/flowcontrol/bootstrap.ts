@@ -4,6 +4,7 @@
 // them, and the suggested ones, which an operator may edit or delete. The real objects' kube-system
 // namespace is this cluster's orch-system. Every object carries the autoupdate annotation, written
 // already defaulted, so that what is stored equals what is here.
+import { AUTHENTICATED, UNAUTHENTICATED } from '../auth/users.ts';
 import { SYSTEM_NAMESPACE } from '../../api/namespaces.ts';
 import type { KObject } from '../../api/types.ts';
 import { MASTERS } from '../auth/authorizer.ts';
@@ -17,8 +18,6 @@ export const AUTOUPDATE_ANNOTATION = 'apf.kubernetes.io/autoupdate-spec';
 export const EXEMPT = 'exempt';
 export const CATCH_ALL = 'catch-all';
 
-const UNAUTHENTICATED = 'system:unauthenticated';
-const AUTHENTICATED = 'system:authenticated';
 const CONTROLLER_MANAGER = 'system:kube-controller-manager';
 const SCHEDULER = 'system:kube-scheduler';
 
