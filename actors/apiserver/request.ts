@@ -158,18 +158,21 @@ function route(method: string, path: string, group: string, version: string, res
 }
 
 function verbOf(method: string, hasName: boolean, query: Query): Verb {
-  const verb = methodVerb(method, hasName, () => query.bool('watch'));
+  const verb = methodVerb(method, hasName, query, false);
   if (verb === undefined) throw methodNotAllowed();
   return verb;
 }
 
-/** The verb a method asks of an object (`hasName`) or a collection; undefined for a method no verb stands for. */
-function methodVerb(method: string, hasName: boolean, watching: () => boolean): Verb | undefined {
+/**
+ * The verb a method asks of an object (`hasName`) or a collection; undefined for a method no verb
+ * stands for. A malformed `watch` throws its 400, or reads as false when `lenient`.
+ */
+function methodVerb(method: string, hasName: boolean, query: Query, lenient: boolean): Verb | undefined {
   switch (method) {
     case 'GET':
     case 'HEAD':
       if (hasName) return 'get';
-      return watching() ? 'watch' : 'list';
+      return watching(query, lenient) ? 'watch' : 'list';
     case 'POST':
       // On an object path only subresources (binding, eviction) take a POST; the server checks.
       return 'create';
@@ -199,16 +202,19 @@ export function attributesOfPath(method: string, parts: string[], query: Query):
   const namespace = rest[0] === 'namespaces' && rest.length > 1 ? leniently(rest[1]!) : undefined;
   if (namespacedPath(rest)) rest = rest.slice(2);
   const [resource = '', name, subresource] = rest;
-  const verb = methodVerb(method, name !== undefined, () => {
-    try {
-      return query.bool('watch');
-    } catch {
-      return false; // the router reports the bad value
-    }
-  });
+  const verb = methodVerb(method, name !== undefined, query, true); // the router reports a bad watch value
   if (verb === undefined) return undefined;
   return { verb, apiGroup: core ? '' : parts[1]!, version: core ? parts[1]! : parts[2]!, resource,
     ...(namespace !== undefined ? { namespace } : {}), ...(name !== undefined ? { name: leniently(name) } : {}), ...(subresource !== undefined ? { subresource } : {}) };
+}
+
+function watching(query: Query, lenient: boolean): boolean {
+  try {
+    return query.bool('watch');
+  } catch (e) {
+    if (lenient) return false;
+    throw e;
+  }
 }
 
 /** A segment decoded, or as it is when its percent-encoding is broken (the router answers that 400). */
