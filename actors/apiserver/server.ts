@@ -35,6 +35,8 @@ import { serviceAccountTokens, type ServiceAccountTokens } from './auth/service-
 import { handleCreate, handleUpdate } from './handlers/write.ts';
 import { negotiate } from './negotiation.ts';
 import { admissionPluginNames, type ApiServerOptions } from './options.ts';
+import { objectKey } from './registry/keys.ts';
+import { kindOf } from './registry/kinds/index.ts';
 import { Registry } from './registry/registry.ts';
 import { pathNotFound, type ApiRequest, type Arrival, type ResourceRequest } from './request.ts';
 import { deadlineMs, withDeadline } from './deadline.ts';
@@ -78,11 +80,10 @@ export interface ApiServerEnv {
 /**
  * Picks the representation a write answers in before anything is written, as real handlers do
  * (NegotiateOutputMediaType first): a 406, or an unreadable `pretty`, must not follow a write.
- * Evictions, bindings and deletes of kinds other than pods answer with a Status.
+ * Evictions, bindings and deletes of kinds that do not return the deleted object answer with a Status.
  */
 function negotiateWrite(r: ResourceRequest, ctx: EncodeContext): void {
-  const pod = r.type.group === '' && r.type.resource === 'pods';
-  if (r.subresource === 'binding' || r.subresource === 'eviction' || (r.verb === 'delete' && !pod))
+  if (r.subresource === 'binding' || r.subresource === 'eviction' || (r.verb === 'delete' && !kindOf(r.type).returnsDeletedObject))
     negotiate(ctx.accept, { table: false, protobuf: true, pretty: ctx.query.bool('pretty') });
   else outputFor(ctx, r.verb === 'deletecollection' ? `${r.type.kind}List` : r.type.kind);
 }
@@ -130,8 +131,10 @@ export class ApiServer {
     const plugins = admissionPluginNames(options).map((n) => makePlugin(n, pluginOpts)!);
     // Part of RBAC's storage in the real server, not a plugin one can turn off.
     if (this.rbac) plugins.push(rbacEscalationPlugin(this.rbac, this.#authorizer));
+    const namespaces = lookupResource('', 'v1', 'namespaces')!;
     this.registry = new Registry({ store: this.store, clock: env.clock, random: env.random.fork('apiserver'),
-      admission: new AdmissionChain(plugins), keyPrefix: options.etcdPrefix, system });
+      admission: new AdmissionChain(plugins), keyPrefix: options.etcdPrefix, system,
+      lookup: { getNamespace: (name) => this.store.get(objectKey(options.etcdPrefix, namespaces, undefined, name)) } });
     const tokens = new Map([...(options.tokens ?? []), ...(options.tokenAuthFile ? loadTokenFile(options.tokenAuthFile) : [])]);
     this.#serviceAccounts = serviceAccountTokens(options, env.clock, env.random.fork('service-account-tokens'));
     const components = env.componentTokens;

@@ -2,7 +2,7 @@
 import { PUBLIC_NAMESPACE, SYSTEM_NAMESPACE } from '../../api/namespaces.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
-import { defaultTolerations } from '../registry/defaults.ts';
+import { defaultTolerations } from '../registry/defaults-pod.ts';
 import type { AdmissionPlugin } from './chain.ts';
 
 /** Namespaces that exist from the start and may not be deleted. */

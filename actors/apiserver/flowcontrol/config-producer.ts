@@ -14,7 +14,7 @@ import { lookupKind, type ResourceType } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import { isPlainObject, type KObject } from '../../api/types.ts';
 import { collectionKey } from '../registry/keys.ts';
-import { applyDefaults } from '../registry/defaults.ts';
+import { kindOf } from '../registry/kinds/index.ts';
 import { deepEqual } from '../registry/deep-equal.ts';
 import type { Registry } from '../registry/registry.ts';
 import {
@@ -38,7 +38,7 @@ function autoupdate(obj: KObject): boolean | undefined {
 /** Whether `current`'s spec is what the bootstrap object's defaulted spec says (the exempt level's tunables aside). */
 function specEqualish(type: ResourceType, bootstrap: KObject, current: KObject): boolean {
   const expected = structuredClone(bootstrap);
-  applyDefaults(type.resource, type.group, expected);
+  kindOf(type).defaults(expected);
   const want = expected.spec as Record<string, unknown>;
   const have = current.spec;
   if (type.kind === 'PriorityLevelConfiguration' && bootstrap.metadata.name === EXEMPT) {

@@ -2,6 +2,7 @@
 // when the body is empty, as real servers read them.
 import { invalid, success } from '../../api/status.ts';
 import { isPlainObject, type KObject } from '../../api/types.ts';
+import { kindOf } from '../registry/kinds/index.ts';
 import type { DeleteOptions, Registry } from '../registry/registry.ts';
 import type { ApiRequest, ResourceRequest } from '../request.ts';
 import { bodyText, dryRun, parseBody } from './decode.ts';
@@ -53,14 +54,14 @@ function fromFields(b: Record<string, unknown>): DeleteOptions {
 }
 
 /**
- * Pods answer with the object; other kinds with a success Status once the object is gone, and with
+ * Kinds that return the deleted object (pods) answer with it; others with a success Status once it is gone, and with
  * the object (deletionTimestamp, finalizers) while it stays. A kept object answers 202 only when
  * the request said orphanDependents=false, as the real server does (for compatibility it answers
  * 200 to every other delete that does not remove at once, propagationPolicy=Foreground too).
  */
 function deletedResponse(r: ResourceRequest, obj: KObject, removed: boolean, opts: DeleteOptions, ctx: EncodeContext): ApiResponse {
   const code = !removed && opts.orphanDependents === false ? 202 : 200;
-  if (!removed || (r.type.group === '' && r.type.resource === 'pods')) return encodeObject(ctx, obj, code);
+  if (!removed || kindOf(r.type).returnsDeletedObject) return encodeObject(ctx, obj, code);
   return encodeStatus(ctx, success({ name: obj.metadata.name, group: r.type.group, kind: r.type.resource, uid: obj.metadata.uid }), 200);
 }
 

@@ -6,6 +6,7 @@ import type { KObject, ListMeta } from '../../api/types.ts';
 import { encodeProtobuf, supportsProtobuf } from '../codec/protobuf.ts';
 import { negotiate, PROTOBUF_TYPE, type Output } from '../negotiation.ts';
 import type { Query } from '../request.ts';
+import { kindOf } from '../registry/kinds/index.ts';
 import { tableCells, tableColumns, tableOrder } from '../registry/tables.ts';
 import type { ApiResponse } from './response.ts';
 
@@ -48,13 +49,13 @@ function rowObject(obj: KObject, mode: 'None' | 'Metadata' | 'Object', tableVers
 
 export function table(ctx: EncodeContext, items: KObject[], listMeta: ListMeta, version: string, withColumns = true) {
   const mode = includeObject(ctx.query);
-  const { group, resource } = ctx.type;
+  const kind = kindOf(ctx.type);
   return {
     kind: 'Table',
     apiVersion: `meta.k8s.io/${version}`,
     metadata: listMeta,
-    columnDefinitions: withColumns ? tableColumns(resource, group) : null,
-    rows: tableOrder(resource, group, items).map((o) => ({ cells: tableCells(resource, group, o, ctx.nowMs), object: rowObject(o, mode, version) })),
+    columnDefinitions: withColumns ? tableColumns(kind) : null,
+    rows: tableOrder(kind, items).map((o) => ({ cells: tableCells(kind, o, ctx.nowMs), object: rowObject(o, mode, version) })),
   };
 }
 

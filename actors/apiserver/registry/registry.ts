@@ -1,5 +1,5 @@
 // The generic registry: every stored kind's create, update and delete, with the metadata rules
-// of seed 000, the kind's strategy, admission, dry-run and the store's optimistic concurrency.
+// of seed 000, the kind's rules (kind.ts, kinds/), admission, dry-run and the store's optimistic concurrency.
 // It knows nothing of HTTP: handlers decode requests and encode what it returns.
 import type { UserInfo } from '../auth/authorizer.ts';
 import { transition } from 'xstate';
@@ -19,9 +19,9 @@ import type { ListOptions, ListResult, Store } from '../storage/store.ts';
 import { validateAnnotations, validateFinalizers, validateGenerateName, validateLabels, validateName } from '../validation/names.ts';
 import { modelName } from '../validation/schema.ts';
 import { deepEqual } from './deep-equal.ts';
-import { applyDefaults } from './defaults.ts';
 import { collectionKey, objectKey } from './keys.ts';
-import { strategyFor, type Strategy } from './strategy.ts';
+import type { Kind } from './kind.ts';
+import { kindOf } from './kinds/index.ts';
 
 export interface RegistryEnv {
   store: Store;
@@ -31,6 +31,8 @@ export interface RegistryEnv {
   keyPrefix: string;
   /** Where objects are recorded while they terminate. */
   system: ActorSystem;
+  /** What admission plugins may read of the store. */
+  lookup: AdmissionLookup;
 }
 
 export interface WriteOptions {
@@ -78,23 +80,18 @@ interface Deletion {
   step?: Step | undefined;
 }
 
-/** Types whose PUT on a missing name creates the object (AllowCreateOnUpdate in real registries). */
-const CREATE_ON_UPDATE = new Set(['/events', 'coordination.k8s.io/leases']);
 const MAX_UPDATE_RETRIES = 16;
 const NONE: readonly string[] = [];
 
 export class Registry {
   readonly #uids: Random;
   readonly #names: Random;
-  readonly lookup: AdmissionLookup;
   /** Storage key → actor system id of each terminating object this registry recorded. */
   readonly #terminating = new Map<string, string>();
 
   constructor(readonly env: RegistryEnv) {
     this.#uids = env.random.fork('uids');
     this.#names = env.random.fork('generated-names');
-    const nsType = { group: '', resource: 'namespaces', scope: 'Cluster' } as ResourceType;
-    this.lookup = { getNamespace: (name) => env.store.get(objectKey(env.keyPrefix, nsType, undefined, name)) };
   }
 
   key(type: ResourceType, namespace: string | undefined, name: string): string {
@@ -112,7 +109,7 @@ export class Registry {
   }
 
   async create(type: ResourceType, namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<KObject> {
-    const strategy = strategyFor(type);
+    const kind = kindOf(type);
     const meta = obj.metadata;
     obj.apiVersion = apiVersionOf(type);
     obj.kind = type.kind;
@@ -124,11 +121,11 @@ export class Registry {
     meta.creationTimestamp = now;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
-    if (strategy.hasGeneration) meta.generation = 1;
+    if (kind.hasGeneration) meta.generation = 1;
     else delete meta.generation;
-    resetStatusOnCreate(type, obj);
-    applyDefaults(type.resource, type.group, obj);
-    if (!opts.skipAdmission) await this.env.admission.admit(this.#attrs('CREATE', type, namespace, obj, undefined, opts), this.lookup);
+    kind.prepareForCreate(obj);
+    kind.defaults(obj);
+    if (!opts.skipAdmission) await this.env.admission.admit(this.#attrs('CREATE', type, namespace, obj, undefined, opts), this.env.lookup);
     this.#validate(type, obj, undefined);
     const written = opts.applied ? obj : recordUpdate(undefined, obj, { manager: opts.fieldManager, model: modelName(obj.apiVersion, type.kind), apiVersion: obj.apiVersion, now });
     if (opts.dryRun) {
@@ -153,7 +150,7 @@ export class Registry {
     for (let attempt = 0; ; attempt++) {
       const key = this.key(type, namespace, name);
       const current = await this.env.store.get(key);
-      if (!current && !opts.subresource && (opts.forceAllowCreate || CREATE_ON_UPDATE.has(`${type.group}/${type.resource}`))) {
+      if (!current && !opts.subresource && (opts.forceAllowCreate || kindOf(type).allowCreateOnUpdate)) {
         const obj = structuredClone(await tryUpdate(undefined));
         this.#checkName(obj, name);
         return { object: await this.create(type, namespace, obj, opts), created: true };
@@ -205,7 +202,7 @@ export class Registry {
 
   async #prepareUpdate(type: ResourceType, namespace: string | undefined, name: string, next: KObject, current: KObject,
     opts: WriteOptions, deletion: Deletion | undefined): Promise<KObject> {
-    const strategy = strategyFor(type);
+    const kind = kindOf(type);
     next.apiVersion = apiVersionOf(type);
     next.kind = type.kind;
     this.#checkNamespace(type, namespace, next);
@@ -224,24 +221,22 @@ export class Registry {
     meta.managedFields ??= old.managedFields;
     if (old.generation !== undefined) meta.generation = old.generation;
     else delete meta.generation;
-    if (opts.subresource === 'status') {
+    const subresource = opts.subresource;
+    if (subresource === 'status') {
       // A status write changes status only (ResetObjectMetaForStatus).
       const status = next.status;
       Object.assign(next, { ...current, metadata: { ...old, managedFields: meta.managedFields }, status });
-    } else if (opts.subresource === 'finalize') {
-      // finalize changes a namespace's spec.finalizers only.
-      const finalizers = (next.spec as { finalizers?: unknown } | undefined)?.finalizers;
-      Object.assign(next, { ...current, metadata: { ...old, managedFields: meta.managedFields } });
-      next.spec = { ...(next.spec as object), finalizers: finalizers ?? [] };
-    } else if (strategy.hasStatus && opts.subresource === undefined) {
+    } else if (subresource !== undefined) {
+      kind.subresourceWrites[subresource]?.(next, current);
+    } else if (kind.hasStatus) {
       if (current.status === undefined) delete next.status;
       else next.status = current.status;
     }
-    applyDefaults(type.resource, type.group, next);
-    await this.env.admission.admit(this.#attrs('UPDATE', type, namespace, next, current, opts), this.lookup);
-    if (deletion) deletion.step = finalizersChanged(strategy, next, current);
+    kind.defaults(next);
+    await this.env.admission.admit(this.#attrs('UPDATE', type, namespace, next, current, opts), this.env.lookup);
+    if (deletion) deletion.step = finalizersChanged(kind, next, current);
     this.#validate(type, next, current, deletion?.step);
-    if (strategy.hasGeneration && !deepEqual(next.spec, current.spec)) next.metadata.generation = (old.generation ?? 0) + 1;
+    if (kind.hasGeneration && !deepEqual(next.spec, current.spec)) next.metadata.generation = (old.generation ?? 0) + 1;
     if (deepEqual(next, current)) return current; // nothing changed: no write, no new revision
     if (opts.applied) return next;
     const now = timestamp(this.env.clock.now());
@@ -264,20 +259,20 @@ export class Registry {
    * Terminating writes the deletion metadata, no transition leaves it as it is.
    */
   async delete(type: ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
-    const strategy = strategyFor(type);
+    const kind = kindOf(type);
     for (let attempt = 0; ; attempt++) {
       const key = this.key(type, namespace, name);
       const current = await this.env.store.get(key);
       if (!current) throw notFound(target(type, name));
       checkPreconditions(type, name, current, opts.preconditions);
-      await this.env.admission.admit({ operation: 'DELETE', type, namespace, name, dryRun: opts.dryRun, old: current }, this.lookup);
-      const before = deletionSnapshot(current, strategy);
-      const event: DeleteEvent = { type: 'DELETE', atMs: this.env.clock.now(), gracePeriodSeconds: strategy.gracePeriodSeconds?.(current, opts.gracePeriodSeconds) ?? 0,
+      await this.env.admission.admit({ operation: 'DELETE', type, namespace, name, dryRun: opts.dryRun, old: current }, this.env.lookup);
+      const before = deletionSnapshot(current, kind);
+      const event: DeleteEvent = { type: 'DELETE', atMs: this.env.clock.now(), gracePeriodSeconds: kind.gracePeriodSeconds(current, opts.gracePeriodSeconds),
         resource: type, propagationPolicy: opts.propagationPolicy, orphanDependents: opts.orphanDependents };
       const [after] = transition(objectMachine, before, event);
       if (after === before) return { object: current, removed: false };
       const removed = after.value === 'Removed';
-      const next = removed ? current : terminatingObject(current, before.context, after.context, strategy.hasGeneration);
+      const next = removed ? current : terminatingObject(current, before.context, after.context, kind);
       if (opts.dryRun) return { object: next, removed };
       const revision = Number(current.metadata.resourceVersion);
       try {
@@ -337,16 +332,16 @@ export class Registry {
 
   /** `step`: an update of a terminating object as its machine took it; no transition means it was rejected. */
   #validate(type: ResourceType, obj: KObject, old: KObject | undefined, step?: Step): void {
-    const strategy = strategyFor(type);
+    const kind = kindOf(type);
     const meta = obj.metadata;
     const causes: StatusCause[] = [];
     if (!meta.name && !meta.generateName) causes.push({ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' });
-    else causes.push(...validateName(meta.name, strategy.nameRule));
-    if (meta.generateName) causes.push(...validateGenerateName(meta.generateName, strategy.nameRule));
+    else causes.push(...validateName(meta.name, kind.nameRule));
+    if (meta.generateName) causes.push(...validateGenerateName(meta.generateName, kind.nameRule));
     if (type.scope === 'Namespaced' && !meta.namespace) causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: 'metadata.namespace' });
     causes.push(...validateLabels(meta.labels), ...validateAnnotations(meta.annotations), ...validateFinalizers(meta.finalizers));
-    causes.push(...(strategy.validate?.(obj) ?? []));
-    if (old) causes.push(...(strategy.validateUpdate?.(obj, old) ?? []));
+    causes.push(...kind.validate(obj));
+    if (old) causes.push(...kind.validateUpdate(obj, old));
     if (step && step.after === step.before) causes.push(finalizersForbidden(step));
     if (causes.length > 0) throw invalid(type.group, type.kind, meta.name ?? meta.generateName ?? '', causes);
   }
@@ -378,10 +373,10 @@ function checkPreconditions(type: ResourceType, name: string, current: KObject, 
 }
 
 /** The object's deletion lifecycle as its stored metadata has it: Live, or Terminating since deletionTimestamp. */
-function deletionSnapshot(obj: KObject, strategy: Strategy): ObjectSnapshot {
+function deletionSnapshot(obj: KObject, kind: Kind): ObjectSnapshot {
   const meta = obj.metadata;
   const since = meta.deletionTimestamp;
-  const context: ObjectContext = { finalizers: meta.finalizers ?? NONE, blocked: strategy.blocksRemoval?.(obj) ?? false,
+  const context: ObjectContext = { finalizers: meta.finalizers ?? NONE, blocked: kind.blocksRemoval(obj),
     deletionMs: since ? Date.parse(since) : undefined, gracePeriodSeconds: meta.deletionGracePeriodSeconds ?? 0 };
   return objectMachine.resolveState({ value: since ? 'Terminating' : 'Live', context });
 }
@@ -390,11 +385,11 @@ function deletionSnapshot(obj: KObject, strategy: Strategy): ObjectSnapshot {
  * An update of a terminating object as its machine takes it; undefined when neither its
  * finalizers (order included) nor its kind's block on removal changed: then there is no event.
  */
-function finalizersChanged(strategy: Strategy, next: KObject, current: KObject): Step | undefined {
+function finalizersChanged(kind: Kind, next: KObject, current: KObject): Step | undefined {
   const finalizers = next.metadata.finalizers ?? NONE;
-  const blocked = strategy.blocksRemoval?.(next) ?? false;
-  if (blocked === (strategy.blocksRemoval?.(current) ?? false) && sameList(finalizers, current.metadata.finalizers ?? NONE)) return undefined;
-  const before = deletionSnapshot(current, strategy);
+  const blocked = kind.blocksRemoval(next);
+  if (blocked === kind.blocksRemoval(current) && sameList(finalizers, current.metadata.finalizers ?? NONE)) return undefined;
+  const before = deletionSnapshot(current, kind);
   const event: FinalizersChangedEvent = { type: 'FINALIZERS_CHANGED', finalizers, blocked };
   return { event, before, after: transition(objectMachine, before, event)[0] };
 }
@@ -411,17 +406,17 @@ function finalizersForbidden(step: Step): StatusCause {
 /**
  * `current` as the machine's Terminating context has it, writing the finalizers and the deletion
  * timestamp and grace period only where they changed. An object entering Terminating gets a new
- * generation (kinds that count them), and a Namespace the phase Terminating.
+ * generation (kinds that count them) and what else its kind changes then (a Namespace's phase).
  */
-function terminatingObject(current: KObject, before: ObjectContext, after: ObjectContext, hasGeneration: boolean): KObject {
+function terminatingObject(current: KObject, before: ObjectContext, after: ObjectContext, kind: Kind): KObject {
   const meta = current.metadata;
   let metadata = after.finalizers === before.finalizers ? meta : withFinalizers(meta, after.finalizers);
   if (after.deletionMs !== before.deletionMs)
     metadata = withFields(metadata, { deletionTimestamp: timestamp(after.deletionMs!), deletionGracePeriodSeconds: after.gracePeriodSeconds });
   const next: KObject = { ...current, metadata };
   if (meta.deletionTimestamp) return next;
-  if (hasGeneration) metadata.generation = (meta.generation ?? 0) + 1;
-  if (current.kind === 'Namespace' && current.apiVersion === 'v1') next.status = { ...(current.status as object), phase: 'Terminating' };
+  if (kind.hasGeneration) metadata.generation = (meta.generation ?? 0) + 1;
+  kind.beginTerminating(next);
   return next;
 }
 
@@ -429,29 +424,4 @@ function terminatingObject(current: KObject, before: ObjectContext, after: Objec
 function withFinalizers(meta: KObject['metadata'], finalizers: readonly string[]): KObject['metadata'] {
   const { finalizers: _old, ...rest } = meta;
   return finalizers.length > 0 ? withFields(rest, { finalizers: finalizers as string[] }) : rest;
-}
-
-/** What create keeps of a submitted status: pods start Pending, namespaces Active, workloads empty. */
-function resetStatusOnCreate(type: ResourceType, obj: KObject): void {
-  const key = `${type.group}/${type.resource}`;
-  if (key === '/pods') obj.status = { phase: 'Pending', qosClass: qosClass(obj) };
-  else if (key === '/namespaces') obj.status = { phase: 'Active' };
-  else if (key !== '/nodes' && strategyFor(type).hasStatus) delete obj.status;
-}
-
-function qosClass(pod: KObject): string {
-  const containers = ((pod.spec as { containers?: unknown[] } | undefined)?.containers ?? []) as { resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> } }[];
-  let any = false;
-  let guaranteed = containers.length > 0;
-  for (const c of containers) {
-    const req = c.resources?.requests ?? {};
-    const lim = c.resources?.limits ?? {};
-    if (Object.keys(req).length || Object.keys(lim).length) any = true;
-    for (const r of ['cpu', 'memory']) {
-      const l = lim[r];
-      const q = req[r] ?? l;
-      if (l === undefined || String(q) !== String(l)) guaranteed = false;
-    }
-  }
-  return guaranteed ? 'Guaranteed' : any ? 'Burstable' : 'BestEffort';
 }

@@ -2,6 +2,7 @@
 // columns, and the label and selector strings of apimachinery's labels package.
 import { isPlainObject, type KObject } from '../../api/types.ts';
 import type { ColumnDefinition } from './tables.ts';
+import { translateTimestampSince } from './human-duration.ts';
 
 /** A kind's server-side printer: its columns (wide ones included) and one row's cells. */
 export interface Printer {
@@ -35,6 +36,12 @@ export function int(value: unknown, fallback = 0): number {
 export function column(name: string, description: string, opts: { type?: string; format?: string; priority?: number } = {}): ColumnDefinition {
   return Object.freeze({ name, type: opts.type ?? 'string', format: opts.format ?? '', description, priority: opts.priority ?? 0 });
 }
+
+/** The Name cell. */
+export const nameOf = (o: KObject): string => o.metadata.name ?? '';
+
+/** The Age cell: how long ago the object was created, as the printers show it. */
+export const age = (o: KObject, nowMs: number): string => translateTimestampSince(o.metadata.creationTimestamp, nowMs);
 
 export const wide = { priority: 1 };
 export const integer = { type: 'integer' };

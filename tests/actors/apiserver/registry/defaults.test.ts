@@ -1,10 +1,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { KObject } from '../../../../actors/api/types.ts';
-import { applyDefaults, defaultTolerations } from '../../../../actors/apiserver/registry/defaults.ts';
+import type { ResourceType } from '../../../../actors/api/resources.ts';
+import { defaultTolerations } from '../../../../actors/apiserver/registry/defaults-pod.ts';
+import { kindOf } from '../../../../actors/apiserver/registry/kinds/index.ts';
 import { imageTag } from '../../../../actors/apiserver/registry/defaults-pod.ts';
 
 type Spec = Record<string, any>;
+
+/** What a built-in kind's defaulting does to `obj`, in place. */
+const applyDefaults = (resource: string, group: string, obj: KObject) => kindOf({ group, resource } as ResourceType).defaults(obj);
 
 function defaulted(resource: string, group: string, o: Record<string, unknown>): KObject & Spec {
   const obj = { metadata: { name: 'x' }, ...structuredClone(o) } as KObject;

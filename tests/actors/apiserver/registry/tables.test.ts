@@ -1,7 +1,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { KObject } from '../../../../actors/api/types.ts';
-import { tableCells, tableColumns } from '../../../../actors/apiserver/registry/tables.ts';
+import type { ResourceType } from '../../../../actors/api/resources.ts';
+import { kindOf } from '../../../../actors/apiserver/registry/kinds/index.ts';
+import * as tables from '../../../../actors/apiserver/registry/tables.ts';
+
+/** The printer of a built-in resource, by plural and group. */
+const kind = (resource: string, group: string) => kindOf({ group, resource } as ResourceType);
+const tableColumns = (resource: string, group: string) => tables.tableColumns(kind(resource, group));
+const tableCells = (resource: string, group: string, o: KObject, nowMs: number) => tables.tableCells(kind(resource, group), o, nowMs);
 import { RESOURCES } from '../../../../actors/api/resources.ts';
 
 const NOW = Date.parse('2024-05-03T12:00:00Z');

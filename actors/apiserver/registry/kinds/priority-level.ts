@@ -1,39 +1,30 @@
-// Printers for flowcontrol.apiserver.k8s.io (printers.go printFlowSchema,
-// printPriorityLevelConfiguration, 1.32): `kubectl get flowschemas` shows NAME PRIORITYLEVEL
-// MATCHINGPRECEDENCE DISTINGUISHERMETHOD AGE MISSINGPL, in matching order (precedence, then name,
-// as printFlowSchemaList sorts them); `kubectl get prioritylevelconfigurations` shows NAME TYPE
+// PriorityLevelConfigurations (flowcontrol.apiserver.k8s.io/v1, pkg/apis/flowcontrol/v1
+// defaults.go): a Limited level's nominalConcurrencyShares 30 when absent (0 is kept: a "jail"
+// level), lendablePercent 0; an Exempt level's shares and lendablePercent 0; queuing with 64
+// queues, hands of 8 and 50 requests a queue. printPriorityLevelConfiguration shows NAME TYPE
 // NOMINALCONCURRENCYSHARES QUEUES HANDSIZE QUEUELENGTHLIMIT AGE, "<none>" where a level has none.
-import type { KObject } from '../../api/types.ts';
-import { translateTimestampSince } from './human-duration.ts';
-import { ageColumn, column, fields, int, list, nameColumn, type Printer, text } from './tables-format.ts';
+import type { KObject } from '../../../api/types.ts';
+import { fill, nil, present, zero } from '../defaults-fields.ts';
+import { validatePriorityLevel } from '../flowcontrol-validation.ts';
+import { defineKind } from '../kind.ts';
+import { age, ageColumn, column, fields, int, nameColumn, nameOf, type Printer, text } from '../tables-format.ts';
 
-const flowSchema: Printer = {
-  columns: [
-    nameColumn,
-    column('PriorityLevel', '`name` is the name of the priority level configuration being referenced Required.'),
-    column('MatchingPrecedence', '`matchingPrecedence` is used to choose among the FlowSchemas that match a given request. The chosen FlowSchema is among those with the numerically lowest (which we take to be logically highest) MatchingPrecedence.  Each MatchingPrecedence value must be ranged in [1,10000]. Note that if the precedence is not specified, it will be set to 1000 as default.'),
-    column('DistinguisherMethod', '`distinguisherMethod` defines how to compute the flow distinguisher for requests that match this schema. `nil` specifies that the distinguisher is disabled and thus will always be the empty string.'),
-    ageColumn,
-    column('MissingPL', 'references a broken or non-existent PriorityLevelConfiguration'),
-  ],
-  cells(o: KObject, nowMs: number) {
-    const spec = fields(o.spec);
-    const method = fields(spec, 'distinguisherMethod');
-    const dangling = list(fields(o.status).conditions).map((c) => fields(c)).find((c) => c.type === 'Dangling');
-    return [o.metadata.name ?? '', text(fields(spec, 'priorityLevelConfiguration').name), int(spec.matchingPrecedence),
-      spec.distinguisherMethod ? text(method.type) : '<none>', translateTimestampSince(o.metadata.creationTimestamp, nowMs),
-      dangling ? text(dangling.status) : '?'];
-  },
-  order(a: KObject, b: KObject) {
-    const pa = int(fields(a.spec).matchingPrecedence);
-    const pb = int(fields(b.spec).matchingPrecedence);
-    const na = a.metadata.name ?? '';
-    const nb = b.metadata.name ?? '';
-    return pa - pb || (na < nb ? -1 : na > nb ? 1 : 0);
-  },
-};
+const DEFAULT_NOMINAL_CONCURRENCY_SHARES = 30;
 
-const priorityLevel: Printer = {
+function defaults(pl: KObject): void {
+  const spec = present(pl, 'spec');
+  if (!spec) return;
+  const exempt = present(spec, 'exempt');
+  if (exempt) fill(exempt, [nil('nominalConcurrencyShares', 0), nil('lendablePercent', 0)]);
+  const limited = present(spec, 'limited');
+  if (!limited) return;
+  fill(limited, [nil('nominalConcurrencyShares', DEFAULT_NOMINAL_CONCURRENCY_SHARES), nil('lendablePercent', 0)]);
+  const response = present(limited, 'limitResponse');
+  const queuing = response && present(response, 'queuing');
+  if (queuing) fill(queuing, [zero('handSize', 8), zero('queues', 64), zero('queueLengthLimit', 50)]);
+}
+
+const printer: Printer = {
   columns: [
     nameColumn,
     column('Type', '`type` indicates whether this priority level is subject to limitation on request execution.  A value of `"Exempt"` means that requests of this priority level are not subject to a limit (and thus are never queued) and do not detract from the capacity made available to other priority levels.  A value of `"Limited"` means that (a) requests of this priority level _are_ subject to limits and (b) some of the server\'s limited capacity is made available exclusively to this priority level. Required.'),
@@ -48,14 +39,10 @@ const priorityLevel: Printer = {
     const limited = spec.limited === undefined || spec.limited === null ? undefined : fields(spec, 'limited');
     const queuing = limited && fields(limited, 'limitResponse').queuing ? fields(limited, 'limitResponse', 'queuing') : undefined;
     const none = '<none>';
-    return [o.metadata.name ?? '', text(spec.type), limited ? int(limited.nominalConcurrencyShares) : none,
+    return [nameOf(o), text(spec.type), limited ? int(limited.nominalConcurrencyShares) : none,
       queuing ? int(queuing.queues) : none, queuing ? int(queuing.handSize) : none, queuing ? int(queuing.queueLengthLimit) : none,
-      translateTimestampSince(o.metadata.creationTimestamp, nowMs)];
+      age(o, nowMs)];
   },
 };
 
-/** Printers keyed by resource. */
-export const FLOWCONTROL_PRINTERS: Readonly<Record<string, Printer>> = {
-  flowschemas: flowSchema,
-  prioritylevelconfigurations: priorityLevel,
-};
+export const priorityLevel = defineKind({ nameRule: 'subdomain', hasStatus: true, hasGeneration: true, validate: validatePriorityLevel, defaults, printer });

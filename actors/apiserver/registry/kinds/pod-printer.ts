@@ -1,9 +1,9 @@
 // The pod printer (printPod): readiness, the computed status reason kubectl shows in STATUS
 // ("Init:0/1", "ContainerCreating", "CrashLoopBackOff", "Completed", "Terminating", ...), and
 // restarts with the age of the last one.
-import type { KObject } from '../../api/types.ts';
-import { ageSince, GO_ZERO_TIME_MS, parseTimestampMs, translateTimestampSince } from './human-duration.ts';
-import { ageColumn, column, fields, type Fields, int, list, nameColumn, type Printer, text, wide } from './tables-format.ts';
+import type { KObject } from '../../../api/types.ts';
+import { ageSince, GO_ZERO_TIME_MS, parseTimestampMs, translateTimestampSince } from '../human-duration.ts';
+import { ageColumn, column, fields, type Fields, int, list, nameColumn, type Printer, text, wide } from '../tables-format.ts';
 
 const POD_COLUMNS = [
   nameColumn,

@@ -1,0 +1,66 @@
+// A kind's rules: everything the generic registry, the Table encoder and the delete handler need
+// to know about one stored kind, in the place that kind is described (kinds/<kind>.ts), as the
+// real server's per-kind strategy does (PrepareForCreate, PrepareForUpdate, Validate,
+// ValidateUpdate, the TableConvertor, CheckGracefulDelete). The registry names no kind: it asks
+// `kindOf(type)` (kinds/index.ts).
+import type { StatusCause } from '../../api/status.ts';
+import type { KObject } from '../../api/types.ts';
+import type { NameRule } from '../validation/names.ts';
+import type { Printer } from './tables-format.ts';
+
+export interface Kind {
+  readonly nameRule: NameRule;
+  /** The main resource ignores status changes and the status subresource ignores everything else. */
+  readonly hasStatus: boolean;
+  /** metadata.generation starts at 1 and grows whenever the spec (or deletionTimestamp) changes. */
+  readonly hasGeneration: boolean;
+  /** A PUT on a missing name creates the object (AllowCreateOnUpdate). */
+  readonly allowCreateOnUpdate: boolean;
+  /** A DELETE answers with the object even once it left the store, not with a Status. */
+  readonly returnsDeletedObject: boolean;
+  /** The Table printer; none prints the default Name and Created At. */
+  readonly printer: Printer | undefined;
+  /** Fills the kind's defaults in place, on create and on update; idempotent. */
+  defaults(obj: KObject): void;
+  /** What a create keeps of what was sent: by default, kinds with a status start without one. */
+  prepareForCreate(obj: KObject): void;
+  /**
+   * Writes to subresources other than status, by name: `next` becomes `current` with what the
+   * subresource may change taken from the body (`next`, changed in place).
+   */
+  readonly subresourceWrites: Readonly<Record<string, (next: KObject, current: KObject) => void>>;
+  validate(obj: KObject): StatusCause[];
+  validateUpdate(obj: KObject, old: KObject): StatusCause[];
+  /** Seconds before a delete removes the object; 0 removes it at once (when no finalizer holds it). */
+  gracePeriodSeconds(obj: KObject, requested: number | undefined): number;
+  /** Deletion waits while this holds, besides metadata.finalizers (a namespace's spec.finalizers). */
+  blocksRemoval(obj: KObject): boolean;
+  /** What changes, besides the deletion metadata, when an object begins terminating (changed in place). */
+  beginTerminating(next: KObject): void;
+}
+
+/** The rules a kind states; the rest take the defaults below. */
+export type KindRules = Partial<Omit<Kind, 'nameRule' | 'hasStatus' | 'hasGeneration'>> & Pick<Kind, 'nameRule' | 'hasStatus' | 'hasGeneration'>;
+
+const NO_CAUSES: StatusCause[] = [];
+const nothing = () => {};
+
+export function defineKind(rules: KindRules): Kind {
+  return {
+    allowCreateOnUpdate: false,
+    returnsDeletedObject: false,
+    printer: undefined,
+    defaults: nothing,
+    prepareForCreate: rules.hasStatus ? (obj) => void delete obj.status : nothing,
+    subresourceWrites: {},
+    validate: () => NO_CAUSES,
+    validateUpdate: () => NO_CAUSES,
+    gracePeriodSeconds: () => 0,
+    blocksRemoval: () => false,
+    beginTerminating: nothing,
+    ...rules,
+  };
+}
+
+/** A kind with no rules of its own: DNS-subdomain names, no status split, no generation. */
+export const PLAIN: Kind = defineKind({ nameRule: 'subdomain', hasStatus: false, hasGeneration: false });

@@ -1,0 +1,60 @@
+// Every built-in kind's rules, by group and resource, and the lookup the registry, the Table
+// encoder and the handlers use for any type, built-in or defined at run time.
+import type { ResourceType } from '../../../api/resources.ts';
+import { PLAIN, type Kind } from '../kind.ts';
+import { configMap } from './configmap.ts';
+import { controllerRevision } from './controller-revision.ts';
+import { daemonSet } from './daemonset.ts';
+import { deployment } from './deployment.ts';
+import { event } from './event.ts';
+import { flowSchema } from './flow-schema.ts';
+import { lease } from './lease.ts';
+import { namespace } from './namespace.ts';
+import { node } from './node.ts';
+import { podDisruptionBudget } from './pod-disruption-budget.ts';
+import { podTemplate } from './pod-template.ts';
+import { pod } from './pod.ts';
+import { priorityLevel } from './priority-level.ts';
+import { clusterRole, clusterRoleBinding, role, roleBinding } from './rbac.ts';
+import { replicaSet } from './replicaset.ts';
+import { secret } from './secret.ts';
+import { serviceAccount } from './service-account.ts';
+import { service } from './service.ts';
+import { statefulSet } from './statefulset.ts';
+
+const BUILTIN: ReadonlyMap<string, Kind> = new Map([
+  ['/namespaces', namespace],
+  ['/pods', pod],
+  ['/nodes', node],
+  ['/services', service],
+  ['/configmaps', configMap],
+  ['/secrets', secret],
+  ['/serviceaccounts', serviceAccount],
+  ['/events', event],
+  ['/podtemplates', podTemplate],
+  ['apps/controllerrevisions', controllerRevision],
+  ['apps/replicasets', replicaSet],
+  ['apps/deployments', deployment],
+  ['apps/daemonsets', daemonSet],
+  ['apps/statefulsets', statefulSet],
+  ['coordination.k8s.io/leases', lease],
+  ['policy/poddisruptionbudgets', podDisruptionBudget],
+  ['rbac.authorization.k8s.io/roles', role],
+  ['rbac.authorization.k8s.io/clusterroles', clusterRole],
+  ['rbac.authorization.k8s.io/rolebindings', roleBinding],
+  ['rbac.authorization.k8s.io/clusterrolebindings', clusterRoleBinding],
+  ['flowcontrol.apiserver.k8s.io/flowschemas', flowSchema],
+  ['flowcontrol.apiserver.k8s.io/prioritylevelconfigurations', priorityLevel],
+]);
+
+/** Kinds defined while a server runs (custom resources), by their type: each server's types are its own objects. */
+const defined = new WeakMap<ResourceType, Kind>();
+
+/** Gives a type defined at run time its rules; they go when the type does. */
+export function defineKindOf(type: ResourceType, kind: Kind): void {
+  defined.set(type, kind);
+}
+
+export function kindOf(type: ResourceType): Kind {
+  return defined.get(type) ?? BUILTIN.get(`${type.group}/${type.resource}`) ?? PLAIN;
+}
