@@ -6,14 +6,13 @@
 //                      subjects after it; authorized as a watch of that scope; in pages (`more`) of at most CHANGES_PAGE_EVENTS events, fewer when a page
 //                      would be larger than the bus carries (NATS's max_payload)
 import { nodeNameOf } from '../api/fields.ts';
-import { lookupResource } from '../api/resources.ts';
 import { StatusError, badRequest, internal, type Status } from '../api/status.ts';
 import { Deferred, type Bus, type Subscription } from '../../transport/bus.ts';
 import { encode } from '../../transport/codec.ts';
 import { payload, valueOf } from '../../transport/payload.ts';
 import type { ApiResponse } from './handlers/response.ts';
 import { collectionKey } from './registry/keys.ts';
-import type { ApiRequest } from './request.ts';
+import type { ApiRequest, ServedTypes } from './request.ts';
 import { StorageError } from './storage/errors.ts';
 import type { Store } from './storage/store.ts';
 import { scopeKey, type Chains } from './watch/chains.ts';
@@ -53,8 +52,8 @@ export interface WireResponse {
 }
 
 
-export function changesAfter(store: Store, chains: Chains, keyPrefix: string, q: ChangesRequest, limit = CHANGES_PAGE_EVENTS): ChangesReply {
-  const type = lookupResource(q.group, q.version, q.resource);
+export function changesAfter(store: Store, chains: Chains, keyPrefix: string, q: ChangesRequest, types: ServedTypes, limit = CHANGES_PAGE_EVENTS): ChangesReply {
+  const type = types.lookup(q.group, q.version, q.resource);
   if (!type) return { status: badRequest(`unknown resource ${q.group}/${q.version}/${q.resource}`).status };
   const prefix = collectionKey(keyPrefix, type, q.namespace);
   const secret = isPrivate(type);

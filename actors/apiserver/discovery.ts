@@ -1,6 +1,8 @@
-// Discovery documents, legacy and aggregated, all from the resource table, less the subresources
-// this server's options leave unserved (serviceaccounts/token without a token issuer).
-import { groupVersion, groupVersions, RESOURCES, type ResourceType } from '../api/resources.ts';
+// Discovery documents, legacy and aggregated, from the types the server serves (catalogue.ts: the
+// resource table and the custom resources), less the subresources this server's options leave
+// unserved (serviceaccounts/token without a token issuer).
+import { groupVersion, type ResourceType } from '../api/resources.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /** `resource/subresource` names this server does not serve. */
 export type UnservedSubresources = ReadonlySet<string>;
@@ -19,9 +21,9 @@ export function wantsAggregated(accept: string | undefined): 'v2' | 'v2beta1' | 
   return undefined;
 }
 
-function groups(core: boolean) {
+function groups(catalogue: Catalogue, core: boolean) {
   const byGroup = new Map<string, string[]>();
-  for (const { group, version } of groupVersions()) {
+  for (const { group, version } of catalogue.groupVersions()) {
     if ((group === '') !== core) continue;
     const versions = byGroup.get(group) ?? [];
     if (!versions.includes(version)) versions.push(version);
@@ -39,19 +41,19 @@ function apiGroup(name: string, versions: string[]) {
   return { name, versions: vs, preferredVersion: vs[0] };
 }
 
-export function apiGroupList() {
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: [...groups(false)].map(([name, versions]) => apiGroup(name, versions)) };
+export function apiGroupList(catalogue: Catalogue) {
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: [...groups(catalogue, false)].map(([name, versions]) => apiGroup(name, versions)) };
 }
 
-export function apiGroupDocument(group: string) {
-  const versions = groups(false).get(group);
+export function apiGroupDocument(catalogue: Catalogue, group: string) {
+  const versions = groups(catalogue, false).get(group);
   return versions ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(group, versions) } : undefined;
 }
 
-const of = (group: string, version: string) => RESOURCES.filter((t) => t.group === group && t.version === version);
+const of = (catalogue: Catalogue, group: string, version: string) => catalogue.all().filter((t) => t.group === group && t.version === version);
 
-export function apiResourceList(group: string, version: string, unserved: UnservedSubresources) {
-  const types = of(group, version);
+export function apiResourceList(catalogue: Catalogue, group: string, version: string, unserved: UnservedSubresources) {
+  const types = of(catalogue, group, version);
   if (types.length === 0) return undefined;
   const resources: object[] = [];
   for (const t of types) {
@@ -86,10 +88,10 @@ function discoveredResource(t: ResourceType, unserved: UnservedSubresources) {
 }
 
 /** `/api` (core) or `/apis` (named groups) as an APIGroupDiscoveryList. */
-export function aggregatedDiscovery(core: boolean, version: 'v2' | 'v2beta1', unserved: UnservedSubresources) {
-  const items = [...groups(core)].map(([name, versions]) => ({
+export function aggregatedDiscovery(catalogue: Catalogue, core: boolean, version: 'v2' | 'v2beta1', unserved: UnservedSubresources) {
+  const items = [...groups(catalogue, core)].map(([name, versions]) => ({
     metadata: core ? {} : { name },
-    versions: versions.map((v) => ({ version: v, freshness: 'Current', resources: of(name, v).map((t) => discoveredResource(t, unserved)) })),
+    versions: versions.map((v) => ({ version: v, freshness: 'Current', resources: of(catalogue, name, v).map((t) => discoveredResource(t, unserved)) })),
   }));
   return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items };
 }

@@ -6,6 +6,7 @@ import { aggregatedContentType, aggregatedDiscovery, apiGroupDocument, apiGroupL
 import { JWKS_PATH, OPENID_CONFIGURATION_PATH, type IssuerDiscovery } from './auth/service-accounts.ts';
 import { healthAnswer, type HEALTH_PATHS, type HealthCheck } from './health.ts';
 import { jsonResponse, type ApiResponse } from './handlers/response.ts';
+import type { Catalogue } from './catalogue.ts';
 import { openapiDocument, openapiRoot } from './openapi.ts';
 import { pathNotFound, type ApiRequest, type Query } from './request.ts';
 
@@ -17,6 +18,8 @@ export interface NonResourceDeps {
   issuerDiscovery?: IssuerDiscovery;
   /** Subresources discovery leaves out. */
   unservedSubresources: UnservedSubresources;
+  /** The types served. */
+  catalogue: Catalogue;
 }
 
 /** The checks of /healthz, /livez and /readyz; only /readyz's `shutdown` can fail (the store is in memory). */
@@ -40,30 +43,30 @@ export function nonResourceAnswer(req: ApiRequest, path: string, query: Query, d
     case '/metrics': return metricsAnswer(deps);
     case OPENID_CONFIGURATION_PATH:
     case JWKS_PATH: return issuerAnswer(path, deps);
-    case '/openapi/v3': return jsonResponse(200, openapiRoot());
+    case '/openapi/v3': return jsonResponse(200, openapiRoot(deps.catalogue));
     case '/api': {
       const v = wantsAggregated(accept);
-      return v ? jsonResponse(200, aggregatedDiscovery(true, v, deps.unservedSubresources), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiVersions());
+      return v ? jsonResponse(200, aggregatedDiscovery(deps.catalogue, true, v, deps.unservedSubresources), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiVersions());
     }
     case '/apis': {
       const v = wantsAggregated(accept);
-      return v ? jsonResponse(200, aggregatedDiscovery(false, v, deps.unservedSubresources), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiGroupList());
+      return v ? jsonResponse(200, aggregatedDiscovery(deps.catalogue, false, v, deps.unservedSubresources), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiGroupList(deps.catalogue));
     }
-    case '/api/v1': return jsonResponse(200, apiResourceList('', 'v1', deps.unservedSubresources));
+    case '/api/v1': return jsonResponse(200, apiResourceList(deps.catalogue, '', 'v1', deps.unservedSubresources));
   }
   if (path.startsWith('/openapi/v3/')) {
-    const doc = openapiDocument(path.slice('/openapi/v3/'.length));
+    const doc = openapiDocument(deps.catalogue, path.slice('/openapi/v3/'.length));
     if (!doc) throw pathNotFound(path);
     return jsonResponse(200, doc);
   }
   const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'apis' && parts.length === 2) {
-    const g = apiGroupDocument(parts[1]);
+    const g = apiGroupDocument(deps.catalogue, parts[1]);
     if (!g) throw pathNotFound(path);
     return jsonResponse(200, g);
   }
   if (parts[0] === 'apis' && parts.length === 3) {
-    const list = apiResourceList(parts[1], parts[2], deps.unservedSubresources);
+    const list = apiResourceList(deps.catalogue, parts[1], parts[2], deps.unservedSubresources);
     if (!list) throw pathNotFound(path);
     return jsonResponse(200, list);
   }

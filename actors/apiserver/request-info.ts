@@ -2,7 +2,7 @@
 // the real server's RequestInfo: whether it names a resource (and which), its verb, whether it is
 // long-running, read-only or mutating, and the labels its metrics carry. Never throws: a path that
 // does not parse keeps its error for the router to answer with, after authentication.
-import { attributesOfPath, parseResourcePath, pathParts, Query, type ApiRequest, type PathAttributes, type ResourceRequest } from './request.ts';
+import { attributesOfPath, BUILTIN_TYPES, parseResourcePath, pathParts, Query, type ApiRequest, type PathAttributes, type ResourceRequest } from './request.ts';
 
 export interface RequestInfo {
   method: string;
@@ -59,7 +59,7 @@ function underApi(parts: string[]): boolean {
   return (parts[0] === 'api' && parts.length >= 3) || (parts[0] === 'apis' && parts.length >= 4);
 }
 
-export function requestInfo(req: ApiRequest): RequestInfo {
+export function requestInfo(req: ApiRequest, types = BUILTIN_TYPES): RequestInfo {
   const q = req.url.indexOf('?');
   const path = q >= 0 ? req.url.slice(0, q) : req.url;
   const query = q >= 0 ? new Query(new URLSearchParams(req.url.slice(q + 1))) : NO_QUERY;
@@ -70,7 +70,7 @@ export function requestInfo(req: ApiRequest): RequestInfo {
   let unserved: PathAttributes | undefined;
   if (underApi(parts)) {
     try {
-      resource = parseResourcePath(method, path, query, parts);
+      resource = parseResourcePath(method, path, query, parts, types);
     } catch (e) {
       parseError = e;
       unserved = attributesOfPath(method, parts, query);

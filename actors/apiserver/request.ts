@@ -10,6 +10,13 @@ import type { RequestInfo } from './request-info.ts';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
+/** Where the router finds a path's type: the built-in table, or a server's catalogue (catalogue.ts). */
+export interface ServedTypes {
+  lookup(group: string, version: string, resource: string): ResourceType | undefined;
+}
+
+export const BUILTIN_TYPES: ServedTypes = { lookup: lookupResource };
+
 export interface ResourceRequest {
   verb: Verb;
   type: ResourceType;
@@ -111,7 +118,7 @@ export class Query {
 export const pathParts = (path: string): string[] => path.split('/').filter((p) => p !== '');
 
 /** Non-resource paths are answered before routing; anything else under /api or /apis is parsed here. */
-export function parseResourcePath(method: string, path: string, query: Query, parts = pathParts(path)): ResourceRequest {
+export function parseResourcePath(method: string, path: string, query: Query, parts = pathParts(path), types = BUILTIN_TYPES): ResourceRequest {
   let group: string;
   let rest: string[];
   if (parts[0] === 'api') {
@@ -121,11 +128,11 @@ export function parseResourcePath(method: string, path: string, query: Query, pa
   } else if (parts[0] === 'apis' && parts.length >= 3) {
     group = parts[1];
     rest = parts.slice(3);
-    return route(method, path, group, parts[2], rest, query);
+    return route(method, path, group, parts[2], rest, query, types);
   } else {
     throw pathNotFound(path);
   }
-  return route(method, path, group, 'v1', rest, query);
+  return route(method, path, group, 'v1', rest, query, types);
 }
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
@@ -133,7 +140,7 @@ const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 /** namespaces/NS/RESOURCE...: what follows the namespace is a resource, not a Namespace's own status or finalize. */
 const namespacedPath = (rest: string[]) => rest[0] === 'namespaces' && rest.length >= 3 && !NAMESPACE_SUBRESOURCES.has(rest[2]!);
 
-function route(method: string, path: string, group: string, version: string, rest: string[], query: Query): ResourceRequest {
+function route(method: string, path: string, group: string, version: string, rest: string[], query: Query, types: ServedTypes): ResourceRequest {
   let namespace: string | undefined;
   // namespaces/NS/RESOURCE... is a namespaced path; namespaces, namespaces/NAME and namespaces/NAME/status
   // or /finalize address Namespace objects (as the real RequestInfoFactory's namespaceSubresources).
@@ -142,7 +149,7 @@ function route(method: string, path: string, group: string, version: string, res
     rest = rest.slice(2);
   }
   if (rest.length === 0 || rest.length > 3) throw pathNotFound(path);
-  const type = lookupResource(group, version, rest[0]);
+  const type = types.lookup(group, version, rest[0]);
   if (!type) throw pathNotFound(path);
   if (namespace !== undefined && type.scope === 'Cluster') throw pathNotFound(path);
   const name = rest[1] !== undefined ? decodeSegment(rest[1]) : undefined;

@@ -35,6 +35,7 @@ import { serviceAccountTokens, type ServiceAccountTokens } from './auth/service-
 import { handleCreate, handleUpdate } from './handlers/write.ts';
 import { negotiate } from './negotiation.ts';
 import { admissionPluginNames, type ApiServerOptions } from './options.ts';
+import { Catalogue } from './catalogue.ts';
 import { objectKey } from './registry/keys.ts';
 import { kindOf } from './registry/kinds/index.ts';
 import { Registry } from './registry/registry.ts';
@@ -89,6 +90,8 @@ function negotiateWrite(r: ResourceRequest, ctx: EncodeContext): void {
 }
 
 export class ApiServer {
+  /** The types served: the built-in table and those CustomResourceDefinitions add. */
+  readonly catalogue = new Catalogue();
   readonly registry: Registry;
   readonly store: Store;
   readonly bus: Bus;
@@ -147,7 +150,7 @@ export class ApiServer {
     this.bus = env.bus ?? new MemoryBus({ clock: env.clock });
     const local = new MemoryBus({ clock: env.clock });
     this.hub = new WatchHub(this.bus, local);
-    this.#fanout = new Fanout(this.store, this.bus, options.etcdPrefix, local);
+    this.#fanout = new Fanout(this.store, this.bus, options.etcdPrefix, local, this.catalogue);
     this.#eventExpiry = new EventExpiry(this.store, env.clock, options.etcdPrefix, options.eventTtlMs);
     this.#watch = { registry: this.registry, hub: this.hub, random: env.random.fork('watch-lifetimes'),
       minRequestTimeoutMs: options.minRequestTimeoutSeconds * 1000, bookmarkIntervalMs: options.watchBookmarkIntervalMs,
@@ -159,7 +162,8 @@ export class ApiServer {
     if (this.flowControl) this.metrics.observeFlowControl(this.flowControl);
     this.lifecycle = new ServerLifecycle(options, system);
     this.#nonResourceDeps = { metrics: this.metrics.registry, health: healthChecks(() => this.lifecycle.shutdownCheck()),
-      issuerDiscovery: this.#serviceAccounts?.discovery, unservedSubresources: new Set(this.#serviceAccounts ? [] : ['serviceaccounts/token']) };
+      issuerDiscovery: this.#serviceAccounts?.discovery, unservedSubresources: new Set(this.#serviceAccounts ? [] : ['serviceaccounts/token']),
+      catalogue: this.catalogue };
   }
 
   /**
@@ -185,7 +189,7 @@ export class ApiServer {
     await this.#nodeGraph?.load();
     this.#scheduleCompaction();
     this.#stopBus = serveOnBus(this.bus, (req) => this.handle(req),
-      (q, limit) => changesAfter(this.store, this.#fanout.chains, this.options.etcdPrefix, q, limit), (q) => this.#refuseChanges(q));
+      (q, limit) => changesAfter(this.store, this.#fanout.chains, this.options.etcdPrefix, q, this.catalogue, limit), (q) => this.#refuseChanges(q));
     this.lifecycle.started();
   }
 
@@ -225,7 +229,7 @@ export class ApiServer {
   async handle(req: ApiRequest): Promise<ApiResponse> {
     this.requests++;
     const started = this.env.clock.now();
-    const info = req.arrival?.info ?? requestInfo(req);
+    const info = req.arrival?.info ?? requestInfo(req, this.catalogue);
     let r: ApiResponse;
     try {
       r = await this.#filtered(req, info);
@@ -252,7 +256,7 @@ export class ApiServer {
    * impersonates when that is allowed at once, as the real filters run impersonation first.
    */
   arrive(req: Omit<ApiRequest, 'body'>): Arrival {
-    const info = requestInfo({ ...req, body: EMPTY });
+    const info = requestInfo({ ...req, body: EMPTY }, this.catalogue);
     const atMs = this.env.clock.now();
     let user: UserInfo | undefined;
     try {
@@ -375,7 +379,7 @@ export class ApiServer {
    * it is: its 401 or 403, or undefined.
    */
   #refuseChanges(q: ChangesRequest): Status | undefined | Promise<Status | undefined> {
-    const type = lookupResource(q.group, q.version, q.resource);
+    const type = this.catalogue.lookup(q.group, q.version, q.resource);
     if (!type) return undefined; // answered 400 with the changes
     let user: UserInfo;
     try {

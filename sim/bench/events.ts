@@ -5,6 +5,7 @@ import type { KObject } from '../../actors/api/types.ts';
 import { lookupResource } from '../../actors/api/resources.ts';
 import { objectKey } from '../../actors/apiserver/registry/keys.ts';
 import { MemoryStore } from '../../actors/apiserver/storage/memory.ts';
+import { Catalogue } from '../../actors/apiserver/catalogue.ts';
 import { Fanout } from '../../actors/apiserver/watch/fanout.ts';
 import { Deferred, type Body } from '../../transport/bus.ts';
 import { MemoryBus } from '../../transport/memory-bus.ts';
@@ -69,7 +70,7 @@ export interface CapturedEvents {
 async function capture(count: number, shape: PodShape, initialRevision?: number): Promise<{ subjects: string[]; data: Uint8Array[]; bodies: Body[]; firstRevision: number }> {
   const store = new MemoryStore(initialRevision);
   const bus = new MemoryBus({ clock: wallClock() });
-  const fanout = new Fanout(store, bus, KEY_PREFIX, new MemoryBus({ clock: wallClock() }));
+  const fanout = new Fanout(store, bus, KEY_PREFIX, new MemoryBus({ clock: wallClock() }), new Catalogue());
   const firstRevision = store.revision + 1;
   const subjects: string[] = [];
   const data: Uint8Array[] = [];

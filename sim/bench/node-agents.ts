@@ -7,6 +7,7 @@ import { fieldMatcher, parseFieldTerms } from '../../actors/api/selectors.ts';
 import { selectableFields } from '../../actors/api/fields.ts';
 import type { KObject } from '../../actors/api/types.ts';
 import { MemoryStore } from '../../actors/apiserver/storage/memory.ts';
+import { Catalogue } from '../../actors/apiserver/catalogue.ts';
 import { Fanout } from '../../actors/apiserver/watch/fanout.ts';
 import { watchSubject } from '../../actors/apiserver/watch/subjects.ts';
 import type { Bus } from '../../transport/bus.ts';
@@ -37,7 +38,7 @@ export async function nodeAgentCase(input: NodeAgentInput, pub: Bus, sub: Bus, l
   // Pod j is bound to node j mod agents; built before timing, as a client's request body would be.
   const pods: KObject[] = Array.from({ length: total }, (_, j) => benchPod(agentPodName(j), nodeName(j % agents), input.shape));
   const store = new MemoryStore();
-  const fanout = new Fanout(store, pub, KEY_PREFIX, new MemoryBus({ clock: wallClock() })); // pods only: nothing private
+  const fanout = new Fanout(store, pub, KEY_PREFIX, new MemoryBus({ clock: wallClock() }), new Catalogue()); // pods only: nothing private
   const counting = new CountingBus(sub);
   const sentAt = new Float64Array(total);
   const samples = new LatencySamples(timedEvents);

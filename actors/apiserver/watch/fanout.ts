@@ -2,25 +2,22 @@
 // on its subjects, in revision order; a progress message follows so watchers can bookmark. An event
 // the bus refuses (over NATS's max_payload) is reported and dropped, never failing the committed
 // write: its watchers see the gap in the scope's chain with the next event and list again.
-import { lookupResource, type ResourceType } from '../../api/resources.ts';
+import type { ResourceType } from '../../api/resources.ts';
+import type { Catalogue } from '../catalogue.ts';
 import type { Bus } from '../../../transport/bus.ts';
 import type { ChangeRecord, Store } from '../storage/store.ts';
 import { Chains } from './chains.ts';
 import { changeBody, progressBody } from './events.ts';
 import { eventSubjects, isPrivate, PROGRESS_SUBJECT, redacted } from './subjects.ts';
 
-/** `/registry/<group|core>/<resource>/...` back to its resource type. */
-function typeOfKey(key: string, prefix: string, cache: Map<string, ResourceType | undefined>): ResourceType | undefined {
+/** `/registry/<group|core>/<resource>/...` back to the type its objects are stored as. */
+function typeOfKey(key: string, prefix: string, catalogue: Catalogue): ResourceType | undefined {
   const from = prefix.length + 1;
   const slash = key.indexOf('/', from);
   const end = slash < 0 ? -1 : key.indexOf('/', slash + 1);
-  const k = key.slice(from, end < 0 ? undefined : end); // `<group|core>/<resource>`
-  let type = cache.get(k);
-  if (type === undefined && !cache.has(k)) {
-    const [group, resource] = k.split('/', 2);
-    cache.set(k, (type = lookupResource(group === 'core' ? '' : group!, 'v1', resource ?? '')));
-  }
-  return type;
+  if (end < 0) return undefined;
+  const group = key.slice(from, slash);
+  return catalogue.storedType(group === 'core' ? '' : group, key.slice(slash + 1, end));
 }
 
 const reportDropped = (subject: string, e: unknown) =>
@@ -48,11 +45,10 @@ export class Fanout {
   readonly chains = new Chains();
 
   /** `local` carries the events of private kinds (subjects.ts isPrivate) to this process's watchers alone. */
-  constructor(store: Store, bus: Bus, keyPrefix: string, local: Bus) {
-    const types = new Map<string, ResourceType | undefined>();
+  constructor(store: Store, bus: Bus, keyPrefix: string, local: Bus, catalogue: Catalogue) {
     let progressQueued = false;
     this.#unsubscribe = store.onChange((change) => {
-      const type = typeOfKey(change.key, keyPrefix, types);
+      const type = typeOfKey(change.key, keyPrefix, catalogue);
       if (!type) return;
       const chain = this.chains.link(type, change.object, change.prev, change.revision);
       const subjects = eventSubjects(type, change.object, change.prev);

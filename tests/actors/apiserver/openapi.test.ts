@@ -2,24 +2,27 @@ import { createHash } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RESOURCES, apiVersionOf, groupVersions } from '../../../actors/api/resources.ts';
+import { Catalogue } from '../../../actors/apiserver/catalogue.ts';
 import { openapiDocument, openapiRoot } from '../../../actors/apiserver/openapi.ts';
 
+const catalogue = new Catalogue();
+
 type Obj = Record<string, any>;
-const root = openapiRoot() as { paths: Record<string, { serverRelativeURL: string }> };
-const doc = (key: string) => openapiDocument(key) as Obj;
+const root = openapiRoot(catalogue) as { paths: Record<string, { serverRelativeURL: string }> };
+const doc = (key: string) => openapiDocument(catalogue, key) as Obj;
 const keyOf = (group: string, version: string) => (group ? `apis/${group}/${version}` : `api/${version}`);
 
 test('the root lists every served group version, each with the SHA-512 of its document', () => {
   assert.equal(Object.keys(root.paths), groupVersions().map((g) => keyOf(g.group, g.version)));
   for (const [key, { serverRelativeURL }] of Object.entries(root.paths)) {
-    const hash = createHash('sha512').update(JSON.stringify(openapiDocument(key))).digest('hex').toUpperCase();
+    const hash = createHash('sha512').update(JSON.stringify(openapiDocument(catalogue, key))).digest('hex').toUpperCase();
     assert.is(serverRelativeURL, `/openapi/v3/${key}?hash=${hash}`);
   }
 });
 
 test('documents are built once and unknown group versions are absent', () => {
-  assert.is(openapiDocument('api/v1'), openapiDocument('/api/v1'));
-  assert.is(openapiDocument('apis/batch/v1'), undefined);
+  assert.is(openapiDocument(catalogue, 'api/v1'), openapiDocument(catalogue, '/api/v1'));
+  assert.is(openapiDocument(catalogue, 'apis/batch/v1'), undefined);
   assert.equal(doc('api/v1').info, { title: 'Kubernetes', version: 'v1.32.0' });
   assert.is(doc('api/v1').openapi, '3.0.0');
 });
