@@ -30,6 +30,7 @@ export interface ResourceType {
 
 const STORED = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const status = (kind: string): Subresource => ({ name: 'status', kind, verbs: ['get', 'patch', 'update'] });
+export const scaleSubresource: Subresource = { name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] };
 
 interface Entry {
   group?: string;
@@ -80,13 +81,13 @@ export const RESOURCES: readonly ResourceType[] = [
     subresources: [{ name: 'token', kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] }] }),
   define({ group: 'apps', resource: 'controllerrevisions', kind: 'ControllerRevision' }),
   define({ group: 'apps', resource: 'replicasets', kind: 'ReplicaSet', shortNames: ['rs'], categories: ALL,
-    subresources: [status('ReplicaSet')] }),
+    subresources: [status('ReplicaSet'), scaleSubresource] }),
   define({ group: 'apps', resource: 'deployments', kind: 'Deployment', shortNames: ['deploy'], categories: ALL,
-    subresources: [status('Deployment')] }),
+    subresources: [status('Deployment'), scaleSubresource] }),
   define({ group: 'apps', resource: 'daemonsets', kind: 'DaemonSet', shortNames: ['ds'], categories: ALL,
     subresources: [status('DaemonSet')] }),
   define({ group: 'apps', resource: 'statefulsets', kind: 'StatefulSet', shortNames: ['sts'], categories: ALL,
-    subresources: [status('StatefulSet')] }),
+    subresources: [status('StatefulSet'), scaleSubresource] }),
   define({ group: 'coordination.k8s.io', resource: 'leases', kind: 'Lease' }),
   define({ group: 'policy', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', shortNames: ['pdb'],
     subresources: [status('PodDisruptionBudget')] }),

@@ -29,6 +29,7 @@ import { handleBinding, handleEviction } from './handlers/pod-subresources.ts';
 import { handleGet, handleList } from './handlers/read.ts';
 import { statusResponse, type ApiResponse } from './handlers/response.ts';
 import { handleReview } from './handlers/reviews.ts';
+import { handleScale } from './handlers/scale.ts';
 import { handleTokenRequest } from './handlers/token-request.ts';
 import { handleTokenReview } from './handlers/token-review.ts';
 import { serviceAccountTokens, type ServiceAccountTokens } from './auth/service-accounts.ts';
@@ -84,7 +85,8 @@ export interface ApiServerEnv {
  * Evictions, bindings and deletes of kinds that do not return the deleted object answer with a Status.
  */
 function negotiateWrite(r: ResourceRequest, ctx: EncodeContext): void {
-  if (r.subresource === 'binding' || r.subresource === 'eviction' || (r.verb === 'delete' && !kindOf(r.type).returnsDeletedObject))
+  if (r.subresource === 'scale') outputFor({ ...ctx, read: false }, 'Scale');
+  else if (r.subresource === 'binding' || r.subresource === 'eviction' || (r.verb === 'delete' && !kindOf(r.type).returnsDeletedObject))
     negotiate(ctx.accept, { table: false, protobuf: true, pretty: ctx.query.bool('pretty') });
   else outputFor(ctx, r.verb === 'deletecollection' ? `${r.type.kind}List` : r.type.kind);
 }
@@ -419,6 +421,8 @@ export class ApiServer {
         return r.verb === 'create' ? handleEviction(req, r, reg, ctx) : notAllowed();
       case 'finalize':
         return r.verb === 'update' ? handleUpdate(req, r, reg, ctx) : notAllowed();
+      case 'scale':
+        return r.verb === 'get' || r.verb === 'update' || r.verb === 'patch' ? handleScale(req, r, reg, ctx) : notAllowed();
       case 'status':
         if (r.verb === 'get') return handleGet(r, reg, ctx);
         if (r.verb === 'update') return handleUpdate(req, r, reg, ctx);

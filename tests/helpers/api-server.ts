@@ -190,9 +190,9 @@ export async function kubectlOk(ctx: { s: TestServer }, args: string[], stdin?: 
   return r.stdout;
 }
 
-/** Runs kubectl, asserting it fails with exit code 1; its stderr. */
-export async function kubectlFails(ctx: { s: TestServer }, args: string[]): Promise<string> {
-  const r = await ctx.s.kubectl(args);
+/** Runs kubectl (with `stdin`), asserting it fails with exit code 1; its stderr. */
+export async function kubectlFails(ctx: { s: TestServer }, args: string[], stdin?: string): Promise<string> {
+  const r = await ctx.s.kubectl(args, stdin);
   assert.is(r.code, 1, `kubectl ${args.join(' ')} should have failed: ${r.stdout}`);
   return r.stderr;
 }

@@ -8,6 +8,19 @@ import type { KObject } from '../../api/types.ts';
 import type { NameRule } from '../validation/names.ts';
 import type { Printer } from './tables-format.ts';
 
+/**
+ * Where a kind with a `scale` subresource keeps its replicas: JSON paths such as `.spec.replicas`
+ * (a CustomResourceDefinition's subresources.scale). `labelSelectorPath` names a string field
+ * holding the selector in its text form; without one the selector is the empty string.
+ */
+export interface ScalePaths {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+  /** How a built-in kind states its selector (a LabelSelector object as text), instead of a path. */
+  selector?(obj: KObject): string;
+}
+
 export interface Kind {
   readonly nameRule: NameRule;
   /** The main resource ignores status changes and the status subresource ignores everything else. */
@@ -37,6 +50,8 @@ export interface Kind {
   blocksRemoval(obj: KObject): boolean;
   /** What changes, besides the deletion metadata, when an object begins terminating (changed in place). */
   beginTerminating(next: KObject): void;
+  /** The `scale` subresource's view of the object, for kinds that serve one. */
+  readonly scale: ScalePaths | undefined;
 }
 
 /** The rules a kind states; the rest take the defaults below. */
@@ -58,6 +73,7 @@ export function defineKind(rules: KindRules): Kind {
     gracePeriodSeconds: () => 0,
     blocksRemoval: () => false,
     beginTerminating: nothing,
+    scale: undefined,
     ...rules,
   };
 }

@@ -4,7 +4,7 @@ import type { KObject } from '../../../api/types.ts';
 import { child, fill, nil, zero } from '../defaults-fields.ts';
 import { defaultPodTemplateSpec } from '../defaults-pod.ts';
 import { age, ageColumn, column, containersColumn, fields, imagesColumn, int, labelSelectorString, nameColumn } from '../tables-format.ts';
-import { desired, HISTORY, REPLICAS, selectorColumn, templateContainers, workloadKind } from './workload.ts';
+import { desired, HISTORY, REPLICAS, selectorColumn, REPLICAS_SCALE, templateContainers, workloadKind } from './workload.ts';
 
 function defaults(d: KObject): void {
   const spec = child(d, 'spec');
@@ -18,6 +18,7 @@ function defaults(d: KObject): void {
 
 export const deployment = workloadKind({
   defaults,
+  scale: REPLICAS_SCALE,
   printer: {
     columns: [
       nameColumn,

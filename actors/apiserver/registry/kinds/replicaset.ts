@@ -3,7 +3,7 @@ import type { KObject } from '../../../api/types.ts';
 import { child, fill } from '../defaults-fields.ts';
 import { defaultPodTemplateSpec } from '../defaults-pod.ts';
 import { age, ageColumn, column, containersColumn, fields, formatLabelSelector, imagesColumn, int, integer, nameColumn } from '../tables-format.ts';
-import { desired, REPLICAS, selectorColumn, templateContainers, workloadKind } from './workload.ts';
+import { desired, REPLICAS, selectorColumn, REPLICAS_SCALE, templateContainers, workloadKind } from './workload.ts';
 
 function defaults(rs: KObject): void {
   const spec = child(rs, 'spec');
@@ -13,6 +13,7 @@ function defaults(rs: KObject): void {
 
 export const replicaSet = workloadKind({
   defaults,
+  scale: REPLICAS_SCALE,
   printer: {
     columns: [
       nameColumn,

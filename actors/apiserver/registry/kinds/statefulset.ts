@@ -5,7 +5,7 @@ import type { KObject } from '../../../api/types.ts';
 import { child, type FieldDefault, fill, items, nil, present, zero } from '../defaults-fields.ts';
 import { defaultPodTemplateSpec } from '../defaults-pod.ts';
 import { age, ageColumn, column, containersColumn, fields, imagesColumn, int, nameColumn } from '../tables-format.ts';
-import { desired, HISTORY, REPLICAS, templateContainers, workloadKind } from './workload.ts';
+import { desired, HISTORY, REPLICAS, REPLICAS_SCALE, templateContainers, workloadKind } from './workload.ts';
 
 const STATEFUL_SET: readonly FieldDefault[] = [zero('podManagementPolicy', 'OrderedReady'), REPLICAS, HISTORY];
 
@@ -30,6 +30,7 @@ function defaults(sts: KObject): void {
 
 export const statefulSet = workloadKind({
   defaults,
+  scale: REPLICAS_SCALE,
   printer: {
     columns: [nameColumn, column('Ready', 'Number of the pod with ready state'), ageColumn, containersColumn, imagesColumn],
     cells: (o, nowMs) => [o.metadata.name ?? '', `${int(fields(o.status).readyReplicas)}/${desired(o)}`, age(o, nowMs), ...templateContainers(o)],

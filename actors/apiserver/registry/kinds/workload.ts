@@ -3,9 +3,9 @@
 // template, and a template whose containers name images. Their printers share columns too.
 import type { StatusCause } from '../../../api/status.ts';
 import type { KObject } from '../../../api/types.ts';
-import { defineKind, type Kind, type KindRules } from '../kind.ts';
+import { defineKind, type Kind, type KindRules, type ScalePaths } from '../kind.ts';
 import { nil } from '../defaults-fields.ts';
-import { column, containerCells, fields, int, wide } from '../tables-format.ts';
+import { column, containerCells, fields, int, labelSelectorString, wide } from '../tables-format.ts';
 import { containerImages, notNegative, specOf, type Spec } from './rules.ts';
 
 export function validateWorkload(obj: KObject): StatusCause[] {
@@ -22,8 +22,15 @@ export function validateWorkload(obj: KObject): StatusCause[] {
   return causes;
 }
 
-/** A workload kind: its defaults and printer, over the shared rules. */
-export function workloadKind(rules: Pick<KindRules, 'defaults' | 'printer'>): Kind {
+/** Deployments, ReplicaSets and StatefulSets scale by spec.replicas; their Scale's selector is spec.selector as text. */
+export const REPLICAS_SCALE: ScalePaths = {
+  specReplicasPath: '.spec.replicas',
+  statusReplicasPath: '.status.replicas',
+  selector: (obj) => labelSelectorString(fields(obj.spec).selector) ?? '',
+};
+
+/** A workload kind: its defaults and printer (and its scale), over the shared rules. */
+export function workloadKind(rules: Pick<KindRules, 'defaults' | 'printer' | 'scale'>): Kind {
   return defineKind({ nameRule: 'subdomain', hasStatus: true, hasGeneration: true, validate: validateWorkload, ...rules });
 }
 
