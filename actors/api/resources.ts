@@ -89,6 +89,8 @@ export const RESOURCES: readonly ResourceType[] = [
   define({ group: 'apps', resource: 'statefulsets', kind: 'StatefulSet', shortNames: ['sts'], categories: ALL,
     subresources: [status('StatefulSet'), scaleSubresource] }),
   define({ group: 'coordination.k8s.io', resource: 'leases', kind: 'Lease' }),
+  define({ group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', shortNames: ['hpa'],
+    categories: ALL, subresources: [status('HorizontalPodAutoscaler')] }),
   define({ group: 'policy', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', shortNames: ['pdb'],
     subresources: [status('PodDisruptionBudget')] }),
   define({ group: 'rbac.authorization.k8s.io', resource: 'clusterroles', kind: 'ClusterRole', scope: 'Cluster' }),

@@ -8,6 +8,7 @@ import { daemonSet } from './daemonset.ts';
 import { deployment } from './deployment.ts';
 import { event } from './event.ts';
 import { flowSchema } from './flow-schema.ts';
+import { horizontalPodAutoscaler } from './horizontal-pod-autoscaler.ts';
 import { lease } from './lease.ts';
 import { namespace } from './namespace.ts';
 import { node } from './node.ts';
@@ -38,6 +39,7 @@ const BUILTIN: ReadonlyMap<string, Kind> = new Map([
   ['apps/daemonsets', daemonSet],
   ['apps/statefulsets', statefulSet],
   ['coordination.k8s.io/leases', lease],
+  ['autoscaling/horizontalpodautoscalers', horizontalPodAutoscaler],
   ['policy/poddisruptionbudgets', podDisruptionBudget],
   ['rbac.authorization.k8s.io/roles', role],
   ['rbac.authorization.k8s.io/clusterroles', clusterRole],
