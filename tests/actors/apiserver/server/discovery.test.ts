@@ -7,7 +7,7 @@ import { startServer } from '../../../helpers/in-process-server.ts';
 import { keyFiles } from '../../../helpers/service-account-keys.ts';
 
 const AGG = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
-const GROUPS = ['apps', 'coordination.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'flowcontrol.apiserver.k8s.io', 'authentication.k8s.io',
+const GROUPS = ['apps', 'coordination.k8s.io', 'autoscaling', 'policy', 'rbac.authorization.k8s.io', 'flowcontrol.apiserver.k8s.io', 'authentication.k8s.io',
   'authorization.k8s.io'];
 
 test('/api without the aggregated media type answers the legacy APIVersions', async () => {
@@ -169,7 +169,7 @@ test('/openapi/v3 lists every group version, and each document it points at is s
   const h = await startServer();
   const root = await h.get('/openapi/v3?timeout=32s');
   assert.is(root.status, 200);
-  assert.equal(Object.keys(root.json.paths), ['api/v1', 'apis/apps/v1', 'apis/coordination.k8s.io/v1', 'apis/policy/v1', 'apis/rbac.authorization.k8s.io/v1',
+  assert.equal(Object.keys(root.json.paths), ['api/v1', 'apis/apps/v1', 'apis/coordination.k8s.io/v1', 'apis/autoscaling/v2', 'apis/policy/v1', 'apis/rbac.authorization.k8s.io/v1',
     'apis/flowcontrol.apiserver.k8s.io/v1', 'apis/authentication.k8s.io/v1', 'apis/authorization.k8s.io/v1']);
   for (const { serverRelativeURL } of Object.values(root.json.paths) as { serverRelativeURL: string }[]) {
     const doc = await h.get(serverRelativeURL);
