@@ -101,6 +101,8 @@ export const RESOURCES: readonly ResourceType[] = [
     subresources: [status('FlowSchema')] }),
   define({ group: 'flowcontrol.apiserver.k8s.io', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration',
     scope: 'Cluster', subresources: [status('PriorityLevelConfiguration')] }),
+  define({ group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', scope: 'Cluster',
+    shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: [status('CustomResourceDefinition')] }),
   define({ group: 'authentication.k8s.io', resource: 'tokenreviews', kind: 'TokenReview', scope: 'Cluster', virtual: true }),
   define({ group: 'authentication.k8s.io', resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', scope: 'Cluster', virtual: true }),
   define({ group: 'authorization.k8s.io', resource: 'localsubjectaccessreviews', kind: 'LocalSubjectAccessReview', virtual: true }),

@@ -89,6 +89,13 @@ export function invalid(group: string, kind: string, name: string, causes: Statu
 
 export const badRequest = (message: string) => new StatusError(400, 'BadRequest', message);
 
+/** Whether `e` is the server's answer that the object is not there (apimachinery's errors.IsNotFound). */
+export const isNotFound = (e: unknown): e is StatusError => e instanceof StatusError && e.status.reason === 'NotFound';
+/** Whether `e` is a write that lost a race or a precondition (errors.IsConflict). */
+export const isConflict = (e: unknown): e is StatusError => e instanceof StatusError && e.status.reason === 'Conflict';
+/** Whether `e` says the object is there already (errors.IsAlreadyExists). */
+export const isAlreadyExists = (e: unknown): e is StatusError => e instanceof StatusError && e.status.reason === 'AlreadyExists';
+
 /** A string list as Go's %q prints it in error messages: `["a" "b"]`. */
 export const goQuoted = (list: readonly string[]) => `[${list.map((s) => JSON.stringify(s)).join(' ')}]`;
 

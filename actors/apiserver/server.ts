@@ -37,6 +37,7 @@ import { handleCreate, handleUpdate } from './handlers/write.ts';
 import { negotiate } from './negotiation.ts';
 import { admissionPluginNames, type ApiServerOptions } from './options.ts';
 import { Catalogue } from './catalogue.ts';
+import { CustomResourceDefinitions } from './custom-resources/definitions.ts';
 import { objectKey } from './registry/keys.ts';
 import { kindOf } from './registry/kinds/index.ts';
 import { Registry } from './registry/registry.ts';
@@ -121,6 +122,7 @@ export class ApiServer {
   #shutdown: Promise<void> | undefined;
   readonly #nonResourceDeps: NonResourceDeps;
   readonly #eventExpiry: EventExpiry;
+  readonly #definitions: CustomResourceDefinitions;
 
   constructor(readonly options: ApiServerOptions, readonly env: ApiServerEnv) {
     this.store = env.store ?? new MemoryStore();
@@ -154,6 +156,7 @@ export class ApiServer {
     this.hub = new WatchHub(this.bus, local);
     this.#fanout = new Fanout(this.store, this.bus, options.etcdPrefix, local, this.catalogue);
     this.#eventExpiry = new EventExpiry(this.store, env.clock, options.etcdPrefix, options.eventTtlMs);
+    this.#definitions = new CustomResourceDefinitions(this.registry, this.catalogue, system);
     this.#watch = { registry: this.registry, hub: this.hub, random: env.random.fork('watch-lifetimes'),
       minRequestTimeoutMs: options.minRequestTimeoutSeconds * 1000, bookmarkIntervalMs: options.watchBookmarkIntervalMs,
       watcherCapacity: options.watcherCapacity };
@@ -189,6 +192,7 @@ export class ApiServer {
     }
     await this.rbac?.load();
     await this.#nodeGraph?.load();
+    await this.#definitions.start();
     this.#scheduleCompaction();
     this.#stopBus = serveOnBus(this.bus, (req) => this.handle(req),
       (q, limit) => changesAfter(this.store, this.#fanout.chains, this.options.etcdPrefix, q, this.catalogue, limit), (q) => this.#refuseChanges(q));
@@ -211,6 +215,7 @@ export class ApiServer {
     this.#stopBus?.();
     this.#fanout.close();
     this.#eventExpiry.stop();
+    this.#definitions.stop();
     this.#stopProducer?.();
     this.flowControl?.stop();
     if (this.#compactionTimer !== undefined) this.env.clock.clearTimeout(this.#compactionTimer);

@@ -13,6 +13,8 @@ export const actorIds = {
   controller: (name: string) => `controller/${name}`,
   controllerManager: (identity: string) => `controller-manager/${identity}`,
   scheduler: (name: string) => `scheduler/${name}`,
+  /** A CustomResourceDefinition as the API server serves it: `crd/widgets.example.com`. */
+  crd: (name: string) => `crd/${name}`,
   /** A stored object while it terminates: `object/pods/default/web-1`, `object/deployments.apps/default/web`, `object/namespaces/team-a`. */
   object: (type: Pick<ResourceType, 'group' | 'resource'>, namespace: string | undefined, name: string) =>
     `object/${type.group ? `${type.resource}.${type.group}` : type.resource}/${namespace ? `${namespace}/` : ''}${name}`,

@@ -6,6 +6,7 @@
 import type { StatusCause } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { NameRule } from '../validation/names.ts';
+import { deepEqual } from './deep-equal.ts';
 import type { Printer } from './tables-format.ts';
 
 /**
@@ -37,6 +38,8 @@ export interface Kind {
   defaults(obj: KObject): void;
   /** What a create keeps of what was sent: by default, kinds with a status start without one. */
   prepareForCreate(obj: KObject): void;
+  /** What an update of the main resource keeps or adds, after status is taken from the stored object (changed in place). */
+  prepareForUpdate(next: KObject, current: KObject): void;
   /**
    * Writes to subresources other than status, by name: `next` becomes `current` with what the
    * subresource may change taken from the body (`next`, changed in place).
@@ -48,8 +51,15 @@ export interface Kind {
   gracePeriodSeconds(obj: KObject, requested: number | undefined): number;
   /** Deletion waits while this holds, besides metadata.finalizers (a namespace's spec.finalizers). */
   blocksRemoval(obj: KObject): boolean;
+  /**
+   * What a first delete request writes before the object's machine decides (the cleanup finalizer a
+   * CustomResourceDefinition's deletion waits for): `obj` itself when nothing.
+   */
+  prepareForDelete(obj: KObject): KObject;
   /** What changes, besides the deletion metadata, when an object begins terminating (changed in place). */
   beginTerminating(next: KObject): void;
+  /** Whether an update changes what metadata.generation counts (kinds with generations): the spec, by default. */
+  specChanged(next: KObject, current: KObject): boolean;
   /** The `scale` subresource's view of the object, for kinds that serve one. */
   readonly scale: ScalePaths | undefined;
 }
@@ -67,12 +77,15 @@ export function defineKind(rules: KindRules): Kind {
     printer: undefined,
     defaults: nothing,
     prepareForCreate: rules.hasStatus ? (obj) => void delete obj.status : nothing,
+    prepareForUpdate: nothing,
     subresourceWrites: {},
     validate: () => NO_CAUSES,
     validateUpdate: () => NO_CAUSES,
     gracePeriodSeconds: () => 0,
     blocksRemoval: () => false,
+    prepareForDelete: (obj) => obj,
     beginTerminating: nothing,
+    specChanged: (next, current) => !deepEqual(next.spec, current.spec),
     scale: undefined,
     ...rules,
   };

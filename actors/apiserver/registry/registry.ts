@@ -228,15 +228,18 @@ export class Registry {
       Object.assign(next, { ...current, metadata: { ...old, managedFields: meta.managedFields }, status });
     } else if (subresource !== undefined) {
       kind.subresourceWrites[subresource]?.(next, current);
-    } else if (kind.hasStatus) {
-      if (current.status === undefined) delete next.status;
-      else next.status = current.status;
+    } else {
+      if (kind.hasStatus) {
+        if (current.status === undefined) delete next.status;
+        else next.status = current.status;
+      }
+      kind.prepareForUpdate(next, current);
     }
     kind.defaults(next);
     await this.env.admission.admit(this.#attrs('UPDATE', type, namespace, next, current, opts), this.env.lookup);
     if (deletion) deletion.step = finalizersChanged(kind, next, current);
     this.#validate(type, next, current, deletion?.step);
-    if (kind.hasGeneration && !deepEqual(next.spec, current.spec)) next.metadata.generation = (old.generation ?? 0) + 1;
+    if (kind.hasGeneration && kind.specChanged(next, current)) next.metadata.generation = (old.generation ?? 0) + 1;
     if (deepEqual(next, current)) return current; // nothing changed: no write, no new revision
     if (opts.applied) return next;
     const now = timestamp(this.env.clock.now());
@@ -266,13 +269,15 @@ export class Registry {
       if (!current) throw notFound(target(type, name));
       checkPreconditions(type, name, current, opts.preconditions);
       await this.env.admission.admit({ operation: 'DELETE', type, namespace, name, dryRun: opts.dryRun, old: current }, this.env.lookup);
-      const before = deletionSnapshot(current, kind);
+      // A first delete may write something of its kind's first (a finalizer its cleanup needs).
+      const live = current.metadata.deletionTimestamp ? current : kind.prepareForDelete(current);
+      const before = deletionSnapshot(live, kind);
       const event: DeleteEvent = { type: 'DELETE', atMs: this.env.clock.now(), gracePeriodSeconds: kind.gracePeriodSeconds(current, opts.gracePeriodSeconds),
         resource: type, propagationPolicy: opts.propagationPolicy, orphanDependents: opts.orphanDependents };
       const [after] = transition(objectMachine, before, event);
       if (after === before) return { object: current, removed: false };
       const removed = after.value === 'Removed';
-      const next = removed ? current : terminatingObject(current, before.context, after.context, kind);
+      const next = removed ? current : terminatingObject(live, before.context, after.context, kind);
       if (opts.dryRun) return { object: next, removed };
       const revision = Number(current.metadata.resourceVersion);
       try {

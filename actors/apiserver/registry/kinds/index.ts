@@ -4,6 +4,7 @@ import type { ResourceType } from '../../../api/resources.ts';
 import { PLAIN, type Kind } from '../kind.ts';
 import { configMap } from './configmap.ts';
 import { controllerRevision } from './controller-revision.ts';
+import { customResourceDefinition } from './custom-resource-definition.ts';
 import { daemonSet } from './daemonset.ts';
 import { deployment } from './deployment.ts';
 import { event } from './event.ts';
@@ -45,6 +46,7 @@ const BUILTIN: ReadonlyMap<string, Kind> = new Map([
   ['rbac.authorization.k8s.io/clusterroles', clusterRole],
   ['rbac.authorization.k8s.io/rolebindings', roleBinding],
   ['rbac.authorization.k8s.io/clusterrolebindings', clusterRoleBinding],
+  ['apiextensions.k8s.io/customresourcedefinitions', customResourceDefinition],
   ['flowcontrol.apiserver.k8s.io/flowschemas', flowSchema],
   ['flowcontrol.apiserver.k8s.io/prioritylevelconfigurations', priorityLevel],
 ]);
