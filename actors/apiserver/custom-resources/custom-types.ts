@@ -4,7 +4,7 @@
 // scale subresources it declares, and the version's schema (version-schema.ts) for defaults,
 // validation and Table columns. A definition being deleted still serves reads and deletes, but no
 // creates, as the real server refuses them.
-import { scaleSubresource, type ResourceType, type Subresource } from '../../api/resources.ts';
+import { groupVersion, scaleSubresource, type ResourceType, type Subresource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { DefinedType } from '../catalogue.ts';
@@ -31,7 +31,7 @@ function scalePaths(scale: Fields | undefined): ScalePaths | undefined {
     ...(labelSelectorPath ? { labelSelectorPath } : {}) };
 }
 
-function customKind(version: Fields, schema: VersionSchema, terminating: boolean): Kind {
+function customKind(version: Fields, schema: VersionSchema, storageApiVersion: string, terminating: boolean): Kind {
   const subresources = fields(version.subresources);
   const hasStatus = subresources.status !== undefined && subresources.status !== null;
   const scale = scalePaths(subresources.scale === undefined || subresources.scale === null ? undefined : fields(subresources.scale));
@@ -49,6 +49,7 @@ function customKind(version: Fields, schema: VersionSchema, terminating: boolean
     validateUpdate: schema.validateUpdate,
     printer: schema.printer,
     scale,
+    storageApiVersion,
   });
 }
 
@@ -57,6 +58,8 @@ export function customTypes(crd: KObject, terminating: boolean): DefinedType[] {
   const spec = fields(crd.spec);
   const names = fields(spec.names);
   const group = text(spec.group);
+  const storage = list(spec.versions).map((v) => fields(v)).find((v) => v.storage === true);
+  const storageApiVersion = groupVersion(group, text(storage?.name));
   return list(spec.versions).map((v) => fields(v)).filter((v) => v.served === true).map((version) => {
     const subresources = fields(version.subresources);
     const served: Subresource[] = [];
@@ -70,6 +73,6 @@ export function customTypes(crd: KObject, terminating: boolean): DefinedType[] {
       verbs: STORED, subresources: served, virtual: false,
     };
     const schema = versionSchema(crd, version);
-    return { type, kind: customKind(version, schema, terminating), storage: version.storage === true, openapi: schema.openapi };
+    return { type, kind: customKind(version, schema, storageApiVersion, terminating), storage: version.storage === true, openapi: schema.openapi };
   });
 }

@@ -115,7 +115,18 @@ function objectBody(status: number, headers: Record<string, string | string[]>, 
   };
 }
 
-export function encodeObject(ctx: EncodeContext, obj: KObject, status = 200, headers: Record<string, string | string[]> = {}): ApiResponse {
+/**
+ * `obj` as the request's version serves it. Objects of a resource served at several versions (a
+ * custom resource's, whose conversion is None) are stored at one of them: at another, only their
+ * apiVersion differs.
+ */
+export function servedAs(type: ResourceType, obj: KObject): KObject {
+  const apiVersion = apiVersionOf(type);
+  return obj.apiVersion === apiVersion || obj.kind !== type.kind ? obj : { ...obj, apiVersion };
+}
+
+export function encodeObject(ctx: EncodeContext, stored: KObject, status = 200, headers: Record<string, string | string[]> = {}): ApiResponse {
+  const obj = servedAs(ctx.type, stored);
   const out = outputFor(ctx, String(obj.kind ?? ctx.type.kind));
   if (out.format === 'table') return serialize(table(ctx, [obj], { resourceVersion: obj.metadata.resourceVersion }, out.version), out, status, headers);
   if (out.format === 'json' && !out.pretty && obj.kind && obj.apiVersion) return objectBody(status, headers, obj, ctx.read);

@@ -13,7 +13,7 @@ import type { ResourceRequest } from '../request.ts';
 import { Watcher, type WatchEvent } from '../watch/watcher.ts';
 import type { WatchHub } from '../watch/hub.ts';
 import { watchSubject } from '../watch/subjects.ts';
-import { objectJson, outputFor, table, type EncodeContext } from './encode.ts';
+import { objectJson, outputFor, servedAs, table, type EncodeContext } from './encode.ts';
 import { parseResourceVersion } from './read.ts';
 import type { ApiResponse, StreamWriter } from './response.ts';
 
@@ -29,6 +29,9 @@ export interface WatchDeps {
 
 // Encode once: the line of an event is the same for every JSON watcher in this process.
 const lines = new WeakMap<KObject, Map<string, string>>();
+
+/** `e` about `object` (the same event when it is the same object). */
+const withObject = (e: WatchEvent, object: KObject): WatchEvent => (object === e.object ? e : { ...e, object });
 
 function jsonLine(e: WatchEvent): string {
   const obj = e.object as KObject;
@@ -62,7 +65,8 @@ export function handleWatch(r: ResourceRequest, deps: WatchDeps, ctx: EncodeCont
 
   const stream = (w: StreamWriter) => {
     let first = true;
-    const encode = (e: WatchEvent): string => {
+    const encode = (stored: WatchEvent): string => {
+      const e = stored.type === 'ERROR' || stored.type === 'BOOKMARK' ? stored : withObject(stored, servedAs(r.type, stored.object as KObject));
       if (out.format === 'json' || e.type === 'ERROR' || e.type === 'BOOKMARK') return jsonLine(e);
       // Ages are computed when the event is sent, not when the watch began.
       const t = table({ ...ctx, nowMs: clock.now() }, [e.object as KObject], {}, out.version, first);

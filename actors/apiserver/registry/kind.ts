@@ -60,6 +60,11 @@ export interface Kind {
   beginTerminating(next: KObject): void;
   /** Whether an update changes what metadata.generation counts (kinds with generations): the spec, by default. */
   specChanged(next: KObject, current: KObject): boolean;
+  /**
+   * The apiVersion objects are stored at when it is not the type's own: a custom resource served at
+   * several versions stores every object at its storage version.
+   */
+  readonly storageApiVersion: string | undefined;
   /** The `scale` subresource's view of the object, for kinds that serve one. */
   readonly scale: ScalePaths | undefined;
 }
@@ -87,6 +92,7 @@ export function defineKind(rules: KindRules): Kind {
     beginTerminating: nothing,
     specChanged: (next, current) => !deepEqual(next.spec, current.spec),
     scale: undefined,
+    storageApiVersion: undefined,
     ...rules,
   };
 }

@@ -111,7 +111,7 @@ export class Registry {
   async create(type: ResourceType, namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<KObject> {
     const kind = kindOf(type);
     const meta = obj.metadata;
-    obj.apiVersion = apiVersionOf(type);
+    obj.apiVersion = kind.storageApiVersion ?? apiVersionOf(type);
     obj.kind = type.kind;
     this.#checkNamespace(type, namespace, obj);
     if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
@@ -203,7 +203,7 @@ export class Registry {
   async #prepareUpdate(type: ResourceType, namespace: string | undefined, name: string, next: KObject, current: KObject,
     opts: WriteOptions, deletion: Deletion | undefined): Promise<KObject> {
     const kind = kindOf(type);
-    next.apiVersion = apiVersionOf(type);
+    next.apiVersion = kind.storageApiVersion ?? apiVersionOf(type);
     next.kind = type.kind;
     this.#checkNamespace(type, namespace, next);
     this.#checkName(next, name);
