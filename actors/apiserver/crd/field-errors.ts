@@ -23,6 +23,15 @@ export const isInt64 = (n: number): boolean => Number.isInteger(n) && Math.abs(n
 /** %v of a decoded JSON number: an int64 in full, a float64 in strconv's shortest 'g'. */
 export const goNumber = (n: number): string => (isInt64(n) ? BigInt(n).toString() : goFormat(n));
 
+/** %v of a JSON value decoded as apimachinery decodes it (integers are int64): `map[a:1]`, `[x y]`. */
+export function goPrint(v: Json | undefined): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (typeof v === 'number') return goNumber(v);
+  if (Array.isArray(v)) return `[${v.map(goPrint).join(' ')}]`;
+  if (typeof v === 'object') return `map[${Object.keys(v).sort().map((k) => `${k}:${goPrint(v[k])}`).join(' ')}]`;
+  return String(v);
+}
+
 /** strconv.Quote: JSON's escapes, except control bytes as \x.. the way Go writes them. */
 export function goQuote(s: string): string {
   return JSON.stringify(s)

@@ -5,7 +5,7 @@
 import type { StatusCause } from '../../api/status.ts';
 import type { Json } from '../../api/types.ts';
 import { goFormat } from '../patch/json-value.ts';
-import { child, goQuote, invalid, isInt64, notSupported, required, tooLong, tooMany, typeInvalid, type BadValue } from './field-errors.ts';
+import { child, goPrint, goQuote, invalid, notSupported, required, tooLong, tooMany, typeInvalid, type BadValue } from './field-errors.ts';
 
 export type Code =
   | 'type'
@@ -39,13 +39,6 @@ export interface OpenAPIError {
 
 const inBody = (name: string) => `${name} in body`;
 
-/** %v of a JSON value decoded as apimachinery decodes it (integers are int64). */
-function goPrint(v: Json): string {
-  if (typeof v === 'number') return isInt64(v) ? goInt(v) : goFloat(v);
-  if (Array.isArray(v)) return `[${v.map(goPrint).join(' ')}]`;
-  if (v !== null && typeof v === 'object') return `map[${Object.keys(v).sort().map((k) => `${k}:${goPrint(v[k] as Json)}`).join(' ')}]`;
-  return v === null ? '<nil>' : String(v);
-}
 
 /** %v of a float64: strconv's shortest 'g' (`10`, `1.5`, `1e+07`). */
 export const goFloat = (n: number): string => goFormat(n);
