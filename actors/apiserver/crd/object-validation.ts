@@ -8,7 +8,7 @@ import { isPlainObject, type Json } from '../../api/types.ts';
 import { jsonEqual } from '../patch/json-value.ts';
 import { validateRules, type RuleIndex } from '../cel/validate.ts';
 import { validateEmbedded } from './embedded.ts';
-import { invalid, isInt64 } from './field-errors.ts';
+import { goPrint, invalid, isInt64 } from './field-errors.ts';
 import { validateListTypes } from './list-types.ts';
 import { toCauses, type OpenAPIError } from './openapi-errors.ts';
 import type { Structural } from './structural.ts';
@@ -121,18 +121,20 @@ function replicasErrors(obj: JsonObject, path: string | undefined): StatusCause[
   if (!path) return [];
   let v: Json | undefined = obj;
   const fields = path.replace(/^\./, '').split('.');
+  const at = (n: number) => `.${fields.slice(0, n).join('.')}`;
   for (let i = 0; i < fields.length; i++) {
     if (v === undefined || v === null) return [];
-    if (!isPlainObject(v)) return [invalid(path, 0, `${fields.slice(0, i).join('.')} accessor error: ${JSON.stringify(v)} is of the type ${goType(v)}, expected map[string]interface{}`)];
+    if (!isPlainObject(v)) return [invalid(path, 0, `${at(i)} accessor error: ${goPrint(v)} is of the type ${goType(v)}, expected map[string]interface{}`)];
     v = (v as JsonObject)[fields[i] as string];
   }
   if (v === undefined) return [];
-  if (typeof v !== 'number' || !isInt64(v)) return [invalid(path, 0, `${fields.join('.')} accessor error: ${JSON.stringify(v)} is of the type ${goType(v)}, expected int64`)];
+  if (typeof v !== 'number' || !isInt64(v)) return [invalid(path, 0, `${at(fields.length)} accessor error: ${goPrint(v)} is of the type ${goType(v)}, expected int64`)];
   if (v < 0) return [invalid(path, v, 'should be a non-negative integer')];
   if (v > 2147483647) return [invalid(path, v, 'should be less than or equal to 2147483647')];
   return [];
 }
 
+/** %T of a decoded JSON value. */
 function goType(v: Json): string {
   if (typeof v === 'number') return isInt64(v) ? 'int64' : 'float64';
   if (typeof v === 'boolean') return 'bool';
