@@ -17,51 +17,35 @@ const keyPath = (path: string, k: string) => (path ? `${path}.${k}` : k);
 export function pruneValue(value: Json, s: Structural | undefined, path: string, unknown: string[]): Json {
   if (s?.preserveUnknownFields) return skipPrune(value, s, path, unknown);
   if (Array.isArray(value)) return mapItems(value, (item, i) => pruneValue(item, s ? s.items : undefined, `${path}[${i}]`, unknown));
-  if (!isPlainObject(value)) return value;
-  const obj = value as JsonObject;
-  let out: JsonObject | null = null;
-  for (const k in obj) {
-    if (s?.embeddedResource && META_FIELDS.has(k)) continue;
-    const prop = s?.properties?.get(k);
-    if (s && (prop || s.additionalProperties)) {
-      const schema = prop ?? s.additionalProperties?.schema;
-      const v = obj[k] as Json;
-      const next = pruneValue(v, schema, keyPath(path, k), unknown);
-      if (droppedNull(next, schema)) {
-        out ??= { ...obj };
-        delete out[k];
-      } else if (next !== v) {
-        out ??= { ...obj };
-        out[k] = next;
-      }
-      continue;
-    }
-    if (!META_FIELDS.has(k) || path !== '') unknown.push(keyPath(path, k));
-    out ??= { ...obj };
-    delete out[k];
-  }
-  return out ?? obj;
+  return isPlainObject(value) ? pruneFields(value as JsonObject, s, path, unknown, false) : value;
 }
 
 // Under x-kubernetes-preserve-unknown-fields unknown fields stay; specified ones are still pruned.
 function skipPrune(value: Json, s: Structural, path: string, unknown: string[]): Json {
   if (Array.isArray(value)) return s.items ? mapItems(value, (item, i) => skipPruneItem(item, s.items, `${path}[${i}]`, unknown)) : value;
-  if (!isPlainObject(value)) return value;
-  const obj = value as JsonObject;
+  return isPlainObject(value) ? pruneFields(value as JsonObject, s, path, unknown, true) : value;
+}
+
+// Fields the schema specifies are pruned inside (and dropped when a null they may not hold);
+// others are dropped and reported, or kept under preserve-unknown-fields.
+function pruneFields(obj: JsonObject, s: Structural | undefined, path: string, unknown: string[], keepUnknown: boolean): JsonObject {
   let out: JsonObject | null = null;
   for (const k in obj) {
-    if (s.embeddedResource && META_FIELDS.has(k)) continue;
+    if (s?.embeddedResource && META_FIELDS.has(k)) continue;
+    if (!s || !(s.properties?.has(k) || s.additionalProperties)) {
+      if (keepUnknown) continue;
+      if (!META_FIELDS.has(k) || path !== '') unknown.push(keyPath(path, k));
+      out ??= { ...obj };
+      delete out[k];
+      continue;
+    }
     const schema = fieldSchema(s, k);
-    if (!schema && !s.properties?.has(k) && !s.additionalProperties) continue;
     const v = obj[k] as Json;
     const next = pruneValue(v, schema, keyPath(path, k), unknown);
     if (droppedNull(next, schema)) {
       out ??= { ...obj };
       delete out[k];
-    } else if (next !== v) {
-      out ??= { ...obj };
-      out[k] = next;
-    }
+    } else if (next !== v) (out ??= { ...obj })[k] = next;
   }
   return out ?? obj;
 }
