@@ -41,13 +41,15 @@ function walkList(list: Json[], s: Structural, path: string, out: StatusCause[])
 
 /** Indices of the second occurrence of each value seen more than once. */
 function repeated(list: readonly Json[]): number[] {
-  if (list.length <= 1) return [];
+  return list.length <= 1 ? [] : repeatedIds(list.map(identity));
+}
+
+function repeatedIds(ids: readonly string[]): number[] {
   const counts = new Map<string, number>();
   const found: number[] = [];
-  list.forEach((item, i) => {
-    const text = identity(item);
-    const times = counts.get(text) ?? 0;
-    counts.set(text, times + 1);
+  ids.forEach((id, i) => {
+    const times = counts.get(id) ?? 0;
+    counts.set(id, times + 1);
     if (times === 1) found.push(i);
   });
   return found;
@@ -55,8 +57,10 @@ function repeated(list: readonly Json[]): number[] {
 
 // Scalars compare by type and value, compound values by their JSON (Go marshals maps sorted).
 function identity(v: Json): string {
-  if (v === null || typeof v !== 'object') return `${typeof v}:${JSON.stringify(v)}`;
-  return `json:${sortedJson(v)}`;
+  if (typeof v === 'string') return `s${v}`;
+  if (typeof v === 'number') return `n${v}`;
+  if (v === null || typeof v === 'boolean') return `b${v}`;
+  return `j${sortedJson(v)}`;
 }
 
 function sortedJson(v: Json): string {
@@ -71,6 +75,12 @@ function mapDuplicates(list: Json[], keys: readonly string[], path: string): Sta
     if (x !== null && !isPlainObject(x)) return [invalid(index(path, i), x as Json, 'must be an object for an array of list-type map')];
   }
   if (list.length <= 1) return [];
+  if (keys.length === 1) {
+    // One key: compare the key values themselves (an item without it counts as unspecified).
+    const k = keys[0] as string;
+    const ids = list.map((x) => (isPlainObject(x) && Object.hasOwn(x as JsonObject, k) ? identity((x as JsonObject)[k] as Json) : '-'));
+    return repeatedIds(ids).map((i) => duplicate(index(path, i), ids[i] === '-' ? {} : { [k]: (list[i] as JsonObject)[k] as Json }));
+  }
   const keyValues: JsonObject[] = list.map((x) => {
     const k: JsonObject = {};
     if (x === null) return k;

@@ -95,6 +95,7 @@ export function compileValue(s: JSONSchemaProps): ValueNode {
 export function validateValue(node: ValueNode, data: Json | undefined, path = ''): OpenAPIError[] {
   const out: OpenAPIError[] = [];
   validate(node, data, path, out);
+  if (out.length <= 1) return out;
   const seen = new Set<string>();
   return out.filter((e) => (seen.has(e.message) ? false : (seen.add(e.message), true)));
 }
@@ -210,13 +211,15 @@ function canonical(v: Json): string {
 
 function checkObject(n: ValueNode, obj: JsonObject, path: string, out: OpenAPIError[]): number {
   let count = 0;
-  const keys = Object.keys(obj);
-  if (n.minProperties !== undefined && keys.length < n.minProperties) out.push(propertiesError(path, n.minProperties, keys.length, false));
-  if (n.maxProperties !== undefined && keys.length > n.maxProperties) out.push(propertiesError(path, n.maxProperties, keys.length, true));
+  if (n.minProperties !== undefined || n.maxProperties !== undefined) {
+    const size = Object.keys(obj).length;
+    if (n.minProperties !== undefined && size < n.minProperties) out.push(propertiesError(path, n.minProperties, size, false));
+    if (n.maxProperties !== undefined && size > n.maxProperties) out.push(propertiesError(path, n.maxProperties, size, true));
+  }
   if (n.additional && !n.additional.allows) {
-    for (const k of keys) if (!n.properties?.has(k)) out.push(unallowedPropertyError(path, k));
+    for (const k in obj) if (!n.properties?.has(k)) out.push(unallowedPropertyError(path, k));
   } else if (n.additional?.node) {
-    for (const k of keys) if (!n.properties?.has(k)) count += validate(n.additional.node, obj[k], `${path}.${k}`, out);
+    for (const k in obj) if (!n.properties?.has(k)) count += validate(n.additional.node, obj[k], `${path}.${k}`, out);
   }
   if (n.properties)
     for (const [name, p] of n.properties) {
@@ -239,6 +242,7 @@ function branch(n: ValueNode, data: Json, path: string): Branch {
 // schemaPropsValidator: anyOf keeps the failures of the branch that matched most; oneOf likewise
 // while none is valid; allOf merges every branch's findings; not fails when its schema passes.
 function combinators(n: ValueNode, data: Json, path: string, out: OpenAPIError[]): number {
+  if (n.anyOf.length === 0 && n.oneOf.length === 0 && n.allOf.length === 0 && !n.not) return 0;
   let count = 0;
   const merge = (b: Branch) => {
     out.push(...b.errors);
