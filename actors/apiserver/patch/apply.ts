@@ -18,7 +18,7 @@ import {
 } from './managed-fields.ts';
 import { compareObjects, fieldSetOf, type Changes } from './object-fields.ts';
 import { unclassifiedPatchError } from './patch-errors.ts';
-import { fieldShape, rootShape } from './shape.ts';
+import { fieldShape, rootShape, type Shape } from './shape.ts';
 
 export interface ApplyOptions {
   /** The `fieldManager` query parameter. */
@@ -33,6 +33,10 @@ export interface ApplyOptions {
   now: string;
   /** When given, the applied object's kind must equal it. */
   kind?: string;
+  /** A custom resource's shape (from its schema), used instead of `model`'s. */
+  shape?: Shape;
+  /** With `shape`: whether the resource has a status subresource, whose fields apply then leaves alone. */
+  statusSubresource?: boolean;
 }
 
 export interface UpdateOptions {
@@ -42,6 +46,10 @@ export interface UpdateOptions {
   now: string;
   /** `status`, `scale`...: the entry is recorded for that subresource. */
   subresource?: string;
+  /** A custom resource's shape (from its schema), used instead of `model`'s. */
+  shape?: Shape;
+  /** With `shape`: whether the resource has a status subresource. */
+  statusSubresource?: boolean;
 }
 
 /**
@@ -55,7 +63,7 @@ export interface UpdateOptions {
  */
 export function applyPatch(live: KObject | undefined, applied: KObject, opts: ApplyOptions): KObject {
   checkApplied(applied, opts);
-  const shape = rootShape(opts.model);
+  const shape = opts.shape ?? rootShape(opts.model);
   const managers = live ? decodeManagers(live.metadata?.managedFields, true) : new Map<string, Manager>();
   if (!managers) throw unclassifiedPatchError('failed to decode managed fields: invalid managedFields entries');
   const before = bodyOf(live);
@@ -71,7 +79,7 @@ export function applyPatch(live: KObject | undefined, applied: KObject, opts: Ap
     removePaths(merged, unownedPaths(previous.fields, owned), shape);
   }
 
-  const ignored = ignoredFields(opts.model);
+  const ignored = ignoredFields(opts);
   const changes = withoutIgnored(compareObjects(before, merged, shape), ignored);
   const touched = changes.added.union(changes.modified);
   const conflicts = others.map(([, m]) => ({ m, fields: m.fields.intersection(touched) })).filter((c) => !c.fields.isEmpty());
@@ -97,10 +105,10 @@ export function applyPatch(live: KObject | undefined, applied: KObject, opts: Ap
  * subresource.
  */
 export function recordUpdate(oldObj: KObject | undefined, newObj: KObject, opts: UpdateOptions): KObject {
-  const shape = rootShape(opts.model);
+  const shape = opts.shape ?? rootShape(opts.model);
   const managers = startingManagers(oldObj, newObj, opts.subresource);
   const after = bodyOf(newObj);
-  const changes = withoutIgnored(compareObjects(bodyOf(oldObj), after, shape), ignoredFields(opts.model, opts.subresource));
+  const changes = withoutIgnored(compareObjects(bodyOf(oldObj), after, shape), ignoredFields(opts, opts.subresource));
   const touched = changes.added.union(changes.modified);
   const next = withoutFields([...managers], touched, changes.removed);
   const mine = withoutSystemFields(touched.difference(changes.removed));
@@ -153,10 +161,11 @@ function unownedPaths(last: FieldSet, owned: FieldSet): Path[] {
 
 // Fields the resource's strategy resets, which no manager owns through this endpoint: `status`
 // through the main resource, `spec` through the status subresource.
-function ignoredFields(model: string, subresource?: string): string[] {
+function ignoredFields(opts: { model: string; shape?: Shape; statusSubresource?: boolean }, subresource?: string): string[] {
   if (subresource === 'status') return ['f:spec'];
   if (subresource) return [];
-  return fieldShape(rootShape(model), 'status').kind === 'untyped' ? [] : ['f:status'];
+  if (opts.shape) return opts.statusSubresource ? ['f:status'] : [];
+  return fieldShape(rootShape(opts.model), 'status').kind === 'untyped' ? [] : ['f:status'];
 }
 
 function withoutIgnored(c: Changes, ignored: string[]): Changes {

@@ -15,7 +15,11 @@ export interface ListRule {
 }
 
 export type Shape =
-  | { kind: 'struct'; model: string; atomic: boolean }
+  /**
+   * A struct: a built-in model's fields come from its client class; a custom resource's from
+   * `fields` (derived from its schema; a field it does not list is untyped).
+   */
+  | { kind: 'struct'; model: string; atomic: boolean; fields?: ReadonlyMap<string, Shape> }
   | { kind: 'map'; element: Shape }
   | { kind: 'list'; element: Shape; rule: ListRule }
   | { kind: 'scalar' }
@@ -65,6 +69,7 @@ export function fieldShape(parent: Shape, field: string): Shape {
   if (parent.kind === 'map') return parent.element;
   if (parent.kind === 'untyped' && parent.root && field === 'metadata') return rootShape('V1ObjectMeta');
   if (parent.kind !== 'struct') return UNTYPED;
+  if (parent.fields) return parent.fields.get(field) ?? UNTYPED;
   const attribute = attributes(parent.model)?.get(field);
   return attribute ? parseType(attribute.type, parent.model, field) : UNTYPED;
 }

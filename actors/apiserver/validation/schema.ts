@@ -47,14 +47,27 @@ export function modelName(apiVersion: string, kind: string): string {
 export function checkSchema(apiVersion: string, kind: string, body: Json): SchemaReport {
   const report: SchemaReport = { unknown: [], typeErrors: [], missing: [], pruned: body };
   const name = modelForKind(apiVersion, kind);
-  const root = name ? model(name) : undefined;
+  return name ? walkModel(name, body, ALWAYS_KNOWN) : report;
+}
+
+/**
+ * Checks `body` as a value of the client model `name` (`V1ObjectMeta` inside a custom resource),
+ * its paths relative to the value; an unknown model accepts anything.
+ */
+export function checkModel(name: string, body: Json): SchemaReport {
+  return walkModel(name, body);
+}
+
+function walkModel(name: string, body: Json, extra?: ReadonlyMap<string, Field>): SchemaReport {
+  const report: SchemaReport = { unknown: [], typeErrors: [], missing: [], pruned: body };
+  const root = model(name);
   if (!root) return report;
   const walker = new Walker(report);
   if (!isPlainObject(body)) {
     walker.typeError(body, `${root.goPackage}.${root.goName}`, null);
     return report;
   }
-  report.pruned = walker.object(root, body as JsonObject, ALWAYS_KNOWN);
+  report.pruned = walker.object(root, body as JsonObject, extra);
   return report;
 }
 
