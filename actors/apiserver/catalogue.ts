@@ -15,8 +15,8 @@ export interface DefinedType {
   kind: Kind;
   /** The version whose type objects of this group and resource are stored as. */
   storage: boolean;
-  /** The kind's OpenAPI v3 schema, as its definition gives it (apiVersion, kind and metadata are added). */
-  openapi?: Json;
+  /** The OpenAPI v3 component schemas of the kind and its List, by name. */
+  openapi?: { [name: string]: Json };
 }
 
 export class Catalogue {

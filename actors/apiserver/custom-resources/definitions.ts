@@ -1,7 +1,7 @@
 // Hosts one CustomResourceDefinition machine (machines/custom-resource-definition.ts) per
 // definition in the store, as `crd/<name>`, and does what it asks, as the real API server's
-// in-process apiextensions controllers do: tells it whether the definition's names are free
-// (names.ts), serves its types in the catalogue and writes NamesAccepted and Established, and,
+// in-process apiextensions controllers do: tells it whether the definition's names are free of
+// other definitions' (crd/ computeNames), serves its types in the catalogue and writes NamesAccepted and Established, and,
 // once it is being deleted, deletes its objects, then removes the cleanup finalizer. It follows
 // the definitions through the store's commits, so a definition serves from the moment it is
 // established, in this process, on the server's clock.
@@ -18,8 +18,8 @@ import { collectionKey } from '../registry/keys.ts';
 import { CLEANUP_FINALIZER } from '../registry/kinds/custom-resource-definition.ts';
 import type { Registry } from '../registry/registry.ts';
 import { fields, list } from '../registry/tables-format.ts';
+import { computeNames, type CustomResourceDefinition } from '../crd/index.ts';
 import { customTypes } from './custom-types.ts';
-import { namesConflict } from './names.ts';
 
 export const CRDS = lookupResource('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
 
@@ -69,9 +69,14 @@ export class CustomResourceDefinitions {
     this.#checkNames(crd);
   }
 
+  /** What the naming controller makes of `crd`'s names, beside every other definition. */
+  #naming(crd: KObject) {
+    return computeNames(crd as unknown as CustomResourceDefinition, [...this.#seen.values()] as unknown as CustomResourceDefinition[]);
+  }
+
   /** Tells the machine whether `crd`'s names are free of the other definitions'. */
   #checkNames(crd: KObject): void {
-    this.#actors.get(crd.metadata.name!)?.send({ type: 'NAMES', accepted: namesConflict(crd, [...this.#seen.values()]) === undefined });
+    this.#actors.get(crd.metadata.name!)?.send({ type: 'NAMES', accepted: this.#naming(crd).namesAccepted.status === 'True' });
   }
 
   #gone(name: string): void {
@@ -87,7 +92,7 @@ export class CustomResourceDefinitions {
 
   #host(name: string): Actor<typeof customResourceDefinitionMachine> {
     const machine = customResourceDefinitionMachine.provide({
-      actions: { reject: () => void this.#reject(name).catch(reportFailure(name)) },
+      actions: { reject: () => void this.#writeNaming(name).catch(reportFailure(name)) },
       actors: {
         establish: fromPromise(() => this.#establish(name)),
         deleteInstances: fromPromise(() => this.#deleteInstances(name)),
@@ -104,26 +109,16 @@ export class CustomResourceDefinitions {
     const crd = await this.registry.get(CRDS, undefined, name);
     if (crd.metadata.deletionTimestamp) return;
     this.catalogue.define(name, customTypes(crd, false));
-    const names = fields(fields(crd.spec).names);
-    await this.#writeStatus(name, (status) => ({
-      ...status,
-      acceptedNames: names,
-      conditions: withConditions(list(status.conditions) as Condition[], this.#now(), [
-        { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' },
-        { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
-      ]),
-    }));
+    await this.#writeNaming(name);
   }
 
-  async #reject(name: string): Promise<void> {
-    const crd = this.#seen.get(name);
-    const conflict = crd && namesConflict(crd, [...this.#seen.values()]);
-    if (!conflict) return;
-    await this.#writeStatus(name, (status) => ({ ...status,
-      conditions: withConditions(list(status.conditions) as Condition[], this.#now(), [
-        { type: 'NamesAccepted', status: 'False', ...conflict },
-        { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' },
-      ]) }));
+  /** Writes what the naming and establishing controllers conclude of the definition's names. */
+  async #writeNaming(name: string): Promise<void> {
+    await this.#writeStatus(name, (status, crd) => {
+      const naming = this.#naming(crd);
+      return { ...status, acceptedNames: naming.acceptedNames,
+        conditions: withConditions(list(status.conditions) as Condition[], this.#now(), [naming.namesAccepted as Condition, naming.established as Condition]) };
+    });
   }
 
   /** Deletes every object of the definition's resource, whatever version it was written at; fails while some remain. */
@@ -156,8 +151,8 @@ export class CustomResourceDefinitions {
       conditions: withConditions(list(status.conditions) as Condition[], this.#now(), [{ type: 'Terminating', status: 'True', reason, message }]) }));
   }
 
-  async #writeStatus(name: string, next: (status: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
-    await this.registry.update(CRDS, undefined, name, (crd) => ({ ...crd!, status: next(fields(crd!.status)) }),
+  async #writeStatus(name: string, next: (status: Record<string, unknown>, crd: KObject) => Record<string, unknown>): Promise<void> {
+    await this.registry.update(CRDS, undefined, name, (crd) => ({ ...crd!, status: next(fields(crd!.status), crd!) }),
       { dryRun: false, fieldManager: MANAGER, subresource: 'status' });
   }
 

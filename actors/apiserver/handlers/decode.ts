@@ -9,6 +9,7 @@ import { decodeProtobuf } from '../codec/protobuf.ts';
 import { bodyFormat } from '../negotiation.ts';
 import type { ApiRequest, Query } from '../request.ts';
 import { checkNesting, MAX_NESTING_DEPTH } from '../validation/nesting.ts';
+import type { BodySchema } from '../registry/kind.ts';
 import { checkSchema } from '../validation/schema.ts';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -93,7 +94,7 @@ function cannotHandle(kind: string, version: string, why: string): StatusError {
  * field types, required fields, unknown and duplicate fields.
  */
 export function checkObject(decoded: Decoded, expect: { apiVersion: string; kind: string; group: string; version: string }, mode: FieldValidation,
-  acceptedApiVersions: string[] = [expect.apiVersion]): Checked {
+  acceptedApiVersions: string[] = [expect.apiVersion], schema?: BodySchema): Checked {
   const body = decoded.value;
   if (!isPlainObject(body)) throw cannotHandle(expect.kind, expect.version, 'the body must be a JSON object');
   if (body.apiVersion !== undefined && !acceptedApiVersions.includes(String(body.apiVersion)))
@@ -102,6 +103,7 @@ export function checkObject(decoded: Decoded, expect: { apiVersion: string; kind
     throw badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (${expect.kind})`);
   if (body.metadata !== undefined && !isPlainObject(body.metadata))
     throw cannotHandle(expect.kind, expect.version, 'json: cannot unmarshal into Go struct field .metadata of type v1.ObjectMeta');
+  if (schema) return customObject(body, schema, decoded.duplicates, mode, expect);
   const report = checkSchema(expect.apiVersion, expect.kind, body);
   if (report.typeErrors.length > 0) throw cannotHandle(expect.kind, expect.version, report.typeErrors.map((c) => c.message).join(', '));
   const problems = [...report.unknown.map((f) => `unknown field "${f}"`), ...decoded.duplicates.map((f) => `duplicate field "${f}"`)];
@@ -114,6 +116,21 @@ export function checkObject(decoded: Decoded, expect: { apiVersion: string; kind
     : report.missing.filter((c) => c.field !== 'status' && !c.field?.startsWith('status.'));
   if (missing.length > 0) throw invalid(expect.group, expect.kind, String(object.metadata.name ?? ''), missing as StatusCause[]);
   return { object, warnings: mode === 'Warn' ? problems : [] };
+}
+
+/**
+ * A custom object as its schema reads it: unknown fields pruned and reported as fieldValidation
+ * says; its values are the kind's validation's business (422), as the real server's unstructured
+ * decoding leaves them.
+ */
+function customObject(body: Record<string, Json>, schema: BodySchema, duplicates: string[], mode: FieldValidation,
+  expect: { kind: string; version: string }): Checked {
+  const { object, unknown } = schema.prune(body);
+  const problems = [...unknown.map((f) => `unknown field "${f}"`), ...duplicates.map((f) => `duplicate field "${f}"`)];
+  if (mode === 'Strict' && problems.length > 0) throw cannotHandle(expect.kind, expect.version, `strict decoding error: ${problems.join(', ')}`);
+  const out = object as unknown as KObject;
+  out.metadata ??= {};
+  return { object: out, warnings: mode === 'Warn' ? problems : [] };
 }
 
 /** One `Warning` header value per problem, as real servers send them. */

@@ -1,4 +1,5 @@
 // create (POST) and update (PUT) of stored kinds, main resource and status.
+import { kindOf } from '../registry/kinds/index.ts';
 import type { Registry } from '../registry/registry.ts';
 import { asUser, type ApiRequest, type ResourceRequest } from '../request.ts';
 import { checkObject, dryRun, expectOf, fieldValidation, parseBody, warningHeaders } from './decode.ts';
@@ -9,7 +10,7 @@ import type { ApiResponse } from './response.ts';
 export async function handleCreate(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
   const mode = fieldValidation(r.query, 'CreateOptions');
   const opts = { dryRun: dryRun(r.query.params.getAll('dryRun'), 'CreateOptions'), fieldManager: fieldManager(r.query, req.headers['user-agent'], 'CreateOptions'), ...asUser(req) };
-  const { object, warnings } = checkObject(parseBody(req), expectOf(r.type), mode);
+  const { object, warnings } = checkObject(parseBody(req), expectOf(r.type), mode, undefined, kindOf(r.type).schema);
   const created = await registry.create(r.type, r.namespace, object, opts);
   return encodeObject(ctx, created, 201, warningHeaders(warnings));
 }
@@ -22,7 +23,7 @@ export async function handleUpdate(req: ApiRequest, r: ResourceRequest, registry
     ...(r.subresource ? { subresource: r.subresource } : {}),
     ...asUser(req),
   };
-  const decode = () => checkObject(parseBody(req), expectOf(r.type), mode);
+  const decode = () => checkObject(parseBody(req), expectOf(r.type), mode, undefined, kindOf(r.type).schema);
   const { object, warnings } = decode();
   // The decoded body is this request's own: the first attempt takes it as it is; a retry after a
   // write race decodes it again rather than reuse what the first attempt changed.

@@ -4,7 +4,8 @@
 // ValidateUpdate, the TableConvertor, CheckGracefulDelete). The registry names no kind: it asks
 // `kindOf(type)` (kinds/index.ts).
 import type { StatusCause } from '../../api/status.ts';
-import type { KObject } from '../../api/types.ts';
+import type { Json, KObject } from '../../api/types.ts';
+import type { Shape } from '../patch/shape.ts';
 import type { NameRule } from '../validation/names.ts';
 import { deepEqual } from './deep-equal.ts';
 import type { Printer } from './tables-format.ts';
@@ -20,6 +21,17 @@ export interface ScalePaths {
   labelSelectorPath?: string;
   /** How a built-in kind states its selector (a LabelSelector object as text), instead of a path. */
   selector?(obj: KObject): string;
+}
+
+/**
+ * How a kind without a client model (a custom resource) reads what clients send: its schema
+ * prunes unknown fields (reporting them for fieldValidation), gives server-side apply its shape,
+ * and may refuse strategic merge patches.
+ */
+export interface BodySchema {
+  prune(body: Record<string, Json>): { object: Record<string, Json>; unknown: string[] };
+  shape: Shape;
+  strategicMerge: boolean;
 }
 
 export interface Kind {
@@ -45,7 +57,12 @@ export interface Kind {
    * subresource may change taken from the body (`next`, changed in place).
    */
   readonly subresourceWrites: Readonly<Record<string, (next: KObject, current: KObject) => void>>;
-  validate(obj: KObject): StatusCause[];
+  /**
+   * The kind's validation of what is written: a create (`old` undefined), or an update of the main
+   * resource or of `subresource`. Kinds whose checks differ on update may instead add them in `validateUpdate`.
+   */
+  validate(obj: KObject, old: KObject | undefined, subresource: string | undefined): StatusCause[];
+  /** Checks only updates make (immutable fields), after `validate`. */
   validateUpdate(obj: KObject, old: KObject): StatusCause[];
   /** Seconds before a delete removes the object; 0 removes it at once (when no finalizer holds it). */
   gracePeriodSeconds(obj: KObject, requested: number | undefined): number;
@@ -65,6 +82,8 @@ export interface Kind {
    * several versions stores every object at its storage version.
    */
   readonly storageApiVersion: string | undefined;
+  /** How request bodies are read when the kind has no client model (custom resources); built-in kinds have none. */
+  readonly schema: BodySchema | undefined;
   /** The `scale` subresource's view of the object, for kinds that serve one. */
   readonly scale: ScalePaths | undefined;
 }
@@ -93,6 +112,7 @@ export function defineKind(rules: KindRules): Kind {
     specChanged: (next, current) => !deepEqual(next.spec, current.spec),
     scale: undefined,
     storageApiVersion: undefined,
+    schema: undefined,
     ...rules,
   };
 }

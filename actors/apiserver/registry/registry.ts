@@ -127,7 +127,7 @@ export class Registry {
     kind.defaults(obj);
     if (!opts.skipAdmission) await this.env.admission.admit(this.#attrs('CREATE', type, namespace, obj, undefined, opts), this.env.lookup);
     this.#validate(type, obj, undefined);
-    const written = opts.applied ? obj : recordUpdate(undefined, obj, { manager: opts.fieldManager, model: modelName(obj.apiVersion, type.kind), apiVersion: obj.apiVersion, now });
+    const written = opts.applied ? obj : recordUpdate(undefined, obj, { manager: opts.fieldManager, model: modelName(obj.apiVersion, type.kind), apiVersion: obj.apiVersion, now, ...shapeOf(kind) });
     if (opts.dryRun) {
       // The real request would collide with a live object: so does its dry run.
       if (await this.env.store.get(this.key(type, namespace, meta.name!))) throw alreadyExists(target(type, meta.name));
@@ -238,12 +238,12 @@ export class Registry {
     kind.defaults(next);
     await this.env.admission.admit(this.#attrs('UPDATE', type, namespace, next, current, opts), this.env.lookup);
     if (deletion) deletion.step = finalizersChanged(kind, next, current);
-    this.#validate(type, next, current, deletion?.step);
+    this.#validate(type, next, current, opts.subresource, deletion?.step);
     if (kind.hasGeneration && kind.specChanged(next, current)) next.metadata.generation = (old.generation ?? 0) + 1;
     if (deepEqual(next, current)) return current; // nothing changed: no write, no new revision
     if (opts.applied) return next;
     const now = timestamp(this.env.clock.now());
-    return recordUpdate(current, next, { manager: opts.fieldManager, model: modelName(next.apiVersion!, type.kind), apiVersion: next.apiVersion!, now,
+    return recordUpdate(current, next, { manager: opts.fieldManager, model: modelName(next.apiVersion!, type.kind), apiVersion: next.apiVersion!, now, ...shapeOf(kind),
       ...(opts.subresource ? { subresource: opts.subresource } : {}) });
   }
 
@@ -336,7 +336,7 @@ export class Registry {
   }
 
   /** `step`: an update of a terminating object as its machine took it; no transition means it was rejected. */
-  #validate(type: ResourceType, obj: KObject, old: KObject | undefined, step?: Step): void {
+  #validate(type: ResourceType, obj: KObject, old: KObject | undefined, subresource?: string, step?: Step): void {
     const kind = kindOf(type);
     const meta = obj.metadata;
     const causes: StatusCause[] = [];
@@ -345,7 +345,7 @@ export class Registry {
     if (meta.generateName) causes.push(...validateGenerateName(meta.generateName, kind.nameRule));
     if (type.scope === 'Namespaced' && !meta.namespace) causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: 'metadata.namespace' });
     causes.push(...validateLabels(meta.labels), ...validateAnnotations(meta.annotations), ...validateFinalizers(meta.finalizers));
-    causes.push(...kind.validate(obj));
+    causes.push(...kind.validate(obj, old, subresource));
     if (old) causes.push(...kind.validateUpdate(obj, old));
     if (step && step.after === step.before) causes.push(finalizersForbidden(step));
     if (causes.length > 0) throw invalid(type.group, type.kind, meta.name ?? meta.generateName ?? '', causes);
@@ -364,6 +364,9 @@ export class Registry {
     }
   }
 }
+
+/** A custom kind's shape for managed fields, which built-in kinds take from their models. */
+const shapeOf = (kind: Kind) => (kind.schema ? { shape: kind.schema.shape, statusSubresource: kind.hasStatus } : {});
 
 export function target(type: ResourceType, name: string | undefined): Target {
   return { group: type.group, resource: type.resource, name };

@@ -88,14 +88,14 @@ test('with a status subresource, the main resource keeps status and status write
   assert.equal(main.json.status, { ready: true });
 });
 
-test('names another definition of the group holds are not accepted, and the type is not served', async () => {
+test('names another definition of the group holds are not accepted (the last conflict found is the reason), and the type is not served', async () => {
   const h = await startServer();
   await define(h, definition());
   const clash = definition('gadgets', 'Widget');
   Object.assign(clash.spec.names, { singular: 'gadget', shortNames: [] });
   await define(h, clash);
   const crd = (await h.get(`${CRDS}/gadgets.example.com`)).json;
-  assert.equal(condition(crd, 'NamesAccepted'), { type: 'NamesAccepted', status: 'False', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'KindConflict', message: '"Widget" is already in use' });
+  assert.equal(condition(crd, 'NamesAccepted'), { type: 'NamesAccepted', status: 'False', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'ListKindConflict', message: '"WidgetList" is already in use' });
   assert.equal(condition(crd, 'Established'), { type: 'Established', status: 'False', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'NotAccepted', message: 'not all names are accepted' });
   assert.is((await h.get('/apis/example.com/v1/namespaces/default/gadgets')).status, 404);
 });
