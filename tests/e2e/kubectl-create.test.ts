@@ -40,6 +40,16 @@ create('create namespace, configmap and secret generic store what was given', as
   assert.equal([secret.type, secret.data], ['Opaque', { password: Buffer.from('hunter2').toString('base64') }]);
 });
 
+create('create secret docker-registry stores the registry credentials as kubernetes.io/dockerconfigjson', async (ctx) => {
+  await generate(ctx, ['-n', 'shop', 'create', 'secret', 'docker-registry', 'pull', '--docker-server=registry.example.com', '--docker-username=bot', '--docker-password=s3cret'],
+    'secret/pull created\n', '/api/v1/namespaces/shop/secrets');
+  const secret = await stored(ctx, ['-n', 'shop', 'secret', 'pull']);
+  assert.is(secret.type, 'kubernetes.io/dockerconfigjson');
+  const config = JSON.parse(Buffer.from(secret.data['.dockerconfigjson'], 'base64').toString());
+  assert.equal(Object.keys(config.auths), ['registry.example.com']);
+  assert.is(config.auths['registry.example.com'].username, 'bot');
+});
+
 create('create secret tls stores the pair as kubernetes.io/tls', async (ctx) => {
   const certs = join(ctx.s.dir, 'certs');
   await generate(ctx, ['-n', 'shop', 'create', 'secret', 'tls', 'front', `--cert=${join(certs, 'apiserver.crt')}`, `--key=${join(certs, 'apiserver.key')}`],
