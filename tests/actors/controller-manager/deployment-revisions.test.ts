@@ -6,10 +6,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
-import { ApiClient } from '../../../actors/client/client.ts';
+import type { ApiClient } from '../../../actors/client/client.ts';
 import { maxRevision, newSetAnnotations } from '../../../actors/controller-manager/controllers/deployment-revisions.ts';
-import { SimCluster } from '../../../sim/cluster.ts';
-import { parseScenario } from '../../../sim/scenario/load.ts';
+import { simCluster } from '../../helpers/sim-cluster.ts';
 
 const DEPLOYMENTS = lookupResource('apps', 'v1', 'deployments')!;
 const RS = lookupResource('apps', 'v1', 'replicasets')!;
@@ -17,14 +16,7 @@ const REVISION = 'deployment.kubernetes.io/revision';
 const HISTORY = 'deployment.kubernetes.io/revision-history';
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-async function cluster() {
-  const c = new SimCluster(parseScenario('duration: 1h\nnodePools: [{ name: n, count: 3, capacity: { cpu: "8", memory: 32Gi } }]\n', { name: 'd', dir: '.' }), 1);
-  await c.start();
-  const client = new ApiClient(c.bus, 'test');
-  const run = (ms: number) => c.kernel.run({ until: c.clock.now() + ms });
-  await run(5_000);
-  return { c, client, run };
-}
+const cluster = () => simCluster();
 
 const template = (image: string) => ({ metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image, resources: { requests: { cpu: '100m' } } }] } });
 const deployment = (image: string, annotations: Record<string, string> = {}): KObject => ({
