@@ -1,12 +1,13 @@
 // core/v1 kinds served as Protobuf (k8s.io/api core/v1 generated.proto): Namespace, ConfigMap,
-// Secret, ServiceAccount, Pod (with its status) and Node. PodSpec lives in protobuf-messages-pod.ts.
+// Secret, ServiceAccount, Pod (with its status), PodTemplate and Node. PodSpec lives in
+// protobuf-messages-pod.ts; Service and Endpoints in protobuf-messages-service.ts.
 import { LocalObjectReference } from './protobuf-messages-container.ts';
 import { ObjectMeta } from './protobuf-messages-meta.ts';
-import { PodSpec } from './protobuf-messages-pod.ts';
+import { PodSpec, PodTemplateSpec } from './protobuf-messages-pod.ts';
 import { message } from './protobuf-schema.ts';
 
 /** The type/status/reason/message rows every condition shares, plus its own time fields. */
-function condition(name: string, times: readonly [number, string][], reasonNo: number) {
+export function condition(name: string, times: readonly [number, string][], reasonNo: number) {
   return message(name, [
     [1, 'type', 'string', 'keep'],
     [2, 'status', 'string', 'keep'],
@@ -40,7 +41,7 @@ export const Secret = message('Secret', [
   [5, 'immutable', 'bool', 'keep'],
 ]);
 
-const ObjectReference = message('ObjectReference', [
+export const ObjectReference = message('ObjectReference', [
   [1, 'kind', 'string'],
   [2, 'namespace', 'string'],
   [3, 'name', 'string'],
@@ -56,6 +57,11 @@ export const ServiceAccount = message('ServiceAccount', [
   [3, 'imagePullSecrets', LocalObjectReference, 'list'],
   // A pointer: false is a choice, unset defers to the pod.
   [4, 'automountServiceAccountToken', 'bool', 'keep'],
+]);
+
+export const PodTemplate = message('PodTemplate', [
+  [1, 'metadata', ObjectMeta, 'keep'],
+  [2, 'template', PodTemplateSpec],
 ]);
 
 const ContainerState = message('ContainerState', [

@@ -1,5 +1,5 @@
 // apimachinery meta/v1 messages (pkg/apis/meta/v1/generated.proto): object and list metadata,
-// label selectors, delete options and Status. Time, FieldsV1 and RawExtension are special types
+// label selectors, conditions, delete options and Status. Time, FieldsV1 and RawExtension are special types
 // of the codec (see protobuf-schema.ts), not messages here.
 import { message } from './protobuf-schema.ts';
 
@@ -62,6 +62,16 @@ export const FieldSelectorRequirement = message('FieldSelectorRequirement', [
   [1, 'key', 'string', 'keep'],
   [2, 'operator', 'string', 'keep'],
   [3, 'values', 'string', 'list'],
+]);
+
+/** meta/v1 Condition, the condition type of newer kinds (Service, PodDisruptionBudget status). */
+export const Condition = message('Condition', [
+  [1, 'type', 'string', 'keep'],
+  [2, 'status', 'string', 'keep'],
+  [3, 'observedGeneration', 'int64'],
+  [4, 'lastTransitionTime', 'time'],
+  [5, 'reason', 'string', 'keep'],
+  [6, 'message', 'string', 'keep'],
 ]);
 
 export const Preconditions = message('Preconditions', [

@@ -1,15 +1,19 @@
-// Which kinds the API server speaks as Protobuf, and the message of each: the kinds kubectl 1.32's
-// typed commands send as Protobuf bodies (the RBAC kinds, service accounts and their tokens, and the
-// reviews among them), ControllerRevision, their lists, and meta/v1 Status.
-import { ControllerRevision, Deployment } from './protobuf-messages-apps.ts';
+// Which kinds the API server speaks as Protobuf, and the message of each: every built-in kind it
+// serves that has a Protobuf form (the ones kubectl 1.32's typed commands send as Protobuf bodies
+// among them), their lists, the reviews and token requests, and meta/v1 Status.
+import { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from './protobuf-messages-apps.ts';
 import { SelfSubjectReview, TokenRequest, TokenReview } from './protobuf-messages-authentication.ts';
 import {
   LocalSubjectAccessReview, SelfSubjectAccessReview, SelfSubjectRulesReview, SubjectAccessReview,
 } from './protobuf-messages-authorization.ts';
-import { ConfigMap, Namespace, Node, Pod, Secret, ServiceAccount } from './protobuf-messages-core.ts';
+import { Lease } from './protobuf-messages-coordination.ts';
+import { ConfigMap, Namespace, Node, Pod, PodTemplate, Secret, ServiceAccount } from './protobuf-messages-core.ts';
+import { Event } from './protobuf-messages-event.ts';
+import { FlowSchema, PriorityLevelConfiguration } from './protobuf-messages-flowcontrol.ts';
 import { ListMeta, Status } from './protobuf-messages-meta.ts';
-import { Eviction } from './protobuf-messages-policy.ts';
+import { Eviction, PodDisruptionBudget } from './protobuf-messages-policy.ts';
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './protobuf-messages-rbac.ts';
+import { Endpoints, Service } from './protobuf-messages-service.ts';
 import { listOf, type Message } from './protobuf-schema.ts';
 
 const byKind = new Map<string, Message>();
@@ -23,8 +27,13 @@ function serve(apiVersion: string, messages: readonly Message[], { lists }: { li
 }
 
 serve('v1', [Namespace, ConfigMap, Secret, ServiceAccount, Pod, Node], { lists: true });
+serve('v1', [Service, Endpoints, Event, PodTemplate], { lists: true });
 serve('v1', [Status], { lists: false });
 serve('apps/v1', [Deployment, ControllerRevision], { lists: true });
+serve('apps/v1', [ReplicaSet, DaemonSet, StatefulSet], { lists: true });
+serve('coordination.k8s.io/v1', [Lease], { lists: true });
+serve('policy/v1', [PodDisruptionBudget], { lists: true });
+serve('flowcontrol.apiserver.k8s.io/v1', [FlowSchema, PriorityLevelConfiguration], { lists: true });
 serve('rbac.authorization.k8s.io/v1', [Role, ClusterRole, RoleBinding, ClusterRoleBinding], { lists: true });
 serve('authentication.k8s.io/v1', [TokenRequest, TokenReview, SelfSubjectReview], { lists: false });
 serve('authorization.k8s.io/v1', [SelfSubjectAccessReview, SubjectAccessReview, LocalSubjectAccessReview, SelfSubjectRulesReview],

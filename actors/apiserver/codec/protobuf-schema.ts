@@ -11,6 +11,7 @@ export type Scalar = 'string' | 'bytes' | 'json' | 'bool' | 'int32' | 'int64';
 /**
  * Kubernetes messages whose JSON form is not an object:
  * - time: meta/v1 Time {seconds=1, nanos=2}, an RFC 3339 string such as "2024-01-02T03:04:05Z";
+ * - microTime: meta/v1 MicroTime, the same message, with microseconds: "2024-01-02T03:04:05.123456Z";
  * - quantity: resource.Quantity {string=1}, its string;
  * - intOrString: intstr.IntOrString {type=1, intVal=2, strVal=3}, a number (type 0) or a string (type 1);
  * - rawJson: runtime.RawExtension {raw=1} and meta/v1 FieldsV1 {Raw=1}, the parsed JSON of the bytes
@@ -18,7 +19,7 @@ export type Scalar = 'string' | 'bytes' | 'json' | 'bool' | 'int32' | 'int64';
  * - stringList: authorization/v1 and authentication/v1 ExtraValue, authentication/v1 AttestationValue
  *   {items=1}, an array of strings.
  */
-export type Special = 'time' | 'quantity' | 'intOrString' | 'rawJson' | 'stringList';
+export type Special = 'time' | 'microTime' | 'quantity' | 'intOrString' | 'rawJson' | 'stringList';
 
 export type ValueType = Scalar | Special | Message;
 

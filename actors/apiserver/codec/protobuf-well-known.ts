@@ -20,28 +20,39 @@ const ZERO_TIME_SECONDS = -62135596800;
 const MAX_TIME_SECONDS = 253402300799;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.(\d{1,9}))?(?:Z|[+-]\d{2}:\d{2})$/;
 
-const time: WellKnown = {
-  message: message('Time', [
-    [1, 'seconds', 'int64', 'keep'],
-    [2, 'nanos', 'int32', 'keep'],
-  ]),
-  toJson(m, where) {
-    if (m.seconds === undefined && m.nanos === undefined) return undefined;
-    const seconds = (m.seconds as number | undefined) ?? 0;
-    if (seconds === ZERO_TIME_SECONDS && !m.nanos) return undefined;
-    if (seconds < ZERO_TIME_SECONDS || seconds > MAX_TIME_SECONDS) throw badRequest(`invalid protobuf body: ${where} is a time outside years 1 to 9999`);
-    // JSON Time has whole seconds (RFC 3339 without fraction), as metav1.Time marshals it.
-    return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  },
-  fromJson(v, where) {
-    const match = typeof v === 'string' ? RFC3339.exec(v) : null;
-    const ms = match ? Date.parse(v as string) : NaN;
-    if (!match || Number.isNaN(ms)) throw cannotEncode(where, 'an RFC 3339 time');
-    const seconds = Math.floor(ms / 1000);
-    const nanos = match[1] ? Number(match[1].padEnd(9, '0')) : 0;
-    return { seconds, nanos };
-  },
-};
+const TIME_MESSAGE = message('Time', [
+  [1, 'seconds', 'int64', 'keep'],
+  [2, 'nanos', 'int32', 'keep'],
+]);
+
+/**
+ * A Time message as RFC 3339 in UTC, or with `micro` a MicroTime one with 6 fraction digits (cut,
+ * not rounded, as Go formats them); undefined for Go's zero time. Time drops the nanos, as
+ * metav1.Time's decoder does; MicroTime carries any beyond a second over, as time.Unix does.
+ */
+function timeText(m: Obj, where: string, micro: boolean): string | undefined {
+  if (m.seconds === undefined && m.nanos === undefined) return undefined;
+  const rawNanos = micro ? ((m.nanos as number | undefined) ?? 0) : 0;
+  const seconds = ((m.seconds as number | undefined) ?? 0) + Math.floor(rawNanos / 1e9);
+  const nanos = rawNanos - Math.floor(rawNanos / 1e9) * 1e9;
+  if (seconds === ZERO_TIME_SECONDS && !nanos) return undefined;
+  if (seconds < ZERO_TIME_SECONDS || seconds > MAX_TIME_SECONDS) throw badRequest(`invalid protobuf body: ${where} is a time outside years 1 to 9999`);
+  const fraction = micro ? `.${String(nanos).padStart(9, '0').slice(0, 6)}` : '';
+  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, `${fraction}Z`);
+}
+
+/** The seconds and nanoseconds of an RFC 3339 time with up to 9 fraction digits. */
+function parseTime(v: unknown, where: string): Obj {
+  const match = typeof v === 'string' ? RFC3339.exec(v) : null;
+  const ms = match ? Date.parse(v as string) : NaN;
+  if (!match || Number.isNaN(ms)) throw cannotEncode(where, 'an RFC 3339 time');
+  return { seconds: Math.floor(ms / 1000), nanos: match[1] ? Number(match[1].padEnd(9, '0')) : 0 };
+}
+
+// JSON Time has whole seconds (RFC 3339 without fraction), as metav1.Time marshals it; MicroTime,
+// the same message, exactly 6 fraction digits ("2024-01-02T03:04:05.123456Z").
+const time: WellKnown = { message: TIME_MESSAGE, toJson: (m, where) => timeText(m, where, false), fromJson: parseTime };
+const microTime: WellKnown = { message: TIME_MESSAGE, toJson: (m, where) => timeText(m, where, true), fromJson: parseTime };
 
 const quantity: WellKnown = {
   message: message('Quantity', [[1, 'string', 'string', 'keep']]),
@@ -89,4 +100,4 @@ const stringList: WellKnown = {
   },
 };
 
-export const WELL_KNOWN: Readonly<Record<Special, WellKnown>> = { time, quantity, intOrString, rawJson, stringList };
+export const WELL_KNOWN: Readonly<Record<Special, WellKnown>> = { time, microTime, quantity, intOrString, rawJson, stringList };

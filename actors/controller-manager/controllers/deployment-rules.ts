@@ -18,6 +18,7 @@ export interface DeploymentSpec {
   selector?: { matchLabels?: Record<string, string>; matchExpressions?: unknown[] };
   template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Rec };
   strategy?: { type?: string; rollingUpdate?: { maxSurge?: number | string; maxUnavailable?: number | string } };
+  minReadySeconds?: number;
   revisionHistoryLimit?: number;
   paused?: boolean;
   progressDeadlineSeconds?: number;
@@ -45,11 +46,17 @@ export interface Counts {
 }
 export type DeploymentStatus = Partial<Counts> & { conditions?: Condition[] };
 
-/** Keys sorted, so equal templates give equal text. */
+/**
+ * Keys sorted, so equal templates give equal text. A field holding null is left out, as absent:
+ * the real controller compares decoded objects, where a null field is its zero value (a template
+ * patched back by `kubectl rollout undo` carries `creationTimestamp: null`).
+ */
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Rec)[k])}`).join(',')}}`;
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value).filter((k) => (value as Rec)[k] !== null).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Rec)[k])}`).join(',')}}`;
+  }
   return JSON.stringify(value);
 }
 
@@ -111,7 +118,6 @@ export function proportion(setReplicas: number, maxReplicas: number | undefined,
 export const specOf = (rs: KObject) => (rs.spec ?? {}) as { replicas?: number; template?: DeploymentSpec['template'] };
 export const statusOf = (rs: KObject) => (rs.status ?? {}) as SetStatus;
 export const replicasOf = (rs: KObject) => specOf(rs).replicas ?? 0;
-export const revisionOf = (rs: KObject) => Number(rs.metadata.annotations?.[REVISION] ?? 0);
 export const annotationOf = (rs: KObject, key: string) => {
   const v = rs.metadata.annotations?.[key];
   return v === undefined || !/^\d+$/.test(v) ? undefined : Number(v);

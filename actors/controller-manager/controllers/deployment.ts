@@ -2,8 +2,8 @@
 //
 // - Each template gets its own ReplicaSet, named `<deployment>-<hash of the template>`, the hash
 //   also added to its selector and its pods as the `pod-template-hash` label, owned by the
-//   Deployment, with the revision in the `deployment.kubernetes.io/revision` annotation and the
-//   Deployment's size in `desired-replicas` and `max-replicas` (replicas + maxSurge).
+//   Deployment, and numbered and annotated as deployment-revisions.ts says: the set of the current
+//   template has the highest revision (a set found again is renumbered), the Deployment carries it.
 // - RollingUpdate: the new set grows while all sets together stay within replicas + maxSurge
 //   (25% rounded up by default), and old sets shrink, oldest first, while at least replicas -
 //   maxUnavailable (25% rounded down) pods stay available. Recreate: old sets go to zero first,
@@ -29,9 +29,10 @@ import { cacheKey } from '../../client/cache.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { REPLICASETS } from './replicaset.ts';
 import {
-  TEMPLATE_HASH, REVISION, DESIRED_REPLICAS, MAX_REPLICAS, canonical, templateHash, fenceposts, isRolling, maxSurge, progressDeadlineMs, proportion, statusOf, replicasOf, revisionOf, annotationOf, sum, byAge, setCondition, putCondition, progressingOf,
+  TEMPLATE_HASH, REVISION, DESIRED_REPLICAS, MAX_REPLICAS, canonical, templateHash, fenceposts, isRolling, maxSurge, progressDeadlineMs, proportion, statusOf, replicasOf, annotationOf, sum, byAge, setCondition, putCondition, progressingOf,
   type Rec, type DeploymentSpec, type Condition, type Counts, type DeploymentStatus,
 } from './deployment-rules.ts';
+import { maxRevision, newSetAnnotations } from './deployment-revisions.ts';
 
 const DEPLOYMENTS = lookupResource('apps', 'v1', 'deployments')!;
 /** A stuck rollout is looked at again this long after its deadline, so the deadline has passed. */
@@ -53,12 +54,13 @@ export class DeploymentController extends QueuedController {
 
   protected async sync(key: string): Promise<void> {
     const [namespace, name] = key.split('/') as [string, string];
-    const d = this.informers.get(DEPLOYMENTS).cache.get(namespace, name);
+    let d = this.informers.get(DEPLOYMENTS).cache.get(namespace, name);
     if (!d || d.metadata.deletionTimestamp) return void this.#deadlineChecks.delete(key);
     const spec = (d.spec ?? {}) as DeploymentSpec;
     const replicas = spec.replicas ?? 1;
+    const uid = d.metadata.uid;
     const sets = this.informers.get(REPLICASETS).cache.inNamespace(namespace)
-      .filter((rs) => rs.metadata.ownerReferences?.some((r) => r.controller && r.uid === d.metadata.uid));
+      .filter((rs) => rs.metadata.ownerReferences?.some((r) => r.controller && r.uid === uid));
     const hash = templateHash(spec.template ?? {});
     let newSet = sets.find((rs) => rs.metadata.labels?.[TEMPLATE_HASH] === hash);
     const old = sets.filter((rs) => rs !== newSet).sort(byAge);
@@ -67,6 +69,14 @@ export class DeploymentController extends QueuedController {
     const paused = this.#pausedConditions(d, spec, now);
     if (paused) return this.#writeStatus(d, { conditions: paused });
     let conditions = (d.status as DeploymentStatus | undefined)?.conditions ?? [];
+    const newRevision = maxRevision(old) + 1;
+    if (newSet) {
+      // The real getNewReplicaSet: the set found takes the next revision and the Deployment's
+      // annotations first (that write brings the key back), then the Deployment its revision.
+      if (await this.#reviseSet(d, spec, newSet, newRevision)) return;
+      d = await this.#annotateRevision(d, newSet.metadata.annotations?.[REVISION]);
+      if (!d) return;
+    }
     if (spec.paused || this.#isScalingEvent(replicas, newSet ? [newSet, ...old] : old)) {
       // Paused or resized: the sets there are take the new size; no template is rolled out.
       await this.#scaleToSize(d, spec, newSet, old);
@@ -77,8 +87,10 @@ export class DeploymentController extends QueuedController {
     }
     const hasDeadline = progressDeadlineMs(spec) !== undefined;
     if (!newSet) {
-      newSet = await this.#createSet(d, spec, hash, Math.max(0, ...sets.map(revisionOf)) + 1, replicas, old);
+      newSet = await this.#createSet(d, spec, hash, newRevision, replicas, old);
       if (!newSet) return;
+      d = await this.#annotateRevision(d, String(newRevision));
+      if (!d) return;
       if (hasDeadline) conditions = setCondition(conditions, { type: 'Progressing', status: 'True', reason: 'NewReplicaSetCreated', message: `Created new replica set "${newSet.metadata.name}"` }, now);
     } else if (hasDeadline && !progressingOf(conditions)) {
       conditions = setCondition(conditions, { type: 'Progressing', status: 'True', reason: 'FoundNewReplicaSet', message: `Found new replica set "${newSet.metadata.name}"` }, now);
@@ -158,9 +170,10 @@ export class DeploymentController extends QueuedController {
     const start = rolling ? Math.max(0, Math.min(replicas, replicas + fenceposts(spec, replicas).surge - sum(old, replicasOf))) : !isRolling(spec) && old.some((rs) => replicasOf(rs) > 0) ? 0 : replicas;
     try {
       return await this.client.create(REPLICASETS, {
-        metadata: { name: `${d.metadata.name}-${hash}`, namespace: d.metadata.namespace, labels, annotations: { [REVISION]: String(revision), ...this.#sizeAnnotations(d) }, ownerReferences: [ref] },
+        metadata: { name: `${d.metadata.name}-${hash}`, namespace: d.metadata.namespace, labels, annotations: newSetAnnotations(d, {}, revision, false), ownerReferences: [ref] },
         spec: {
           replicas: start,
+          ...(spec.minReadySeconds ? { minReadySeconds: spec.minReadySeconds } : {}),
           selector: { ...spec.selector, matchLabels: { ...spec.selector?.matchLabels, [TEMPLATE_HASH]: hash } },
           template: { ...spec.template, metadata: { ...spec.template?.metadata, labels } },
         },
@@ -169,6 +182,39 @@ export class DeploymentController extends QueuedController {
       // Made already (the cache had not seen it): the next sync finds it.
       if (e instanceof StatusError && e.code === 409) return undefined;
       throw e;
+    }
+  }
+
+  /**
+   * Brings the set holding the Deployment's template up to date: its revision raised to
+   * `newRevision`, the Deployment's annotations copied, its minReadySeconds the Deployment's.
+   * True when it wrote (or lost a race), so the sync stops here.
+   */
+  async #reviseSet(d: KObject, spec: DeploymentSpec, rs: KObject, newRevision: number): Promise<boolean> {
+    const annotations = newSetAnnotations(d, rs.metadata.annotations ?? {}, newRevision, true);
+    const minReadySeconds = spec.minReadySeconds ?? 0;
+    const minReadyChanged = ((rs.spec as { minReadySeconds?: number } | undefined)?.minReadySeconds ?? 0) !== minReadySeconds;
+    if (!annotations && !minReadyChanged) return false;
+    try {
+      await this.client.patch(REPLICASETS, rs.metadata.namespace, rs.metadata.name!,
+        { metadata: { resourceVersion: rs.metadata.resourceVersion, ...(annotations ? { annotations } : {}) }, spec: { minReadySeconds } }, 'merge');
+    } catch (e) {
+      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+    }
+    return true;
+  }
+
+  /**
+   * The Deployment with `revision` in its revision annotation, written when it differs (an update,
+   * as the controller may not patch Deployments); undefined when the write lost a race.
+   */
+  async #annotateRevision(d: KObject, revision: string | undefined): Promise<KObject | undefined> {
+    if (revision === undefined || d.metadata.annotations?.[REVISION] === revision) return d;
+    try {
+      return await this.client.update(DEPLOYMENTS, { ...d, metadata: { ...d.metadata, annotations: { ...d.metadata.annotations, [REVISION]: revision } } });
+    } catch (e) {
+      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+      return undefined;
     }
   }
 

@@ -5,24 +5,17 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
-import { ApiClient } from '../../../actors/client/client.ts';
+import type { ApiClient } from '../../../actors/client/client.ts';
 import { fenceposts, templateHash } from '../../../actors/controller-manager/controllers/deployment-rules.ts';
-import { SimCluster } from '../../../sim/cluster.ts';
-import { parseScenario } from '../../../sim/scenario/load.ts';
+import type { SimCluster } from '../../../sim/cluster.ts';
+import { simCluster } from '../../helpers/sim-cluster.ts';
 
 const DEPLOYMENTS = lookupResource('apps', 'v1', 'deployments')!;
 const RS = lookupResource('apps', 'v1', 'replicasets')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-async function cluster() {
-  const c = new SimCluster(parseScenario('duration: 1h\nnodePools: [{ name: n, count: 3, capacity: { cpu: "8", memory: 32Gi } }]\n', { name: 'd', dir: '.' }), 1);
-  await c.start();
-  const client = new ApiClient(c.bus, 'test');
-  const run = (ms: number) => c.kernel.run({ until: c.clock.now() + ms });
-  await run(5_000);
-  return { c, client, run };
-}
+const cluster = () => simCluster();
 
 const deployment = (image: string, strategy?: Rec): KObject => ({
   metadata: { name: 'web', namespace: 'default' },

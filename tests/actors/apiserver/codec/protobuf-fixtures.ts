@@ -3,6 +3,7 @@
 // list or map, since those do not survive a round trip (Go's encoding leaves them out too).
 import type { KObject, ObjectMeta } from '../../../../actors/api/types.ts';
 import { accessObjects } from './protobuf-fixtures-access.ts';
+import { kindObjects } from './protobuf-fixtures-kinds.ts';
 
 export const fullMetadata: ObjectMeta & { selfLink: string } = {
   name: 'web',
@@ -288,6 +289,7 @@ export const objects: Record<string, KObject> = {
   Eviction: eviction,
   ControllerRevision: controllerRevision,
   ...accessObjects,
+  ...kindObjects,
 };
 
 /** A list of the given kind, with items stripped of apiVersion and kind as servers send them. */

@@ -152,7 +152,7 @@ test('truncated varints and lengths past the end are 400s', () => {
 
 test('an envelope with no kind is a 400; a kind not served as Protobuf is a 415', () => {
   assert.is(statusError(() => decodeProtobuf(envelope('', '', new ProtoWriter()))).code, 400);
-  const e = statusError(() => decodeProtobuf(envelope('apps/v1', 'DaemonSet', new ProtoWriter())));
+  const e = statusError(() => decodeProtobuf(envelope('stable.example.com/v1', 'CronTab', new ProtoWriter())));
   assert.is(e.code, 415);
   assert.is(e.reason, 'UnsupportedMediaType');
 });
@@ -172,7 +172,7 @@ test('a ControllerRevision whose data is not JSON is a 400', () => {
 });
 
 test('encoding a kind without a message is a 406; a value of the wrong type is a 500 naming its path', () => {
-  assert.is(statusError(() => encodeProtobuf({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: {} })).code, 406);
+  assert.is(statusError(() => encodeProtobuf({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: {} })).code, 406);
   const bad = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: {}, spec: { replicas: 'three' } };
   const e = statusError(() => encodeProtobuf(bad));
   assert.is(e.code, 500);
@@ -193,7 +193,8 @@ test('supportsProtobuf answers for served kinds and their lists only', () => {
   assert.ok(supportsProtobuf('v1', 'PodList'));
   assert.ok(supportsProtobuf('v1', 'Status'));
   assert.ok(supportsProtobuf('policy/v1', 'Eviction'));
-  assert.not.ok(supportsProtobuf('v1', 'Service'));
+  assert.ok(supportsProtobuf('v1', 'ServiceList'));
+  assert.not.ok(supportsProtobuf('stable.example.com/v1', 'CronTab'));
   assert.not.ok(supportsProtobuf('apps/v1', 'Pod'));
   assert.not.ok(supportsProtobuf('authorization.k8s.io/v1', 'SelfSubjectAccessReviewList'));
 });

@@ -204,15 +204,15 @@ test('a Protobuf list answers the List kind with its items', async () => {
   assert.equal(list.items.map((i) => [i.metadata.name, i.revision]), [['r1', 4]]);
 });
 
-test('a kind not served as Protobuf answers JSON when JSON is acceptable, and 406 when only Protobuf is', async () => {
+test('a Lease, like every built-in kind with a Protobuf form, is answered in Protobuf when the client prefers it', async () => {
   const h = await startServer();
   const path = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
-  await h.post(path, { metadata: { name: 'l' }, spec: {} });
-  const fallback = await h.get(`${path}/l`, { accept: PB_OR_JSON });
-  assert.is(fallback.status, 200);
-  assert.is(fallback.headers['content-type'], 'application/json');
-  const only = await h.get(`${path}/l`, { accept: PB });
-  assert.is(only.status, 406);
+  await h.post(path, { metadata: { name: 'l' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 15, renewTime: '2024-01-02T03:04:05.123456Z' } });
+  const r = await h.get(`${path}/l`, { accept: PB_OR_JSON });
+  assert.is(r.status, 200);
+  assert.is(r.headers['content-type'], 'application/vnd.kubernetes.protobuf');
+  const lease = decodeProtobuf(r.bytes) as KObject & { spec: unknown };
+  assert.equal([lease.kind, lease.metadata.name, lease.spec], ['Lease', 'l', { holderIdentity: 'a', leaseDurationSeconds: 15, renewTime: '2024-01-02T03:04:05.123456Z' }]);
 });
 
 test('pods are answered in JSON when the client also accepts JSON', async () => {
