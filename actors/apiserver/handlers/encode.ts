@@ -19,8 +19,9 @@ export interface EncodeContext {
   nowMs: number;
 }
 
-/** Kinds whose Protobuf tables do not hold every field yet: answered in JSON whenever the client accepts it. */
-const LOSSY_PROTOBUF = new Set(['Pod', 'PodList', 'Node', 'NodeList']);
+/** Kinds whose Protobuf tables do not hold every field yet (pod specs, in pods and templates): answered in JSON whenever the client accepts it. */
+const LOSSY_PROTOBUF = new Set(['Pod', 'PodList', 'Node', 'NodeList', 'PodTemplate', 'PodTemplateList', 'Deployment', 'DeploymentList',
+  'ReplicaSet', 'ReplicaSetList', 'DaemonSet', 'DaemonSetList', 'StatefulSet', 'StatefulSetList']);
 
 export function outputFor(ctx: EncodeContext, kind: string): Output {
   const offer = { table: ctx.read && !ctx.type.virtual, protobuf: supportsProtobuf(apiVersionOf(ctx.type), kind), pretty: ctx.query.bool('pretty') };
