@@ -223,7 +223,7 @@ test('pods are answered in JSON when the client also accepts JSON', async () => 
   assert.is(r.json.kind, 'Pod');
 });
 
-test('Protobuf request bodies create namespaces, config maps, secrets, deployments and controller revisions', async () => {
+test('Protobuf request bodies create namespaces, config maps, secrets, deployments and controller revisions (a deployment answered in JSON)', async () => {
   const h = await startServer();
   const headers = { 'content-type': PB, accept: PB_OR_JSON };
   const bodies: [string, object][] = [
@@ -237,8 +237,10 @@ test('Protobuf request bodies create namespaces, config maps, secrets, deploymen
   for (const [path, body] of bodies) {
     const r = await h.post(path, pb(body), headers);
     assert.is(r.status, 201, path);
-    assert.is(r.headers['content-type'], PB, path);
-    const back = decodeProtobuf(r.bytes);
+    // A Deployment's pod template has fields its Protobuf message does not hold yet: answered in JSON, which the client takes.
+    const lossy = path.endsWith('/deployments');
+    assert.is(r.headers['content-type'], lossy ? 'application/json' : PB, path);
+    const back = lossy ? r.json : decodeProtobuf(r.bytes);
     assert.is(back.kind, (body as KObject).kind);
     assert.ok(back.metadata.uid, path);
   }
