@@ -104,8 +104,8 @@ export class ApiClient {
     if (!(Number.isInteger(this.#maxRetries) && this.#maxRetries >= 0)) throw new RangeError(`maxRetries must be an integer of at least 0, got ${retry.maxRetries}`);
   }
 
-  async request(method: string, url: string, body?: unknown, contentType = 'application/json'): Promise<unknown> {
-    const headers = { 'user-agent': this.userAgent, accept: 'application/json', ...(body !== undefined ? { 'content-type': contentType } : {}) };
+  async request(method: string, url: string, body?: unknown, contentType = 'application/json', accept = 'application/json'): Promise<unknown> {
+    const headers = { 'user-agent': this.userAgent, accept, ...(body !== undefined ? { 'content-type': contentType } : {}) };
     const req = requestOf(method, url, headers, body, contentType);
     noteRequest(method, url);
     let reply: WireResponse;

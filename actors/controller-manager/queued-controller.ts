@@ -44,14 +44,16 @@ export abstract class QueuedController {
   readonly #onError: ((e: unknown) => void) | undefined;
   readonly #lifecycle: ControllerActor;
 
-  constructor(readonly name: string, init: QueuedControllerInit) {
+  /** `periodic`: a pass the controller makes every `periodMs` besides working off its queue (the garbage collector's rediscovery). */
+  constructor(readonly name: string, init: QueuedControllerInit, periodic?: { periodMs: number; pass(): Promise<void> }) {
     this.client = new ApiClient(init.bus, name, undefined, init.limiter, { clock: init.clock });
     this.informers = init.informers;
     this.clock = init.clock;
     this.#onError = init.onError;
     this.queue = new WorkQueue(init.clock, init.workers, (key) => this.sync(key), (_key, e) => this.report(e),
       init.registry ? { registry: init.registry, name: workQueueName(name) } : undefined);
-    this.#lifecycle = new ControllerActor(CONTROLLER_NAMES[name] ?? name, { syncCaches: () => this.informers.start(), run: () => this.queue.run(), halt: () => this.queue.stop() },
+    this.#lifecycle = new ControllerActor(CONTROLLER_NAMES[name] ?? name, { syncCaches: () => this.informers.start(), run: () => this.queue.run(), halt: () => this.queue.stop(),
+      ...(periodic ? { periodMs: periodic.periodMs, pass: () => periodic.pass().catch((e) => this.report(e)) } : {}) },
       init.system ?? new ActorSystem(init.clock));
   }
 

@@ -15,19 +15,24 @@
 //   its owners (a cycle would wait forever).
 //
 // Dependents are found in a graph kept from the informers (owner uid to dependent keys); it
-// watches the kinds the simulator's controllers own and are owned: pods, ReplicaSets,
-// Deployments, DaemonSets, StatefulSets and ControllerRevisions. Keys are reconciled from a work
-// queue: an owner's key finishes its deletion, a dependent's key judges its owners.
-import { lookupKind, RESOURCES, type ResourceType } from '../../api/resources.ts';
+// watches every stored kind the server serves: the built-in ones from the start, and custom
+// resources as discovery finds them, looked for again every RESYNC_MS (the real collector's
+// 30 s), so a custom object owning Deployments takes them with it. Keys are reconciled from a
+// work queue: an owner's key finishes its deletion, a dependent's key judges its owners.
+import { RESOURCES, type ResourceType } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
+import { discoverResources } from '../../client/discovery.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 
 /**
  * The kinds watched, as dependents and as owners: every stored kind but Events, as the real
  * collector ignores them (an Event is never an owner and expires on its own).
  */
-const WATCHED: readonly ResourceType[] = RESOURCES.filter((t) => t.verbs.includes('watch') && !(t.group === '' && t.resource === 'events'));
+const watchable = (t: ResourceType) => t.verbs.includes('watch') && t.verbs.includes('delete') && !(t.group === '' && t.resource === 'events');
+/** How often the kinds served are looked for again (the real controller manager's garbage collector sync period). */
+export const RESYNC_MS = 30_000;
+const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
 
 const ORPHAN = 'orphan';
 const FOREGROUND = 'foregroundDeletion';
@@ -53,17 +58,38 @@ export class GarbageCollector extends QueuedController {
   readonly #onCollect: GarbageCollectorInit['onCollect'];
   /** Dependents by the uid of an owner they name. */
   readonly #dependents = new Map<string, Set<string>>();
+  /** The kinds watched, by `group/resource`. */
+  readonly #watched = new Map<string, ResourceType>();
+  /** The same kinds by `group/kind`: what an owner reference names (at whatever version). */
+  readonly #byKind = new Map<string, ResourceType>();
 
   constructor(init: GarbageCollectorInit) {
-    super('generic-garbage-collector', init);
+    super('generic-garbage-collector', init, { periodMs: RESYNC_MS, pass: () => this.#rediscover() });
     this.#onCollect = init.onCollect;
-    for (const type of WATCHED) {
-      init.informers.get(type).on({
-        add: (o) => this.#seen(type, undefined, o),
-        update: (old, o) => this.#seen(type, old, o),
-        delete: (o) => this.#gone(type, o),
-      });
-    }
+    for (const type of RESOURCES.filter(watchable)) this.#watch(type);
+  }
+
+  #watch(type: ResourceType): void {
+    this.#watched.set(`${type.group}/${type.resource}`, type);
+    this.#byKind.set(`${type.group}/${type.kind}`, type);
+    this.informers.get(type).on({
+      add: (o) => this.#seen(type, undefined, o),
+      update: (old, o) => this.#seen(type, old, o),
+      delete: (o) => this.#gone(type, o),
+    });
+  }
+
+  /** Watches the kinds served now that it did not (custom resources defined since), and starts their informers. */
+  async #rediscover(): Promise<void> {
+    const fresh = (await discoverResources(this.client)).filter((t) => watchable(t) && !this.#watched.has(`${t.group}/${t.resource}`));
+    if (fresh.length === 0) return;
+    for (const type of fresh) this.#watch(type);
+    await this.informers.start();
+  }
+
+  /** The watched kind an owner reference names; undefined for a kind the collector does not watch. */
+  #kindOf(ref: OwnerReference): ResourceType | undefined {
+    return this.#byKind.get(`${groupOf(ref.apiVersion)}/${ref.kind}`);
   }
 
   #seen(type: ResourceType, old: KObject | undefined, o: KObject): void {
@@ -95,15 +121,15 @@ export class GarbageCollector extends QueuedController {
 
   /** Queues the owner `ref` names when it waits on the collector. */
   #wakeOwner(ref: OwnerReference, namespace: string | undefined): void {
-    const type = lookupKind(ref.apiVersion, ref.kind);
-    if (!type || !WATCHED.includes(type)) return;
+    const type = this.#kindOf(ref);
+    if (!type) return;
     const owner = this.informers.get(type).cache.get(namespaceOf(type, namespace), ref.name);
     if (owner?.metadata.uid === ref.uid && awaitsCollector(owner)) this.queue.add(keyOf(type, owner));
   }
 
   #cached(ref: OwnerReference, namespace: string | undefined): boolean {
-    const type = lookupKind(ref.apiVersion, ref.kind);
-    if (!type || !WATCHED.includes(type)) return true; // an owner of a kind not watched is never judged gone
+    const type = this.#kindOf(ref);
+    if (!type) return true; // an owner of a kind not watched is never judged gone
     const owner = this.informers.get(type).cache.get(namespaceOf(type, namespace), ref.name);
     return owner?.metadata.uid === ref.uid;
   }
@@ -111,7 +137,7 @@ export class GarbageCollector extends QueuedController {
   /** The object a queue key names, as the cache holds it. */
   #lookup(key: string): { type: ResourceType; obj: KObject | undefined } {
     const [group, resource, namespace, name] = key.split('/') as [string, string, string, string];
-    const type = WATCHED.find((t) => t.group === group && t.resource === resource)!;
+    const type = this.#watched.get(`${group}/${resource}`)!;
     return { type, obj: this.informers.get(type).cache.get(namespaceOf(type, namespace), name) };
   }
 
@@ -179,8 +205,8 @@ export class GarbageCollector extends QueuedController {
 
   /** Whether the owner `ref` names exists (solid), is gone (dangling), or is deleting its dependents first (waiting). */
   async #standing(ref: OwnerReference, namespace: string | undefined): Promise<Standing> {
-    const type = lookupKind(ref.apiVersion, ref.kind);
-    if (!type || !WATCHED.includes(type)) return 'solid'; // an owner of a kind not watched is never judged gone
+    const type = this.#kindOf(ref);
+    if (!type) return 'solid'; // an owner of a kind not watched is never judged gone
     const cached = this.informers.get(type).cache.get(namespaceOf(type, namespace), ref.name);
     let owner = cached?.metadata.uid === ref.uid ? cached : undefined;
     if (!owner) {

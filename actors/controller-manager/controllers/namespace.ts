@@ -1,16 +1,18 @@
 // The namespace controller: a namespace being deleted (Terminating) has everything in it deleted,
-// kind by kind (deletecollection), and once nothing is left its `kubernetes` finalizer is removed
+// kind by kind (deletecollection: every namespaced kind the server serves, custom resources too,
+// as discovery lists them), and once nothing is left its `kubernetes` finalizer is removed
 // through /finalize, which lets the API server remove it. Contents that take time to go (pods
 // finishing their grace period) are looked at again every RECHECK_MS. Keys come from a work queue
 // with `concurrentNamespaceSyncs` workers.
-import { lookupResource, RESOURCES } from '../../api/resources.ts';
+import { lookupResource, type ResourceType } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
+import { discoverResources } from '../../client/discovery.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 
 const NAMESPACES = lookupResource('', 'v1', 'namespaces')!;
 /** The kinds a namespace holds: namespaced, stored, collection-deletable. */
-const CONTENTS = RESOURCES.filter((t) => t.scope === 'Namespaced' && !t.virtual && t.verbs.includes('deletecollection'));
+const holds = (t: ResourceType) => t.scope === 'Namespaced' && t.verbs.includes('list') && t.verbs.includes('deletecollection');
 /** How long to wait before looking again at a namespace whose contents are still going. */
 export const RECHECK_MS = 5_000;
 const FINALIZER = 'kubernetes';
@@ -28,7 +30,7 @@ export class NamespaceController extends QueuedController {
     const finalizers = ((ns.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []);
     if (!finalizers.includes(FINALIZER)) return;
     let remaining = 0;
-    for (const type of CONTENTS) {
+    for (const type of (await discoverResources(this.client)).filter(holds)) {
       const items = (await this.client.list(type, name)).items;
       if (items.length === 0) continue;
       remaining += items.length;
