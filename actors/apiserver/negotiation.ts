@@ -70,7 +70,7 @@ export function negotiate(accept: string | undefined, offer: Offer): Output {
     if (r.type === YAML_TYPE) return { format: 'yaml' };
     if ((r.type === PROTOBUF_TYPE || r.type === PROTOBUF_ALIAS) && offer.protobuf) return { format: 'protobuf' };
   }
-  throw notAcceptable(MEDIA_TYPES);
+  throw notAcceptable(offer.protobuf ? MEDIA_TYPES : [JSON_TYPE, YAML_TYPE]);
 }
 
 export type BodyFormat = 'json' | 'yaml' | 'protobuf';
@@ -90,12 +90,13 @@ function mediaType(contentType: string | undefined): string {
 }
 
 /** The decoder for a create or update body. A missing Content-Type is read as JSON, as curl users expect. */
-export function bodyFormat(contentType: string | undefined): BodyFormat {
+/** A request body's format by its Content-Type; 415 for one the kind does not read (custom resources: no Protobuf). */
+export function bodyFormat(contentType: string | undefined, protobuf = true): BodyFormat {
   const t = mediaType(contentType);
   if (t === '' || t === JSON_TYPE) return 'json';
   if (t === YAML_TYPE) return 'yaml';
-  if (t === PROTOBUF_TYPE || t === PROTOBUF_ALIAS) return 'protobuf';
-  throw unsupportedMediaType(t, [JSON_TYPE, YAML_TYPE, PROTOBUF_TYPE]);
+  if ((t === PROTOBUF_TYPE || t === PROTOBUF_ALIAS) && protobuf) return 'protobuf';
+  throw unsupportedMediaType(t, protobuf ? [JSON_TYPE, YAML_TYPE, PROTOBUF_TYPE] : [JSON_TYPE, YAML_TYPE]);
 }
 
 export function patchType(contentType: string | undefined): PatchType {

@@ -55,9 +55,9 @@ export function copiedBody(req: Pick<ApiRequest, 'value'>): Json | undefined {
   return req.value !== undefined ? jsonCopy(req.value, MAX_NESTING_DEPTH) : undefined;
 }
 
-/** The request's body decoded by its Content-Type: a value of the caller's own, which it may change. */
-export function parseBody(req: Pick<ApiRequest, 'body' | 'value' | 'headers'>): Decoded {
-  const format = bodyFormat(req.headers['content-type']);
+/** The request's body decoded by its Content-Type (Protobuf only where the kind has a message): a value of the caller's own, which it may change. */
+export function parseBody(req: Pick<ApiRequest, 'body' | 'value' | 'headers'>, protobuf = true): Decoded {
+  const format = bodyFormat(req.headers['content-type'], protobuf);
   const copied = format === 'json' ? copiedBody(req) : undefined;
   if (copied !== undefined) return { value: copied, duplicates: [] };
   const body = req.body;

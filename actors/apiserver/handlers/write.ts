@@ -10,7 +10,8 @@ import type { ApiResponse } from './response.ts';
 export async function handleCreate(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
   const mode = fieldValidation(r.query, 'CreateOptions');
   const opts = { dryRun: dryRun(r.query.params.getAll('dryRun'), 'CreateOptions'), fieldManager: fieldManager(r.query, req.headers['user-agent'], 'CreateOptions'), ...asUser(req) };
-  const { object, warnings } = checkObject(parseBody(req), expectOf(r.type), mode, undefined, kindOf(r.type).schema);
+  const schema = kindOf(r.type).schema;
+  const { object, warnings } = checkObject(parseBody(req, !schema), expectOf(r.type), mode, undefined, schema);
   const created = await registry.create(r.type, r.namespace, object, opts);
   return encodeObject(ctx, created, 201, warningHeaders(warnings));
 }
@@ -23,7 +24,8 @@ export async function handleUpdate(req: ApiRequest, r: ResourceRequest, registry
     ...(r.subresource ? { subresource: r.subresource } : {}),
     ...asUser(req),
   };
-  const decode = () => checkObject(parseBody(req), expectOf(r.type), mode, undefined, kindOf(r.type).schema);
+  const schema = kindOf(r.type).schema;
+  const decode = () => checkObject(parseBody(req, !schema), expectOf(r.type), mode, undefined, schema);
   const { object, warnings } = decode();
   // The decoded body is this request's own: the first attempt takes it as it is; a retry after a
   // write race decodes it again rather than reuse what the first attempt changed.

@@ -90,4 +90,15 @@ test('a strategic merge patch is refused with 415, a merge patch goes through', 
   assert.is(merge.json.spec.size, 4);
 });
 
+test('custom objects have no Protobuf form: a Protobuf body is 415, a Protobuf-only Accept 406', async () => {
+  const h = await withWidgets();
+  const body = await h.call('POST', WIDGETS, { body: new Uint8Array([0x6b, 0x38, 0x73, 0x00]), headers: { 'content-type': 'application/vnd.kubernetes.protobuf' } });
+  assert.is(body.status, 415);
+  assert.is(body.json.message, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
+  const read = await h.get(WIDGETS, { accept: 'application/vnd.kubernetes.protobuf' });
+  assert.is(read.status, 406);
+  assert.is(read.json.message, 'only the following media types are accepted: application/json, application/yaml');
+  assert.is((await h.get(WIDGETS, { accept: 'application/vnd.kubernetes.protobuf, application/json' })).headers['content-type'], 'application/json');
+});
+
 test.run();
