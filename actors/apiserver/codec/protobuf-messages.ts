@@ -12,7 +12,9 @@ import { Event } from './protobuf-messages-event.ts';
 import { FlowSchema, PriorityLevelConfiguration } from './protobuf-messages-flowcontrol.ts';
 import { ListMeta, Status } from './protobuf-messages-meta.ts';
 import { Eviction, PodDisruptionBudget } from './protobuf-messages-policy.ts';
+import { LimitRange, ResourceQuota } from './protobuf-messages-quota.ts';
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './protobuf-messages-rbac.ts';
+import { PriorityClass } from './protobuf-messages-scheduling.ts';
 import { Endpoints, Service } from './protobuf-messages-service.ts';
 import { listOf, type Message } from './protobuf-schema.ts';
 
@@ -39,6 +41,8 @@ serve('authentication.k8s.io/v1', [TokenRequest, TokenReview, SelfSubjectReview]
 serve('authorization.k8s.io/v1', [SelfSubjectAccessReview, SubjectAccessReview, LocalSubjectAccessReview, SelfSubjectRulesReview],
   { lists: false });
 serve('policy/v1', [Eviction], { lists: false });
+serve('v1', [ResourceQuota, LimitRange], { lists: true });
+serve('scheduling.k8s.io/v1', [PriorityClass], { lists: true });
 
 /** The message of a kind, or undefined when the kind is not served as Protobuf. */
 export function messageFor(apiVersion: string, kind: string): Message | undefined {

@@ -1,6 +1,6 @@
 // DELETE of one object and deletecollection. Options come from the body; from the query only
 // when the body is empty, as real servers read them.
-import { invalid, success } from '../../api/status.ts';
+import { forbidden, invalid, success } from '../../api/status.ts';
 import { isPlainObject, type KObject } from '../../api/types.ts';
 import { kindOf } from '../registry/kinds/index.ts';
 import type { DeleteOptions, Registry } from '../registry/registry.ts';
@@ -67,6 +67,9 @@ function deletedResponse(r: ResourceRequest, obj: KObject, removed: boolean, opt
 
 export async function handleDelete(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
   const opts = deleteOptions(req, r);
+  // As the real kind's REST Delete refuses it; a collection delete goes by each object's storage delete, which does not.
+  const refused = kindOf(r.type).deleteForbidden(r.name!);
+  if (refused) throw forbidden({ group: r.type.group, resource: r.type.resource, name: r.name }, refused);
   const { object, removed } = await registry.delete(r.type, r.namespace, r.name!, opts);
   return deletedResponse(r, object, removed, opts, ctx);
 }

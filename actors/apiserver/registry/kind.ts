@@ -86,6 +86,8 @@ export interface Kind {
   readonly schema: BodySchema | undefined;
   /** The `scale` subresource's view of the object, for kinds that serve one. */
   readonly scale: ScalePaths | undefined;
+  /** Why a DELETE of this name is refused with 403 (a system PriorityClass), or undefined. */
+  deleteForbidden(name: string): string | undefined;
 }
 
 /** The rules a kind states; the rest take the defaults below. */
@@ -113,6 +115,7 @@ export function defineKind(rules: KindRules): Kind {
     scale: undefined,
     storageApiVersion: undefined,
     schema: undefined,
+    deleteForbidden: () => undefined,
     ...rules,
   };
 }

@@ -11,14 +11,17 @@ import { event } from './event.ts';
 import { flowSchema } from './flow-schema.ts';
 import { horizontalPodAutoscaler } from './horizontal-pod-autoscaler.ts';
 import { lease } from './lease.ts';
+import { limitRange } from './limit-range.ts';
 import { namespace } from './namespace.ts';
 import { node } from './node.ts';
 import { podDisruptionBudget } from './pod-disruption-budget.ts';
 import { podTemplate } from './pod-template.ts';
 import { pod } from './pod.ts';
+import { priorityClass } from './priority-class.ts';
 import { priorityLevel } from './priority-level.ts';
 import { clusterRole, clusterRoleBinding, role, roleBinding } from './rbac.ts';
 import { replicaSet } from './replicaset.ts';
+import { resourceQuota } from './resource-quota.ts';
 import { secret } from './secret.ts';
 import { serviceAccount } from './service-account.ts';
 import { service } from './service.ts';
@@ -34,6 +37,9 @@ const BUILTIN: ReadonlyMap<string, Kind> = new Map([
   ['/serviceaccounts', serviceAccount],
   ['/events', event],
   ['/podtemplates', podTemplate],
+  ['/resourcequotas', resourceQuota],
+  ['/limitranges', limitRange],
+  ['scheduling.k8s.io/priorityclasses', priorityClass],
   ['apps/controllerrevisions', controllerRevision],
   ['apps/replicasets', replicaSet],
   ['apps/deployments', deployment],

@@ -18,6 +18,18 @@ export const immutable = (field: string, value: unknown): StatusCause => ({
 export const notNegative = (field: string, value: number): StatusCause =>
   ({ reason: 'FieldValueInvalid', message: `Invalid value: ${value}: must be greater than or equal to 0`, field });
 
+export const required = (field: string, detail = ''): StatusCause =>
+  ({ reason: 'FieldValueRequired', message: detail ? `Required value: ${detail}` : 'Required value', field });
+
+/** `shown` is the value as Go's field error prints it (`"text"`, `5`, `[]core.X{"a"}`). */
+export const invalid = (field: string, shown: string, detail: string): StatusCause =>
+  ({ reason: 'FieldValueInvalid', message: `Invalid value: ${shown}: ${detail}`, field });
+
+export const notSupported = (field: string, shown: string, supported: readonly string[]): StatusCause =>
+  ({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${shown}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`, field });
+
+export const duplicate = (field: string, shown: string): StatusCause => ({ reason: 'FieldValueDuplicate', message: `Duplicate value: ${shown}`, field });
+
 /** Every container of a pod spec names an image (pod templates and pods alike). */
 export function containerImages(spec: Spec | undefined, path: string): StatusCause[] {
   const causes: StatusCause[] = [];
