@@ -3,20 +3,21 @@
 // the API like any client would. Creates go out a bounded number at a time so a burst of a
 // hundred thousand pods does not put a hundred thousand requests in flight.
 import type { Clock, Random } from '../actors/api/env.ts';
-import { lookupResource } from '../actors/api/resources.ts';
+import { lookupResource, type ResourceType } from '../actors/api/resources.ts';
 import { StatusError } from '../actors/api/status.ts';
 import type { KObject } from '../actors/api/types.ts';
 import { ApiClient } from '../actors/client/client.ts';
 import { FAILURE_PROBABILITY, RUN_DURATION } from '../actors/nodeagent/nodeagent.ts';
 import { formatDuration } from '../actors/api/duration.ts';
 import { BusTimeoutError, NoRespondersError, type Bus } from '../transport/bus.ts';
-import { WORKLOAD_LABEL } from './scenario/pods.ts';
+import { priorityOfClass, WORKLOAD_LABEL } from './scenario/pods.ts';
 import type { Workload } from './scenario/types.ts';
 
 const PODS = lookupResource('', 'v1', 'pods')!;
 const REPLICASETS = lookupResource('apps', 'v1', 'replicasets')!;
 const DEPLOYMENTS = lookupResource('apps', 'v1', 'deployments')!;
 const NAMESPACES = lookupResource('', 'v1', 'namespaces')!;
+const PRIORITY_CLASSES = lookupResource('scheduling.k8s.io', 'v1', 'priorityclasses')!;
 /** Creates in flight at once, over all workloads. */
 const IN_FLIGHT = 256;
 /** How long a create nobody answered waits before it is sent again. */
@@ -73,9 +74,15 @@ export async function startWorkloads(bus: Bus, clock: Clock, random: Random, wor
   const client = new ApiClient(bus, 'orchsim-workloads', undefined, undefined, { clock });
   const driver: WorkloadDriver = { failures: 0, errors: [], stop: () => (stopped = true) };
   let stopped = false;
-  for (const ns of new Set(workloads.map((w) => w.namespace))) {
+  const classes = new Set(workloads.map((w) => (w.pod.spec as { priorityClassName?: string } | undefined)?.priorityClassName));
+  const prerequisites: [ResourceType, KObject][] = [
+    ...[...new Set(workloads.map((w) => w.namespace))].map((ns): [ResourceType, KObject] => [NAMESPACES, { metadata: { name: ns } } as KObject]),
+    ...[...classes].filter((c) => priorityOfClass(c) !== undefined)
+      .map((name): [ResourceType, KObject] => [PRIORITY_CLASSES, { metadata: { name }, value: priorityOfClass(name) } as KObject]),
+  ];
+  for (const [type, obj] of prerequisites) {
     try {
-      await client.create(NAMESPACES, { metadata: { name: ns } } as KObject);
+      await client.create(type, obj);
     } catch (e) {
       if (!(e instanceof StatusError && e.code === 409)) throw e;
     }

@@ -9,7 +9,7 @@ import { tlsSpecs } from '../api/options/delegated-auth.ts';
 import { knownCipherSuites } from './tls-versions.ts';
 import { bool, checkCidr, cidrs, duration, float, int, oneOf, parseBool, portRange, string, stringMap, strings, type NamedCertKey, type PortRange } from '../api/options/kinds.ts';
 import { OptionTable, type CrossRule, type OptionSpec } from '../api/options/table.ts';
-import { DEFAULT_PLUGINS, makePlugin } from './admission/plugins.ts';
+import { DEFAULT_PLUGINS, PLUGIN_NAMES } from './admission/plugins.ts';
 import { AUTHORIZATION_MODES } from './auth/authorizer.ts';
 
 export interface ApiServerOptions {
@@ -128,7 +128,7 @@ const OTHER_PLUGINS = ['AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'DenySer
   'LimitPodHardAntiAffinityTopology', 'NamespaceAutoProvision', 'NamespaceExists', 'NodeRestriction', 'OwnerReferencesPermissionEnforcement', 'PersistentVolumeLabel',
   'PodNodeSelector', 'PodTolerationRestriction', 'SecurityContextDeny'];
 const ALL_PLUGINS = [...SEED_DEFAULT_PLUGINS, ...OTHER_PLUGINS];
-const implemented = (name: string) => makePlugin(name, { defaultNotReadyTolerationSeconds: 0, defaultUnreachableTolerationSeconds: 0 }) !== undefined;
+const implemented = (name: string) => PLUGIN_NAMES.has(name);
 export const IMPLEMENTED_PLUGINS = ALL_PLUGINS.filter(implemented);
 const pluginNames = (v: string[]) => {
   const bad = v.find((p) => !ALL_PLUGINS.includes(p));

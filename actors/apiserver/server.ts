@@ -9,6 +9,8 @@ import { StatusError, internal, methodNotAllowed, type Status } from '../api/sta
 import type { KObject } from '../api/types.ts';
 import { AdmissionChain } from './admission/chain.ts';
 import { makePlugin } from './admission/plugins.ts';
+import { PolicyObjects } from './admission/policy-objects.ts';
+import { SYSTEM_PRIORITY_CLASSES } from './registry/kinds/priority-class.ts';
 import { SYSTEM_NAMESPACES } from '../api/namespaces.ts';
 import { authenticator, loadTokenFile, type Authenticator } from './auth/authenticator.ts';
 import { loadPolicyFile } from './auth/abac.ts';
@@ -123,12 +125,16 @@ export class ApiServer {
   readonly #nonResourceDeps: NonResourceDeps;
   readonly #eventExpiry: EventExpiry;
   readonly #definitions: CustomResourceDefinitions;
+  /** The PriorityClasses, quotas and limit ranges admission reads on every pod create. */
+  readonly #policy: PolicyObjects;
 
   constructor(readonly options: ApiServerOptions, readonly env: ApiServerEnv) {
     this.store = env.store ?? new MemoryStore();
     const system = env.system ?? new ActorSystem(env.clock);
+    this.#policy = new PolicyObjects(this.store, options.etcdPrefix);
     const pluginOpts = { defaultNotReadyTolerationSeconds: options.defaultNotReadyTolerationSeconds,
-      defaultUnreachableTolerationSeconds: options.defaultUnreachableTolerationSeconds };
+      defaultUnreachableTolerationSeconds: options.defaultUnreachableTolerationSeconds,
+      policy: { objects: this.#policy, store: this.store, keyPrefix: options.etcdPrefix, clock: env.clock } };
     const modes = options.authorizationMode;
     this.rbac = modes.includes('RBAC') ? new RbacPolicy(this.store, options.etcdPrefix) : undefined;
     this.#nodeGraph = modes.includes('Node') ? new NodeGraph(this.store, options.etcdPrefix) : undefined;
@@ -172,13 +178,15 @@ export class ApiServer {
   }
 
   /**
-   * Creates the system namespaces (with RBAC the bootstrap roles and bindings, with priority and
-   * fairness its bootstrap configuration, kept from then on), reads what authorization and
-   * priority and fairness need, and starts compaction.
+   * Creates the system namespaces and PriorityClasses (with RBAC the bootstrap roles and bindings,
+   * with priority and fairness its bootstrap configuration, kept from then on), reads what
+   * authorization, admission and priority and fairness need, and starts compaction.
    */
   async start(): Promise<void> {
     const ns = lookupResource('', 'v1', 'namespaces')!;
+    const pc = lookupResource('scheduling.k8s.io', 'v1', 'priorityclasses')!;
     const missing: [ResourceType, KObject][] = SYSTEM_NAMESPACES.map((name) => [ns, { metadata: { name } } as KObject]);
+    missing.push(...SYSTEM_PRIORITY_CLASSES.map((c): [ResourceType, KObject] => [pc, structuredClone(c)]));
     if (this.rbac) missing.push(...bootstrapPolicy().map((o): [ResourceType, KObject] => [lookupKind(o.apiVersion!, o.kind!)!, o]));
     for (const [type, obj] of missing) {
       const exists = await this.store.get(this.registry.key(type, undefined, obj.metadata.name!));
@@ -193,6 +201,7 @@ export class ApiServer {
     await this.rbac?.load();
     await this.#nodeGraph?.load();
     await this.#definitions.start();
+    await this.#policy.load();
     this.#scheduleCompaction();
     this.#stopBus = serveOnBus(this.bus, (req) => this.handle(req),
       (q, limit) => changesAfter(this.store, this.#fanout.chains, this.options.etcdPrefix, q, this.catalogue, limit), (q) => this.#refuseChanges(q));
@@ -216,6 +225,7 @@ export class ApiServer {
     this.#fanout.close();
     this.#eventExpiry.stop();
     this.#definitions.stop();
+    this.#policy.close();
     this.#stopProducer?.();
     this.flowControl?.stop();
     if (this.#compactionTimer !== undefined) this.env.clock.clearTimeout(this.#compactionTimer);

@@ -15,7 +15,22 @@ export const DEFAULT_IMAGE = 'registry.k8s.io/pause:3.9';
 export const SHORT_FORM_FIELDS = ['requests', 'limits', 'priority', 'labels', 'image', 'tolerations', 'nodeSelector'];
 
 const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
+/** Higher priorities are the system's (scheduling.k8s.io HighestUserDefinablePriority). */
+const HIGHEST_USER_PRIORITY = 1_000_000_000;
+const PRIORITY_CLASS_PREFIX = 'orchsim-priority-';
+
+/**
+ * The PriorityClass a short form's `priority:` names: the Priority admission plugin refuses a pod
+ * that states its own priority, so the workloads make one class per value (startWorkloads).
+ */
+export const priorityClassFor = (priority: number) => `${PRIORITY_CLASS_PREFIX}${priority}`;
+
+/** The value of a class priorityClassFor named, or undefined for any other class. */
+export function priorityOfClass(name: unknown): number | undefined {
+  if (typeof name !== 'string' || !name.startsWith(PRIORITY_CLASS_PREFIX)) return undefined;
+  const value = Number(name.slice(PRIORITY_CLASS_PREFIX.length));
+  return Number.isInteger(value) ? value : undefined;
+}
 const STANDARD_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
 const RESOURCE_NAMES = [...STANDARD_RESOURCES, 'hugepages-<size>', 'extended resources with a domain (example.com/gpu)'];
 /** Set by the server or by controllers: a manifest exported from a cluster carries them, a create must not. */
@@ -39,7 +54,8 @@ export function shortFormPod(f: Field, workload: string): KObject {
     container.resources = { requests, limits };
   }
   const spec: Record<string, unknown> = { containers: [container] };
-  if (f.child('priority').present) spec.priority = integer(f.child('priority'), INT32_MIN, INT32_MAX, 'an integer (32-bit)');
+  if (f.child('priority').present)
+    spec.priorityClassName = priorityClassFor(integer(f.child('priority'), INT32_MIN, HIGHEST_USER_PRIORITY, 'an integer'));
   if (f.child('tolerations').present) spec.tolerations = tolerations(f.child('tolerations'));
   if (f.child('nodeSelector').present) spec.nodeSelector = labels(f.child('nodeSelector'));
   const metadata = { labels: { [WORKLOAD_LABEL]: workload, ...podLabels(f.child('labels'), workload) } };

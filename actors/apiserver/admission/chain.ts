@@ -1,5 +1,7 @@
-// Admission: after decoding and defaulting, before validation and storage. Mutating plugins run
-// first, in order; then validating plugins. A plugin rejects by throwing a StatusError.
+// Admission, in the real server's two phases: mutating plugins run in order after decoding and
+// defaulting, before the object is validated; validating plugins run in order after it is
+// validated, just before storage (so an invalid object never charges a quota). A delete, with no
+// object to validate, runs both at once. A plugin rejects by throwing a StatusError.
 import type { ResourceType } from '../../api/resources.ts';
 import type { KObject } from '../../api/types.ts';
 import type { UserInfo } from '../auth/authorizer.ts';
@@ -35,15 +37,25 @@ export interface AdmissionPlugin {
 export class AdmissionChain {
   constructor(readonly plugins: readonly AdmissionPlugin[]) {}
 
-  /** Waits only on plugins that answer with a promise: an await of each would cost every write a dozen promises. */
+  /** A promise only when some plugin answers with one: awaiting each would cost every write a dozen promises. */
+  mutate(a: AdmissionAttributes, lookup: AdmissionLookup): void | Promise<void> {
+    return this.#run('mutate', 0, a, lookup);
+  }
+
+  validate(a: AdmissionAttributes, lookup: AdmissionLookup): void | Promise<void> {
+    return this.#run('validate', 0, a, lookup);
+  }
+
+  /** Both phases at once, for a write with nothing to validate in between (a delete). */
   async admit(a: AdmissionAttributes, lookup: AdmissionLookup): Promise<void> {
-    for (const p of this.plugins) {
-      const pending = p.mutate?.(a, lookup);
-      if (pending) await pending;
-    }
-    for (const p of this.plugins) {
-      const pending = p.validate?.(a, lookup);
-      if (pending) await pending;
+    await this.mutate(a, lookup);
+    await this.validate(a, lookup);
+  }
+
+  #run(phase: 'mutate' | 'validate', from: number, a: AdmissionAttributes, lookup: AdmissionLookup): void | Promise<void> {
+    for (let i = from; i < this.plugins.length; i++) {
+      const pending = this.plugins[i]![phase]?.(a, lookup);
+      if (pending) return pending.then(() => this.#run(phase, i + 1, a, lookup));
     }
   }
 }

@@ -4,13 +4,17 @@ import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { defaultTolerations } from '../registry/defaults-pod.ts';
 import type { AdmissionPlugin } from './chain.ts';
+import { limitRangerPlugin } from './limit-ranger.ts';
+import { priorityPlugin } from './priority.ts';
+import { resourceQuotaPlugin, type QuotaStorage } from './resource-quota.ts';
 
 /** Namespaces that exist from the start and may not be deleted. */
 const UNDELETABLE = new Set(['default', SYSTEM_NAMESPACE, PUBLIC_NAMESPACE]);
 
+// A mutating plugin, as the real one: a missing namespace is a 404 before the object is validated.
 const namespaceLifecycle: AdmissionPlugin = {
   name: 'NamespaceLifecycle',
-  async validate(a, lookup) {
+  async mutate(a, lookup) {
     if (a.type.resource === 'namespaces' && a.type.group === '' && a.operation === 'DELETE' && UNDELETABLE.has(a.name))
       throw new StatusError(403, 'Forbidden', `namespaces "${a.name}" is forbidden: this namespace may not be deleted`, { name: a.name, kind: 'namespaces' });
     if (a.operation !== 'CREATE' || a.namespace === undefined || a.type.scope !== 'Namespaced') return;
@@ -47,15 +51,6 @@ const serviceAccount: AdmissionPlugin = {
   },
 };
 
-const priority: AdmissionPlugin = {
-  name: 'Priority',
-  mutate(a) {
-    if (!isPodCreate(a)) return;
-    const spec = specOf(a.object!);
-    spec.priority ??= 0;
-  },
-};
-
 const taintNodesByCondition: AdmissionPlugin = {
   name: 'TaintNodesByCondition',
   mutate(a) {
@@ -70,7 +65,7 @@ const taintNodesByCondition: AdmissionPlugin = {
 
 const alwaysDeny: AdmissionPlugin = {
   name: 'AlwaysDeny',
-  validate(a) {
+  mutate(a) {
     throw new StatusError(403, 'Forbidden', `${a.type.resource} "${a.name}" is forbidden: admission control is denying all modifications`, { name: a.name, group: a.type.group, kind: a.type.resource });
   },
 };
@@ -78,19 +73,26 @@ const alwaysDeny: AdmissionPlugin = {
 const alwaysAdmit: AdmissionPlugin = { name: 'AlwaysAdmit' };
 
 /** Enabled unless disabled, in this order (seed 001's defaults that orchsim implements). */
-export const DEFAULT_PLUGINS = ['NamespaceLifecycle', 'ServiceAccount', 'TaintNodesByCondition', 'Priority', 'DefaultTolerationSeconds'];
+export const DEFAULT_PLUGINS = ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'TaintNodesByCondition', 'Priority', 'DefaultTolerationSeconds', 'ResourceQuota'];
+
+/** Every plugin makePlugin makes. */
+export const PLUGIN_NAMES: ReadonlySet<string> = new Set([...DEFAULT_PLUGINS, 'AlwaysDeny', 'AlwaysAdmit']);
 
 export interface PluginOptions {
   defaultNotReadyTolerationSeconds: number;
   defaultUnreachableTolerationSeconds: number;
+  /** What Priority, LimitRanger and ResourceQuota read (and ResourceQuota writes): the PriorityClasses, quotas and limit ranges. */
+  policy: QuotaStorage;
 }
 
 export function makePlugin(name: string, o: PluginOptions): AdmissionPlugin | undefined {
   switch (name) {
     case 'NamespaceLifecycle': return namespaceLifecycle;
+    case 'LimitRanger': return limitRangerPlugin(o.policy.objects);
     case 'ServiceAccount': return serviceAccount;
     case 'TaintNodesByCondition': return taintNodesByCondition;
-    case 'Priority': return priority;
+    case 'Priority': return priorityPlugin(o.policy.objects);
+    case 'ResourceQuota': return resourceQuotaPlugin(o.policy);
     case 'DefaultTolerationSeconds': return defaultTolerationSeconds(o.defaultNotReadyTolerationSeconds, o.defaultUnreachableTolerationSeconds);
     case 'AlwaysDeny': return alwaysDeny;
     case 'AlwaysAdmit': return alwaysAdmit;

@@ -1,7 +1,8 @@
 // Pod spec defaults, for pods and for every pod template (kubernetes pkg/apis/core/v1 defaults.go
 // SetDefaults_PodSpec, SetDefaults_Container, SetDefaults_Volume, SetDefaults_Probe, ..., called as
-// zz_generated.defaults.go walks the spec), plus what only a Pod gets (SetDefaults_Pod, and the
-// Priority admission plugin's priority) and DefaultTolerationSeconds for the admission chain.
+// zz_generated.defaults.go walks the spec), plus what only a Pod gets (SetDefaults_Pod) and
+// DefaultTolerationSeconds for the admission chain. A pod's priority is the Priority admission
+// plugin's business (admission/priority.ts), not a default.
 import type { KObject } from '../../api/types.ts';
 import { child, type FieldDefault, type Fields, fill, items, nil, present, zero } from './defaults-fields.ts';
 
@@ -36,19 +37,11 @@ const VOLUME_SOURCES: ReadonlyMap<string, readonly FieldDefault[]> = new Map([
   ['scaleIO', [zero('storageMode', 'ThinProvisioned'), zero('fsType', 'xfs')]],
 ]);
 
-/** Priorities of the built-in classes; any other pod without a priority gets 0. */
-const SYSTEM_PRIORITY_CLASSES: ReadonlyMap<unknown, number> = new Map([
-  ['system-node-critical', 2000001000],
-  ['system-cluster-critical', 2000000000],
-]);
-
-/** Everything a Pod gets on decode, and the priority the Priority admission plugin gives it. */
+/** Everything a Pod gets on decode. */
 export function defaultPod(pod: KObject): void {
   const spec = child(pod, 'spec');
   podOnlyDefaults(spec);
   defaultPodSpec(spec);
-  if (spec.priority === undefined || spec.priority === null) spec.priority = SYSTEM_PRIORITY_CLASSES.get(spec.priorityClassName) ?? 0;
-  fill(spec, [nil('preemptionPolicy', 'PreemptLowerPriority')]);
 }
 
 /** A PodTemplateSpec's spec, as in pod templates and workload templates (no Pod-only defaults). */

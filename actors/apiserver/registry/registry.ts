@@ -123,10 +123,15 @@ export class Registry {
     delete meta.deletionGracePeriodSeconds;
     if (kind.hasGeneration) meta.generation = 1;
     else delete meta.generation;
-    kind.prepareForCreate(obj);
     kind.defaults(obj);
-    if (!opts.skipAdmission) await this.env.admission.admit(this.#attrs('CREATE', type, namespace, obj, undefined, opts), this.env.lookup);
+    const attrs = opts.skipAdmission ? undefined : this.#attrs('CREATE', type, namespace, obj, undefined, opts);
+    const mutating = attrs && this.env.admission.mutate(attrs, this.env.lookup);
+    if (mutating) await mutating;
+    // After mutating admission, as the real BeforeCreate: a pod's QoS class sees the LimitRanger's defaults.
+    kind.prepareForCreate(obj);
     this.#validate(type, obj, undefined);
+    const validating = attrs && this.env.admission.validate(attrs, this.env.lookup);
+    if (validating) await validating;
     const written = opts.applied ? obj : recordUpdate(undefined, obj, { manager: opts.fieldManager, model: modelName(obj.apiVersion, type.kind), apiVersion: obj.apiVersion, now, ...shapeOf(kind) });
     if (opts.dryRun) {
       // The real request would collide with a live object: so does its dry run.
@@ -236,9 +241,13 @@ export class Registry {
       kind.prepareForUpdate(next, current);
     }
     kind.defaults(next);
-    await this.env.admission.admit(this.#attrs('UPDATE', type, namespace, next, current, opts), this.env.lookup);
+    const attrs = this.#attrs('UPDATE', type, namespace, next, current, opts);
+    const mutating = this.env.admission.mutate(attrs, this.env.lookup);
+    if (mutating) await mutating;
     if (deletion) deletion.step = finalizersChanged(kind, next, current);
     this.#validate(type, next, current, opts.subresource, deletion?.step);
+    const validating = this.env.admission.validate(attrs, this.env.lookup);
+    if (validating) await validating;
     if (kind.hasGeneration && kind.specChanged(next, current)) next.metadata.generation = (old.generation ?? 0) + 1;
     if (deepEqual(next, current)) return current; // nothing changed: no write, no new revision
     if (opts.applied) return next;

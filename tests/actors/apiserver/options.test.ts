@@ -273,9 +273,10 @@ test('deprecated options and values are taken with a warning', () => {
 
 test('admission: the seed\'s names are all accepted, orchsim runs the ones it implements', () => {
   const o = apiServerOptions({ enableAdmissionPlugins: ['NodeRestriction', 'AlwaysDeny'], disableAdmissionPlugins: ['ServiceAccount', 'LimitRanger'] });
-  assert.equal(admissionPluginNames(o), ['NamespaceLifecycle', 'TaintNodesByCondition', 'Priority', 'DefaultTolerationSeconds', 'AlwaysDeny']);
+  assert.equal(admissionPluginNames(o), ['NamespaceLifecycle', 'TaintNodesByCondition', 'Priority', 'DefaultTolerationSeconds', 'ResourceQuota', 'AlwaysDeny']);
   assert.equal(inertAdmissionPlugins(o), ['NodeRestriction']);
-  assert.equal(admissionPluginNames(apiServerOptions()), ['NamespaceLifecycle', 'ServiceAccount', 'TaintNodesByCondition', 'Priority', 'DefaultTolerationSeconds']);
+  assert.equal(admissionPluginNames(apiServerOptions()), ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'TaintNodesByCondition', 'Priority',
+    'DefaultTolerationSeconds', 'ResourceQuota']);
 });
 
 test.run();

@@ -12,6 +12,7 @@ import { NodeConditionTaints } from '../../../actors/controller-manager/controll
 import { schedulerOptions } from '../../../actors/scheduler/options.ts';
 import { schedulerReplica } from '../../../actors/scheduler/replica.ts';
 import { Scheduler } from '../../../actors/scheduler/scheduler.ts';
+import { priorityClasses } from '../../helpers/priority-classes.ts';
 import { virtualWorld } from '../../helpers/virtual-world.ts';
 import { sample } from '../client/metric-values.ts';
 
@@ -24,9 +25,11 @@ async function world() {
   const node = (name: string, cpu: string) =>
     client.create(NODES, { metadata: { name, labels: { 'kubernetes.io/hostname': name } }, spec: {},
       status: { allocatable: { cpu, memory: '16Gi', pods: '110' }, capacity: { cpu, memory: '16Gi', pods: '110' }, conditions: [{ type: 'Ready', status: 'True' }] } } as KObject);
-  const pod = (name: string, cpu: string, priority = 0) =>
+  const classFor = priorityClasses(client);
+  const pod = async (name: string, cpu: string, priority = 0) =>
     client.create(PODS, { metadata: { name, namespace: 'default' },
-      spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu, memory: '64Mi' } } }], terminationGracePeriodSeconds: 0, priority } } as KObject);
+      spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu, memory: '64Mi' } } }], terminationGracePeriodSeconds: 0,
+        priorityClassName: await classFor(priority) } } as KObject);
   const informers = new SharedInformers(bus, clock, 'test');
   const taints = new NodeConditionTaints({ bus, informers, onError: (e) => { throw e; } });
   await taints.start();

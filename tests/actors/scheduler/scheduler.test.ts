@@ -10,6 +10,7 @@ import { SharedInformers } from '../../../actors/client/shared-informers.ts';
 import { NodeConditionTaints } from '../../../actors/controller-manager/controllers/node-condition-taints.ts';
 import type { SchedulerOptions } from '../../../actors/scheduler/options.ts';
 import { Scheduler, type Decision } from '../../../actors/scheduler/scheduler.ts';
+import { priorityClasses } from '../../helpers/priority-classes.ts';
 import { virtualWorld } from '../../helpers/virtual-world.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
@@ -27,9 +28,11 @@ async function world(options: Partial<SchedulerOptions> = {}, seed = 3) {
     client.create(NODES, { metadata: { name, labels: { 'kubernetes.io/hostname': name, ...extra.labels } },
       spec: extra.taints ? { taints: extra.taints } : {},
       status: { allocatable: { cpu, memory, pods: '110' }, capacity: { cpu, memory, pods: '110' }, conditions: [{ type: 'Ready', status: 'True' }] } } as KObject);
-  const pod = (name: string, cpu: string, extra: Rec = {}) =>
+  const classFor = priorityClasses(client);
+  const pod = async (name: string, cpu: string, { priority, ...extra }: Rec = {}) =>
     client.create(PODS, { metadata: { name, namespace: 'default' },
-      spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu, memory: '64Mi' } } }], terminationGracePeriodSeconds: 0, ...extra } } as KObject);
+      spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu, memory: '64Mi' } } }], terminationGracePeriodSeconds: 0,
+        ...(priority !== undefined ? { priorityClassName: await classFor(priority) } : {}), ...extra } } as KObject);
   // New nodes carry the not-ready taint until the node lifecycle controller sees them Ready.
   const informers = new SharedInformers(bus, clock, 'test');
   const taints = new NodeConditionTaints({ bus, informers, onError: (e) => { throw e; } });

@@ -154,7 +154,7 @@ const EXPECTED_FULL: Scenario = {
         metadata: { labels: { 'orchsim.io/workload': 'web', app: 'web' } },
         spec: {
           containers: [{ name: 'main', image: 'nginx:1.27', resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } } }],
-          priority: 1000,
+          priorityClassName: 'orchsim-priority-1000',
           tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'batch', effect: 'PreferNoSchedule' }],
           nodeSelector: { pool: 'general' },
         },
@@ -317,6 +317,7 @@ test('labels and taints follow the API server rules', () => {
   rejectsPools('[{ name: a, count: 1, zones: [a, ""] }]', 'nodePools[0].zones[1]', 'must be a non-empty zone name, got ""');
   rejects('workloads: [{ name: w, count: 1, requests: {}, tolerations: [{ key: k, operator: Exists, value: v }] }]', 'workloads[0].tolerations[0].value', 'must be empty when operator is Exists');
   rejects('workloads: [{ name: w, count: 1, requests: {}, tolerations: [{ key: k, tolerationSeconds: 30 }] }]', 'workloads[0].tolerations[0].effect', 'must be NoExecute when tolerationSeconds is set');
+  rejects('workloads: [{ name: w, count: 1, requests: {}, priority: 2000000000 }]', 'workloads[0].priority', 'must be at most 1,000,000,000, got 2000000000');
 });
 
 test('a workload gives exactly one pod form, and the short form\'s fields only with requests', () => {
