@@ -128,7 +128,7 @@ function priorityClassMatches(req: ScopeRequirement, className: string | undefin
 }
 
 /** A pod still charges its compute resources until it ends or its grace period after deletion runs out (QuotaV1Pod). */
-function chargesCompute(pod: KObject, nowMs: number): boolean {
+export function chargesCompute(pod: KObject, nowMs: number): boolean {
   const phase = (pod.status as { phase?: string } | undefined)?.phase;
   if (phase === 'Succeeded' || phase === 'Failed') return false;
   const { deletionTimestamp, deletionGracePeriodSeconds } = pod.metadata;

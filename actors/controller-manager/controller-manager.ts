@@ -14,6 +14,7 @@
 //   deployment-controller       rolls each Deployment's template out through ReplicaSets
 //   daemonset-controller        one pod per eligible node, its templates kept as ControllerRevisions
 //   statefulset-controller      pods with stable names and ordinals, made, removed and updated in order
+//   resourcequota-controller    each ResourceQuota's status: its hard limits and what its namespace uses
 //
 // Its registry (`metrics`) holds what a real controller manager's /metrics shows of these: the
 // requests of its clients (rest_client_*), its work queues (workqueue_*), its leader status.
@@ -43,6 +44,7 @@ import { GarbageCollector } from './controllers/garbage-collector.ts';
 import { NamespaceController } from './controllers/namespace.ts';
 import { PodGarbageCollector } from './controllers/pod-gc.ts';
 import { ReplicaSetController } from './controllers/replicaset.ts';
+import { ResourceQuotaController } from './controllers/resource-quota.ts';
 import { StatefulSetController } from './controllers/statefulset.ts';
 import { TaintEvictionController } from './controllers/taint-eviction.ts';
 import { controllerEnabled, controllerManagerOptions, KNOWN_CONTROLLERS, type ControllerManagerOptions, type ControllerName } from './options.ts';
@@ -120,6 +122,8 @@ class Loops {
     if (enabled('daemonset-controller')) this.daemonSets = add(new DaemonSetController({ ...base('daemonset-controller'), workers: o.concurrentDaemonsetSyncs }));
     if (enabled('clusterrole-aggregation-controller')) add(new ClusterRoleAggregationController({ ...base('clusterrole-aggregation-controller'), workers: 5 }));
     if (enabled('statefulset-controller')) this.statefulSets = add(new StatefulSetController({ ...base('statefulset-controller'), workers: o.concurrentStatefulsetSyncs }));
+    if (enabled('resourcequota-controller'))
+      add(new ResourceQuotaController({ ...base('resourcequota-controller'), workers: o.concurrentResourceQuotaSyncs, syncPeriodMs: o.resourceQuotaSyncPeriodMs }));
   }
 
   async start(): Promise<void> {

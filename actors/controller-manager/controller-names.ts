@@ -15,6 +15,7 @@ export const CONTROLLER_ALIASES: Readonly<Record<string, string>> = {
   daemonset: 'daemonset-controller',
   statefulset: 'statefulset-controller',
   'clusterrole-aggregation': 'clusterrole-aggregation-controller',
+  resourcequota: 'resourcequota-controller',
 };
 
 /** Real controllers orchsim does not simulate, by their current and older names. */
@@ -27,7 +28,6 @@ export const NOT_SIMULATED_CONTROLLERS: ReadonlySet<string> = new Set([
   'replicationcontroller-controller', 'replicationcontroller',
   'serviceaccount-token-controller', 'serviceaccount-token',
   'serviceaccount-controller', 'serviceaccount',
-  'resourcequota-controller', 'resourcequota',
   'horizontal-pod-autoscaler-controller', 'horizontalpodautoscaling',
   'disruption-controller', 'disruption',
   'cronjob-controller', 'cronjob',

@@ -13,7 +13,7 @@ import { CONTROLLER_ALIASES, NOT_SIMULATED_CONTROLLERS } from './controller-name
 import { inspectOptions } from '../system/options.ts';
 
 /** The controllers `--controllers '*'` runs, by the names the flag takes. */
-export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller', 'replicaset-controller', 'pod-garbage-collector', 'garbage-collector', 'namespace-controller', 'deployment-controller', 'daemonset-controller', 'statefulset-controller', 'clusterrole-aggregation-controller'] as const;
+export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller', 'replicaset-controller', 'pod-garbage-collector', 'garbage-collector', 'namespace-controller', 'deployment-controller', 'daemonset-controller', 'statefulset-controller', 'clusterrole-aggregation-controller', 'resourcequota-controller'] as const;
 export type ControllerName = (typeof KNOWN_CONTROLLERS)[number];
 
 /** With the `--leader-elect` options it shares with the scheduler (only the replica holding the lock works). */
@@ -43,6 +43,9 @@ export interface ControllerManagerOptions extends LeaderElectOptions {
   concurrentDeploymentSyncs: number;
   concurrentDaemonsetSyncs: number;
   concurrentStatefulsetSyncs: number;
+  concurrentResourceQuotaSyncs: number;
+  /** `--resource-quota-sync-period`: every quota's usage is recounted this often. */
+  resourceQuotaSyncPeriodMs: number;
   /** `--use-service-account-credentials`: each controller authenticates as its own service account (in orch-system). */
   useServiceAccountCredentials: boolean;
   /** `--orch-api-qps`, `--orch-api-burst`: the client's limit towards the API server; 0 QPS: no limit. */
@@ -142,7 +145,7 @@ export const CONTROLLER_MANAGER_TABLE = new OptionTable<ControllerManagerOptions
   { name: 'pv-recycler-pod-template-filepath-nfs', kind: string, group: GROUP, help: 'the pod template of NFS recyclers', inert: VOLUMES },
   { name: 'pv-recycler-pod-template-filepath-hostpath', kind: string, group: GROUP, help: 'the pod template of host-path recyclers', inert: VOLUMES },
   { name: 'namespace-sync-period', kind: duration, default: 300_000, group: GROUP, rule: positive, help: 'how often namespaces\' life cycles are synced', inert: 'namespaces are synced on every change' },
-  { name: 'resource-quota-sync-period', kind: duration, default: 300_000, group: GROUP, rule: positive, help: 'how often quota usage is synced', inert: NOT_RUN },
+  { name: 'resource-quota-sync-period', kind: duration, key: 'resourceQuotaSyncPeriodMs', default: 300_000, group: GROUP, rule: positive, help: 'how often every quota\'s usage is recounted' },
   { name: 'min-resync-period', kind: duration, default: 12 * 3_600_000, group: GROUP, rule: positive, help: 'reflectors resync at a random time between this and twice this', inert: 'informers never lose events here, so they do not resync' },
   { name: 'horizontal-pod-autoscaler-sync-period', kind: duration, default: 15_000, group: GROUP, rule: positive, help: 'how often autoscalers are synced', inert: NOT_RUN },
   { name: 'horizontal-pod-autoscaler-downscale-stabilization', kind: duration, default: 300_000, group: GROUP, rule: notNegative, help: 'the window of downscale recommendations', inert: NOT_RUN },
@@ -181,7 +184,7 @@ export const CONTROLLER_MANAGER_TABLE = new OptionTable<ControllerManagerOptions
   concurrent('namespace', 10, 'concurrentNamespaceSyncs'),
   concurrent('rc', 5),
   concurrent('replicaset', 5, 'concurrentReplicasetSyncs'),
-  concurrent('resource-quota', 5),
+  concurrent('resource-quota', 5, 'concurrentResourceQuotaSyncs'),
   concurrent('service-endpoint', 5),
   concurrent('service', 1),
   concurrent('serviceaccount-token', 5),

@@ -98,6 +98,11 @@ export const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
   ],
   'generic-garbage-collector': [rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*']), events],
   'clusterrole-aggregation-controller': [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])],
+  'resourcequota-controller': [
+    rule(['list', 'watch'], ['*'], ['*']),
+    rule(['update'], [CORE], ['resourcequotas/status']),
+    events,
+  ],
   'namespace-controller': [
     rule(['delete', 'get', 'list', 'watch'], [CORE], ['namespaces']),
     rule(['update'], [CORE], ['namespaces/finalize', 'namespaces/status']),
