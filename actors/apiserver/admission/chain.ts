@@ -47,9 +47,9 @@ export class AdmissionChain {
   }
 
   /** Both phases at once, for a write with nothing to validate in between (a delete). */
-  async admit(a: AdmissionAttributes, lookup: AdmissionLookup): Promise<void> {
-    await this.mutate(a, lookup);
-    await this.validate(a, lookup);
+  admit(a: AdmissionAttributes, lookup: AdmissionLookup): void | Promise<void> {
+    const mutating = this.mutate(a, lookup);
+    return mutating ? mutating.then(() => this.validate(a, lookup)) : this.validate(a, lookup);
   }
 
   #run(phase: 'mutate' | 'validate', from: number, a: AdmissionAttributes, lookup: AdmissionLookup): void | Promise<void> {

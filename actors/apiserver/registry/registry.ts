@@ -277,7 +277,8 @@ export class Registry {
       const current = await this.env.store.get(key);
       if (!current) throw notFound(target(type, name));
       checkPreconditions(type, name, current, opts.preconditions);
-      await this.env.admission.admit({ operation: 'DELETE', type, namespace, name, dryRun: opts.dryRun, old: current }, this.env.lookup);
+      const admitting = this.env.admission.admit({ operation: 'DELETE', type, namespace, name, dryRun: opts.dryRun, old: current }, this.env.lookup);
+      if (admitting) await admitting;
       // A first delete may write something of its kind's first (a finalizer its cleanup needs).
       const live = current.metadata.deletionTimestamp ? current : kind.prepareForDelete(current);
       const before = deletionSnapshot(live, kind);

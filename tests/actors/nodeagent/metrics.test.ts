@@ -7,6 +7,7 @@ import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
 import { MEMORY_USAGE, NodeAgent } from '../../../actors/nodeagent/nodeagent.ts';
 import type { NodeAgentOptions } from '../../../actors/nodeagent/options.ts';
+import { priorityClasses } from '../../helpers/priority-classes.ts';
 import { virtualWorld } from '../../helpers/virtual-world.ts';
 import { sample } from '../client/metric-values.ts';
 
@@ -17,9 +18,10 @@ async function world(options: Partial<NodeAgentOptions> = {}) {
   const { clock, bus, random: root, server, client, run } = await virtualWorld();
   const agent = new NodeAgent({ bus, clock, random: root.fork('agent'), nodeName: NODE, options: { leaseRenewJitterFactor: 0, ...options }, onError: (e) => { throw e; } });
   await agent.start();
-  const pod = (name: string, memory = '64Mi', extra: { priority?: number; usage?: string } = {}) => client.create(PODS, {
+  const classFor = priorityClasses(client);
+  const pod = async (name: string, memory = '64Mi', extra: { priority?: number; usage?: string } = {}) => client.create(PODS, {
     metadata: { name, namespace: 'default', ...(extra.usage ? { annotations: { [MEMORY_USAGE]: extra.usage } } : {}) },
-    spec: { nodeName: NODE, ...(extra.priority !== undefined ? { priority: extra.priority } : {}),
+    spec: { nodeName: NODE, ...(extra.priority !== undefined ? { priorityClassName: await classFor(extra.priority) } : {}),
       containers: [{ name: 'main', image: 'nginx', resources: { requests: { memory } } }] },
   } as KObject);
   const m = (name: string, labels: Record<string, string | number> = {}) => sample(agent.metrics, name, labels);

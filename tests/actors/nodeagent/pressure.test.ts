@@ -11,6 +11,7 @@ import { evictionVictim, memoryThreshold } from '../../../actors/nodeagent/press
 import { seededRandom } from '../../../sim/random.ts';
 import { virtualClock } from '../../../sim/virtual-clock.ts';
 import { MemoryBus } from '../../../transport/memory-bus.ts';
+import { priorityClasses } from '../../helpers/priority-classes.ts';
 import { virtualWorld } from '../../helpers/virtual-world.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
@@ -23,9 +24,10 @@ async function world(options: Partial<NodeAgentOptions>) {
   const agent = new NodeAgent({ bus, clock, random: root.fork('agent'), nodeName: NODE, options: { leaseRenewJitterFactor: 0, ...options }, onError: (e) => { throw e; } });
   await agent.start();
   const t0 = clock.now();
-  const pod = (name: string, memory: string, extra: { priority?: number; usage?: string } = {}) => client.create(PODS, {
+  const classFor = priorityClasses(client);
+  const pod = async (name: string, memory: string, extra: { priority?: number; usage?: string } = {}) => client.create(PODS, {
     metadata: { name, namespace: 'default', ...(extra.usage ? { annotations: { [MEMORY_USAGE]: extra.usage } } : {}) },
-    spec: { nodeName: NODE, ...(extra.priority !== undefined ? { priority: extra.priority } : {}),
+    spec: { nodeName: NODE, ...(extra.priority !== undefined ? { priorityClassName: await classFor(extra.priority) } : {}),
       containers: [{ name: 'main', image: 'nginx', resources: { requests: { memory } } }] },
   } as KObject);
   const status = async (name: string) => (await client.get(PODS, 'default', name)).status as Rec;
