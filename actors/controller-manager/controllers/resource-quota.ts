@@ -15,6 +15,7 @@ import { chargesCompute, evaluatorFor, scopeRequirements, type Evaluator } from 
 import { ZERO_QUANTITY } from '../../api/quantity.ts';
 import { addLists, listsEqual, mask, readResourceList, writeResourceList, type ResourceList } from '../../api/resource-lists.ts';
 import { lookupResource, RESOURCES, type ResourceType } from '../../api/resources.ts';
+import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
@@ -24,6 +25,8 @@ const QUOTAS = lookupResource('', 'v1', 'resourcequotas')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
 const SERVICES = lookupResource('', 'v1', 'services')!;
 const CONFIGMAPS = lookupResource('', 'v1', 'configmaps')!;
+/** A recount that lost to an admission charge is tried again this much later, once the cache has the charge. */
+const CONFLICT_RETRY_MS = 1_000;
 /** The object counts with old names of their own. */
 const ALIASED = ['configmaps', 'secrets', 'resourcequotas', 'replicationcontrollers'];
 
@@ -108,9 +111,15 @@ export class ResourceQuotaController extends QueuedController {
     const dirty = quota.status?.hard === undefined || quota.status?.used === undefined || !listsEqual(hard, statusHard) || !listsEqual(used, statusUsed);
     if (!dirty) return;
     const { name, namespace, resourceVersion, labels, annotations } = quota.metadata;
-    await this.client.update(QUOTAS, { apiVersion: 'v1', kind: 'ResourceQuota',
-      metadata: { name, namespace, resourceVersion, ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}) },
-      status: { hard: writeResourceList(hard), used: writeResourceList(used) } }, 'status');
+    try {
+      await this.client.update(QUOTAS, { apiVersion: 'v1', kind: 'ResourceQuota',
+        metadata: { name, namespace, resourceVersion, ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}) },
+        status: { hard: writeResourceList(hard), used: writeResourceList(used) } }, 'status');
+    } catch (e) {
+      // Gone: nothing to count. Changed meanwhile (a charge; its status-only change queues nothing): count again.
+      if (e instanceof StatusError && e.code === 409) this.queue.addAfter(key, CONFLICT_RETRY_MS);
+      else if (!(e instanceof StatusError && e.code === 404)) throw e;
+    }
   }
 
   /** CalculateUsage: each evaluator's sum over the namespace's objects in the quota's scopes, for the hard names it measures. */
