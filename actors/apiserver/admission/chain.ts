@@ -3,6 +3,7 @@
 // validated, just before storage (so an invalid object never charges a quota). A delete, with no
 // object to validate, runs both at once. A plugin rejects by throwing a StatusError.
 import type { ResourceType } from '../../api/resources.ts';
+import type { Target } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { UserInfo } from '../auth/authorizer.ts';
 
@@ -22,6 +23,9 @@ export interface AdmissionAttributes {
   /** Who asks; absent for the server's own writes. */
   user?: UserInfo;
 }
+
+/** What a plugin's refusal names (admission.NewForbidden: `pods "x" is forbidden: ...`). */
+export const targetOf = (a: AdmissionAttributes): Target => ({ group: a.type.group, resource: a.type.resource, name: a.name });
 
 /** What plugins may read: the store's current objects, without going through admission again. */
 export interface AdmissionLookup {

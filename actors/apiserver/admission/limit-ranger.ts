@@ -7,9 +7,8 @@ import { formatQuantity, milliValue, unitValue, ZERO_QUANTITY, type Quantity } f
 import { podTotal, readResourceList, writeResourceList, type ResourceList } from '../../api/resource-lists.ts';
 import { forbidden } from '../../api/status.ts';
 import { isPlainObject, type KObject } from '../../api/types.ts';
-import type { AdmissionAttributes, AdmissionPlugin } from './chain.ts';
+import { targetOf, type AdmissionAttributes, type AdmissionPlugin } from './chain.ts';
 import type { PolicyObjects } from './policy-objects.ts';
-import { targetOf } from './priority.ts';
 
 const ANNOTATION = 'kubernetes.io/limit-ranger';
 /** Above this, values are compared in whole units rather than thousandths (resource.MaxMilliValue). */

@@ -3,10 +3,10 @@
 // then takes), or are 0 and PreemptLowerPriority; a pod naming no existing class, or stating a
 // priority or policy other than its class's, is refused. An update keeps what the create set.
 // PriorityClasses themselves: only one may be the global default.
-import { forbidden, type Target } from '../../api/status.ts';
+import { forbidden } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { classFields } from '../registry/kinds/priority-class.ts';
-import type { AdmissionAttributes, AdmissionPlugin } from './chain.ts';
+import { targetOf, type AdmissionAttributes, type AdmissionPlugin } from './chain.ts';
 import type { PolicyObjects } from './policy-objects.ts';
 
 interface PodPriority {
@@ -16,7 +16,6 @@ interface PodPriority {
 }
 
 const specOf = (pod: KObject) => (pod.spec ??= {}) as PodPriority;
-export const targetOf = (a: AdmissionAttributes): Target => ({ group: a.type.group, resource: a.type.resource, name: a.name });
 
 function admitPodCreate(a: AdmissionAttributes, classes: PolicyObjects): void {
   const spec = specOf(a.object!);

@@ -7,8 +7,7 @@ import { addLists, exceeding, listsEqual, mask, negativeNames, prettyPrint, read
   type ResourceList } from '../../api/resource-lists.ts';
 import { forbidden } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
-import type { AdmissionAttributes } from './chain.ts';
-import { targetOf } from './priority.ts';
+import { targetOf, type AdmissionAttributes } from './chain.ts';
 
 export interface Charge {
   quota: KObject;
