@@ -3,10 +3,10 @@
 // - when a quota is created or its spec.hard changes (status-only changes are its own or the
 //   admission plugin's charges, and are not worth a recount);
 // - when an object it counts goes away or stops counting: a pod deleted or ended, a service
-//   deleted or no longer a NodePort or LoadBalancer, a configmap deleted (the replenishment the
-//   real controller's quota monitor does, for the kinds this one follows);
+//   deleted or no longer a NodePort or LoadBalancer, a configmap or secret deleted (the
+//   replenishment the real controller's quota monitor does, for the kinds this one follows);
 // - for every quota, every --resource-quota-sync-period, which also catches what no event shows
-//   (secrets and other counted kinds are listed at each recount, not followed).
+//   (the other kinds a quota counts by `count/<resource>.<group>` are listed at each recount).
 // Usage is summed with the same evaluators the ResourceQuota admission plugin charges by
 // (api/quota.ts); the status is written with the quota's resourceVersion, so a recount that raced
 // an admission charge fails and is tried again. Keys are reconciled from a work queue with
@@ -25,6 +25,7 @@ const QUOTAS = lookupResource('', 'v1', 'resourcequotas')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
 const SERVICES = lookupResource('', 'v1', 'services')!;
 const CONFIGMAPS = lookupResource('', 'v1', 'configmaps')!;
+const SECRETS = lookupResource('', 'v1', 'secrets')!;
 /** A recount that lost to an admission charge is tried again this much later, once the cache has the charge. */
 const CONFLICT_RETRY_MS = 1_000;
 /** The object counts with old names of their own. */
@@ -86,6 +87,7 @@ export class ResourceQuotaController extends QueuedController {
     follow(PODS, (old, pod) => chargesCompute(old, this.clock.now()) && !chargesCompute(pod, this.clock.now()));
     follow(SERVICES, (old, svc) => quotaServiceType(old) !== quotaServiceType(svc));
     follow(CONFIGMAPS);
+    follow(SECRETS);
   }
 
   /** The full recount: every quota, every sync period. */

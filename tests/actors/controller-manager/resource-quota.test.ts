@@ -14,6 +14,9 @@ const QUOTAS = lookupResource('', 'v1', 'resourcequotas')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
 const CONFIGMAPS = lookupResource('', 'v1', 'configmaps')!;
 const SECRETS = lookupResource('', 'v1', 'secrets')!;
+const DEPLOYMENTS = lookupResource('apps', 'v1', 'deployments')!;
+const deployment = (name: string) => ({ metadata: { name, namespace: 'default' }, spec: { selector: { matchLabels: { app: name } },
+  template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } }) as KObject;
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const SYNC_PERIOD_MS = 60_000;
@@ -72,10 +75,17 @@ test('a change of spec.hard shows in the status at once; what no event shows is 
   await w.run(1_000);
   assert.equal([(await w.status()).hard, (await w.status()).used], [{ pods: '4', secrets: '2' }, { pods: '0', secrets: '1' }]);
   await w.client.delete(SECRETS, 'default', 'token');
+  await w.run(1_000);
+  assert.equal((await w.status()).used.secrets, '0', 'a deleted secret gives its share back at once');
+  await w.client.create(DEPLOYMENTS, deployment('web'));
+  await w.client.update(QUOTAS, { ...(await w.client.get(QUOTAS, 'default', 'q')), spec: { hard: { 'count/deployments.apps': '2' } } });
+  await w.run(1_000);
+  assert.equal((await w.status()).used, { 'count/deployments.apps': '1' });
+  await w.client.delete(DEPLOYMENTS, 'default', 'web');
   await w.run(SYNC_PERIOD_MS / 2);
-  assert.equal((await w.status()).used.secrets, '1', 'secrets are not followed: nothing has recounted yet');
+  assert.equal((await w.status()).used, { 'count/deployments.apps': '1' }, 'deployments are not followed: nothing has recounted yet');
   await w.run(SYNC_PERIOD_MS);
-  assert.equal((await w.status()).used.secrets, '0', 'the periodic recount saw it go');
+  assert.equal((await w.status()).used, { 'count/deployments.apps': '0' }, 'the periodic recount saw it go');
   w.stop();
 });
 
