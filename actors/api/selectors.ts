@@ -1,81 +1,71 @@
 // Label and field selectors: parsed once, matched per object. Parsing errors are 400s.
+import { parseInt64, parseRequirements, SelectorSyntaxError, type Requirement } from './label-selector-parser.ts';
 import { badRequest } from './status.ts';
 import type { KObject } from './types.ts';
 
-type LabelRequirement =
-  | { op: 'in' | 'notin'; key: string; values: string[] }
-  | { op: 'exists' | '!'; key: string };
-
 export type Matcher = (obj: KObject) => boolean;
 
-const KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+/** A label's value, or undefined when absent (never an inherited Object member such as `constructor`). */
+function labelOf(obj: KObject, key: string): string | undefined {
+  const labels = obj.metadata.labels;
+  if (labels === undefined) return undefined;
+  const v = labels[key];
+  return typeof v === 'string' ? v : undefined;
+}
 
-/** Splits on commas that are not inside a `(...)` value set. */
-function splitTerms(text: string): string[] {
-  const terms: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] === '(') depth++;
-    else if (text[i] === ')') depth--;
-    else if (text[i] === ',' && depth === 0) {
-      terms.push(text.slice(start, i));
-      start = i + 1;
+/** One requirement as a closure: one label read and, for sets of one value, one comparison. */
+function requirementMatcher({ key, operator, values }: Requirement): Matcher {
+  const only = values.length === 1 ? values[0] : undefined;
+  switch (operator) {
+    case 'exists': return (o) => labelOf(o, key) !== undefined;
+    case '!': return (o) => labelOf(o, key) === undefined;
+    case 'in': case '=': case '==':
+      if (only !== undefined) return (o) => labelOf(o, key) === only;
+      return (o) => {
+        const v = labelOf(o, key);
+        return v !== undefined && values.includes(v);
+      };
+    case 'notin': case '!=':
+      if (only !== undefined) return (o) => labelOf(o, key) !== only;
+      return (o) => {
+        const v = labelOf(o, key);
+        return v === undefined || !values.includes(v);
+      };
+    case 'gt': case 'lt': {
+      const bound = parseInt64(only!)!;
+      const greater = operator === 'gt';
+      return (o) => {
+        const v = labelOf(o, key);
+        const n = v === undefined ? undefined : parseInt64(v);
+        return n !== undefined && (greater ? n > bound : n < bound);
+      };
     }
   }
-  terms.push(text.slice(start));
-  return terms.map((t) => t.trim());
 }
 
-/** Words the real parser reads as operators, never as keys. */
-const KEYWORDS = new Set(['in', 'notin']);
-
-function checkKey(key: string, selector: string): string {
-  if (KEYWORDS.has(key)) throw badRequest(`unable to parse requirement: found '${key}', expected: !, identifier in selector "${selector}"`);
-  if (!KEY.test(key) || key.length > 316) throw badRequest(`unable to parse requirement: invalid label key "${key}" in selector "${selector}"`);
-  return key;
-}
-
-function checkValue(value: string, selector: string): string {
-  if (value.length > 63 || !VALUE.test(value)) throw badRequest(`unable to parse requirement: invalid label value "${value}" in selector "${selector}"`);
-  return value;
-}
-
-function parseLabelTerm(term: string, selector: string): LabelRequirement {
-  let m: RegExpExecArray | null;
-  if ((m = /^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(term))) {
-    if (m[3].trim() === '') throw badRequest(`unable to parse requirement: values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty in selector "${selector}"`);
-    const values = m[3].split(',').map((v) => checkValue(v.trim(), selector));
-    return { op: m[2] as 'in' | 'notin', key: checkKey(m[1], selector), values };
-  }
-  if ((m = /^([^!=\s]+)\s*(==|=|!=)\s*(\S*)$/.exec(term))) {
-    const key = checkKey(m[1], selector);
-    const value = checkValue(m[3], selector);
-    return { op: m[2] === '!=' ? 'notin' : 'in', key, values: [value] };
-  }
-  if ((m = /^!\s*(\S+)$/.exec(term))) return { op: '!', key: checkKey(m[1], selector) };
-  if (/^\S+$/.test(term)) return { op: 'exists', key: checkKey(term, selector) };
-  throw badRequest(`unable to parse requirement: found '${term}', expected: in, notin, =, ==, !=, gt, lt in selector "${selector}"`);
-}
-
+/**
+ * Parses a `labelSelector` once into a matcher; undefined selects everything. A selector the
+ * real parser refuses is a 400 with its message (`unable to parse requirement: ...`).
+ */
 export function parseLabelSelector(selector: string | undefined): Matcher | undefined {
-  if (selector === undefined || selector.trim() === '') return undefined;
-  const reqs = splitTerms(selector).map((t) => {
-    if (t === '') throw badRequest(`unable to parse requirement: empty term in selector "${selector}"`);
-    return parseLabelTerm(t, selector);
-  });
-  return (obj) => {
-    const labels = obj.metadata.labels ?? {};
-    return reqs.every((r) => {
-      const has = Object.prototype.hasOwnProperty.call(labels, r.key);
-      switch (r.op) {
-        case 'exists': return has;
-        case '!': return !has;
-        case 'in': return has && r.values.includes(labels[r.key]);
-        case 'notin': return !has || !r.values.includes(labels[r.key]);
-      }
-    });
+  if (selector === undefined) return undefined;
+  let requirements: Requirement[];
+  try {
+    requirements = parseRequirements(selector);
+  } catch (e) {
+    if (e instanceof SelectorSyntaxError) throw badRequest(e.message);
+    throw e;
+  }
+  const checks = requirements.map(requirementMatcher);
+  if (checks.length === 0) return undefined;
+  if (checks.length === 1) return checks[0];
+  if (checks.length === 2) {
+    const [a, b] = checks as [Matcher, Matcher];
+    return (o) => a(o) && b(o);
+  }
+  return (o) => {
+    for (let i = 0; i < checks.length; i++) if (!checks[i]!(o)) return false;
+    return true;
   };
 }
 
@@ -88,19 +78,65 @@ export interface FieldTerm {
   negated: boolean;
 }
 
-/** Unescapes `\,` `\=` `\\` as real servers do for field selector values. */
-function unescape(v: string): string {
-  return v.replace(/\\(.)/g, '$1');
+/** Splits on the commas no backslash escapes; the backslashes stay, for unescapeValue. */
+function splitFieldTerms(selector: string): string[] {
+  const terms: string[] = [];
+  let start = 0;
+  for (let i = 0; i < selector.length; i++) {
+    if (selector[i] === '\\') i++;
+    else if (selector[i] === ',') {
+      terms.push(selector.slice(start, i));
+      start = i + 1;
+    }
+  }
+  terms.push(selector.slice(start));
+  return terms;
 }
 
+/** The first operator in the term splits it, `!=` and `==` before `=`; neither side is trimmed. */
+function splitTerm(term: string): { field: string; op: string; value: string } | undefined {
+  for (let i = 0; i < term.length; i++) {
+    for (const op of ['!=', '==', '=']) {
+      if (term.startsWith(op, i)) return { field: term.slice(0, i), op, value: term.slice(i + op.length) };
+    }
+  }
+  return undefined;
+}
+
+/** `\\`, `\,` and `\=` stand for themselves; any other escape, or a bare `=` or `,`, is refused. */
+function unescapeValue(v: string): string {
+  if (!/[\\,=]/.test(v)) return v;
+  let out = '';
+  for (let i = 0; i < v.length; i++) {
+    const c = v[i]!;
+    if (c === '\\') {
+      const next = v[++i];
+      if (next === undefined) throw badRequest('invalid field selector: invalid escape sequence: \\');
+      if (next !== '\\' && next !== ',' && next !== '=') throw badRequest(`invalid field selector: invalid escape sequence: \\${next}`);
+      out += next;
+    } else if (c === ',' || c === '=') {
+      // Go prints the rune as its number.
+      throw badRequest(`invalid field selector: unescaped character in value: ${c.codePointAt(0)}`);
+    } else out += c;
+  }
+  return out;
+}
+
+/**
+ * Parses a `fieldSelector` as apimachinery's fields.ParseSelector does: terms split on unescaped
+ * commas, empty terms skipped, each split at its first operator; errors are 400s in its words.
+ */
 export function parseFieldTerms(selector: string | undefined): FieldTerm[] {
-  if (selector === undefined || selector.trim() === '') return [];
-  return selector.split(/(?<!\\),/).map((raw) => {
-    const term = raw.trim();
-    const m = /^([^!=]+?)\s*(==|=|!=)\s*(.*)$/.exec(term);
-    if (!m) throw badRequest(`invalid selector: '${term}'; can't understand '${term}'`);
-    return { field: m[1].trim(), value: unescape(m[3]), negated: m[2] === '!=' };
-  });
+  if (selector === undefined || selector === '') return [];
+  const terms: FieldTerm[] = [];
+  // Sorted as the real parser sorts them, so the same bad term is the one reported.
+  for (const part of splitFieldTerms(selector).sort()) {
+    if (part === '') continue;
+    const split = splitTerm(part);
+    if (!split) throw badRequest(`invalid selector: '${selector}'; can't understand '${part}'`);
+    terms.push({ field: split.field, value: unescapeValue(split.value), negated: split.op === '!=' });
+  }
+  return terms;
 }
 
 /** The value a field selector requires `field` to equal (a term `field=v` or `field==v`), if any; a selector that does not parse requires nothing. */

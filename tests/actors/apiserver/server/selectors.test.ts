@@ -58,14 +58,44 @@ test('an empty label selector selects everything', async () => {
   assert.equal(await names(h, 'labelSelector='), ['p1', 'p2', 'p3', 'p4']);
 });
 
-test('a label selector that does not parse answers 400 BadRequest', async () => {
+test('a label selector the real parser refuses answers 400 BadRequest with its message', async () => {
   const h = await fourPods();
-  for (const s of ['app in (web', 'Bad Key=1', '=web', 'app=not a value', 'in', 'notin', 'app in ()', 'app notin ( )', 'in=web']) {
-    const r = await h.get(`${PODS}?${label(s)}`);
-    assert.is(r.status, 400, s);
-    assert.is(r.json.reason, 'BadRequest', s);
-    assert.match(r.json.message, 'unable to parse requirement', s);
+  const cases: [string, string][] = [
+    ['app in (web', "unable to parse requirement: found '', expected: ',' or ')'"],
+    ['Bad Key=1', "unable to parse requirement: found 'Key', expected: in, notin, =, ==, !=, gt, lt"],
+    ['=web', "found '=', expected: !, identifier, or 'end of string'"],
+    ['app=not a value', "found 'a', expected: ',' or 'end of string'"],
+    ['app,', "found '', expected: identifier after ','"],
+    ['replicas>two', 'unable to parse requirement: values[0]: Invalid value: "two": for \'Gt\', \'Lt\' operators, the value must be an integer'],
+  ];
+  for (const [s, message] of cases) {
+    for (const path of [PODS, `${PODS}?watch=1&`]) {
+      const r = await h.get(`${path}${path.endsWith('&') ? '' : '?'}${label(s)}`);
+      assert.is(r.status, 400, s);
+      assert.is(r.json.reason, 'BadRequest', s);
+      assert.is(r.json.message, message, s);
+    }
   }
+  const del = await h.del(`${PODS}?${label('-x')}`);
+  assert.is(del.status, 400);
+  assert.match(del.json.message, /^unable to parse requirement: <nil>: Invalid value: "-x": name part must consist of/);
+  assert.equal(await names(h, ''), ['p1', 'p2', 'p3', 'p4'], 'a refused deletecollection deletes nothing');
+});
+
+test('in and notin are label keys where a key stands, and () is the set of the empty value, as the real parser reads them', async () => {
+  const h = await fourPods();
+  await h.post(PODS, pod('p5', { labels: { in: 'web', tier: '' } }));
+  assert.equal(await names(h, label('in')), ['p5']);
+  assert.equal(await names(h, label('in=web')), ['p5']);
+  assert.equal(await names(h, label('tier in ()')), ['p5']);
+  assert.equal(await names(h, label('tier notin ( )')), ['p1', 'p2', 'p3', 'p4'], 'notin matches pods without the label too');
+});
+
+test('label selectors compare integers with > and <', async () => {
+  const h = await startServer();
+  for (const [name, n] of [['a', '1'], ['b', '5'], ['c', 'x']]) await h.post(PODS, pod(name, { labels: { n } }));
+  assert.equal(await names(h, label('n>1')), ['b']);
+  assert.equal(await names(h, label('n<5')), ['a']);
 });
 
 test('field selectors on metadata.name and metadata.namespace, equal and not equal', async () => {
@@ -114,11 +144,29 @@ test('a field the kind does not support answers 400 naming it', async () => {
   assert.is(cm.status, 400);
 });
 
-test('a field selector without an operator answers 400', async () => {
+test('a field selector without an operator answers 400 naming the whole selector and the term', async () => {
   const h = await fourPods();
   const r = await h.get(`${PODS}?${field('garbage')}`);
   assert.is(r.status, 400);
   assert.is(r.json.message, "invalid selector: 'garbage'; can't understand 'garbage'");
+  const two = await h.get(`${PODS}?${field('metadata.name=p1,bad')}`);
+  assert.is(two.json.message, "invalid selector: 'metadata.name=p1,bad'; can't understand 'bad'");
+});
+
+test('field selector values: escapes as the real parser reads them, bare = refused, blanks kept, empty terms skipped', async () => {
+  const h = await fourPods();
+  assert.equal(await names(h, field('metadata.name=p1,,')), ['p1']);
+  assert.equal(await names(h, field('metadata.name= p1')), [], 'the value is " p1"');
+  const spaced = await h.get(`${PODS}?${field(' metadata.name=p1')}`);
+  assert.is(spaced.json.message, 'field label not supported:  metadata.name');
+  const bareEquals = await h.get(`${PODS}?${field('metadata.name==p1=x')}`);
+  assert.is(bareEquals.status, 400);
+  assert.is(bareEquals.json.message, 'invalid field selector: unescaped character in value: 61');
+  const badEscape = await h.get(`${PODS}?${field('metadata.name=p\\1')}`);
+  assert.is(badEscape.json.message, 'invalid field selector: invalid escape sequence: \\1');
+  const trailing = await h.get(`${PODS}?${field('metadata.name=p1\\')}`);
+  assert.is(trailing.json.message, 'invalid field selector: invalid escape sequence: \\');
+  assert.equal(await names(h, field('metadata.name=p\\,1')), [], 'an escaped comma is part of the value "p,1"');
 });
 
 test('selectors apply to deletecollection of config maps too', async () => {
