@@ -77,31 +77,63 @@ export type BodyFormat = 'json' | 'yaml' | 'protobuf';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
-const PATCH_TYPES: Record<string, PatchType> = {
-  'application/json-patch+json': 'json',
-  'application/merge-patch+json': 'merge',
-  'application/strategic-merge-patch+json': 'strategic',
-  'application/apply-patch+yaml': 'apply',
-  'application/apply-patch+cbor': 'apply',
-};
+/** The patch types built-in kinds take, in the order the real server lists them (CBOR apply is off in 1.32). */
+const PATCH_TYPES: ReadonlyMap<string, PatchType> = new Map([
+  ['application/json-patch+json', 'json'],
+  ['application/merge-patch+json', 'merge'],
+  ['application/strategic-merge-patch+json', 'strategic'],
+  ['application/apply-patch+yaml', 'apply'],
+]);
 
-function mediaType(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+const BODY_TYPES: ReadonlyMap<string, BodyFormat> = new Map([
+  [JSON_TYPE, 'json'], [YAML_TYPE, 'yaml'], [PROTOBUF_TYPE, 'protobuf'], [PROTOBUF_ALIAS, 'protobuf'],
+]);
+
+// RFC 2045 tokens, as Go's mime package reads them: printable ASCII but for blanks and tspecials.
+const TOKEN = String.raw`[!#$%&'*+\-.^_\`|~0-9A-Za-z]+`;
+const MEDIA_TYPE = new RegExp(`^${TOKEN}(?:/${TOKEN})?$`);
+const PARAMETER = new RegExp(String.raw`^\s*;\s*(${TOKEN})\s*=\s*(?:${TOKEN}|"(?:[^"\\]|\\.)*")`);
+
+/**
+ * The media type of a Content-Type as Go's mime.ParseMediaType reads it: lower case, blanks
+ * trimmed, parameters checked (a trailing `;` allowed); undefined when it does not parse.
+ */
+function parseMediaType(value: string): string | undefined {
+  const semicolon = value.indexOf(';');
+  const type = (semicolon < 0 ? value : value.slice(0, semicolon)).toLowerCase().trim();
+  if (!MEDIA_TYPE.test(type)) return undefined;
+  let rest = semicolon < 0 ? '' : value.slice(semicolon);
+  const names = new Set<string>();
+  while (rest.trim() !== '' && rest.trim() !== ';') {
+    const m = PARAMETER.exec(rest);
+    const name = m?.[1]!.toLowerCase();
+    if (!m || names.has(name!)) return undefined;
+    names.add(name!);
+    rest = rest.slice(m[0].length);
+  }
+  return type;
 }
 
-/** The decoder for a create or update body. A missing Content-Type is read as JSON, as curl users expect. */
-/** A request body's format by its Content-Type; 415 for one the kind does not read (custom resources: no Protobuf). */
+/**
+ * The decoder for a create or update body (NegotiateInputSerializer): a missing Content-Type is
+ * the first supported type, JSON; parameters (`; charset=utf-8`) are allowed; else 415, also for
+ * Protobuf to a kind that has no Protobuf form (`protobuf` false: custom resources).
+ */
 export function bodyFormat(contentType: string | undefined, protobuf = true): BodyFormat {
-  const t = mediaType(contentType);
-  if (t === '' || t === JSON_TYPE) return 'json';
-  if (t === YAML_TYPE) return 'yaml';
-  if ((t === PROTOBUF_TYPE || t === PROTOBUF_ALIAS) && protobuf) return 'protobuf';
-  throw unsupportedMediaType(t, protobuf ? [JSON_TYPE, YAML_TYPE, PROTOBUF_TYPE] : [JSON_TYPE, YAML_TYPE]);
+  if (!contentType) return 'json';
+  const format = BODY_TYPES.get(parseMediaType(contentType) ?? '');
+  if (!format || (format === 'protobuf' && !protobuf)) throw unsupportedMediaType('', protobuf ? MEDIA_TYPES : [JSON_TYPE, YAML_TYPE]);
+  return format;
 }
 
+/**
+ * The patch type of a PATCH (PatchResource): the Content-Type up to its first `;`, exactly (no
+ * trimming, no case folding); a missing or unknown one is 415.
+ */
 export function patchType(contentType: string | undefined): PatchType {
-  const t = mediaType(contentType);
-  const p = PATCH_TYPES[t];
-  if (!p || t === 'application/apply-patch+cbor') throw unsupportedMediaType(t, Object.keys(PATCH_TYPES).filter((k) => !k.endsWith('cbor')));
-  return p;
+  const value = contentType ?? '';
+  const semicolon = value.indexOf(';');
+  const type = PATCH_TYPES.get(semicolon > 0 ? value.slice(0, semicolon) : value);
+  if (!type) throw unsupportedMediaType('', [...PATCH_TYPES.keys()]);
+  return type;
 }
