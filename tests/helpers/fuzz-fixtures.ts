@@ -114,6 +114,12 @@ export interface Malformed {
   request: ApiRequest;
   /** When set, the only codes a correct server may answer. */
   expect?: readonly number[];
+  /**
+   * The real server may answer with the 500 it gives a strategic merge error it does not classify
+   * (strategicpatch's plain errors: an unknown `$patch`, a missing merge key, mixed list items): a
+   * Status without a reason. Implied where `expect` lists 500.
+   */
+  unclassified?: boolean;
 }
 
 export type Generator = (d: Draw, f: Fixtures) => Malformed;

@@ -143,22 +143,25 @@ function mergePatches(): [unknown, number[]][] {
   return [
     ['"str"', [422]], [42, [422]], [[1], [422]], [true, [422]], ['null', [422]], [{ metadata: 'x' }, [422]], [{ metadata: { labels: 'x' } }, [422]],
     [{ metadata: { name: 'other' } }, [400]], [{ metadata: { labels: { a: 5 } } }, [422]], [{ metadata: { annotations: [] } }, [422]],
-    [{ metadata: null }, [422]],
+    // Without metadata the object has no name: checkName's 400.
+    [{ metadata: null }, [400]],
   ];
 }
 
 function strategicPatches(t: Target): [unknown, number[]][] {
   const common: [unknown, number[]][] = [
-    [[], [400]], ['"x"', [400]], [{ $patch: 'bogus' }, [422]], [{ metadata: { $retainKeys: 'x' } }, [400]], [{ metadata: { labels: 'x' } }, [422]],
-    [{ metadata: { '$setElementOrder/finalizers': 'x' } }, [422]],
-    [{ metadata: { $patch: 'replace', name: 'other' } }, [400]], [{ metadata: null }, [422]],
+    // Directives strategicpatch refuses with a plain error: the real server's unclassified 500.
+    [[], [400]], ['"x"', [400]], [{ $patch: 'bogus' }, [500]], [{ metadata: { $retainKeys: 'x' } }, [400]], [{ metadata: { labels: 'x' } }, [422]],
+    [{ metadata: { '$setElementOrder/finalizers': 'x' } }, [500]], [{ metadata: { $patch: 'delete' } }, [400]],
+    [{ metadata: { $patch: 'replace', name: 'other' } }, [400]], [{ metadata: null }, [400]],
   ];
   if (t.kind !== 'Pod') return common;
   return [...common,
-    [{ spec: { containers: [{ $patch: 'delete' }] } }, [422]], [{ spec: { containers: [{ image: 'x' }] } }, [422]],
-    [{ spec: { containers: [[1]] } }, [422]], [{ spec: { containers: [1, 'x'] } }, [422]], [{ spec: { containers: 'x' } }, [422]],
-    [{ spec: { '$setElementOrder/containers': [{ name: 'zz' }], containers: [{ name: 'c', image: 'y' }] } }, [422]],
-    [{ spec: { containers: [{ name: 'c', $patch: 'merge' }] } }, [422]],
+    [{ spec: { containers: [{ $patch: 'delete' }] } }, [500]], [{ spec: { containers: [{ image: 'x' }] } }, [500]],
+    // The live list's maps come first: a list item of another type is "not identical" before any list of lists.
+    [{ spec: { containers: [[1]] } }, [500]], [{ spec: { containers: [1, 'x'] } }, [500]], [{ spec: { containers: 'x' } }, [422]],
+    [{ spec: { '$setElementOrder/containers': [{ name: 'zz' }], containers: [{ name: 'c', image: 'y' }] } }, [500]],
+    [{ spec: { containers: [{ name: 'c', $patch: 'merge' }] } }, [500]],
   ];
 }
 

@@ -113,7 +113,7 @@ const wrongType: Generator = (d, f) => {
     }
     case 3: {
       const m = wrongTypeAt(d, staleCopy(t) as never, skipRv);
-      return { generator: 'wrong-type/strategic', request: request('PATCH', t.object, m.value, { 'content-type': CT.strategic }) };
+      return { generator: 'wrong-type/strategic', request: request('PATCH', t.object, m.value, { 'content-type': CT.strategic }), unclassified: true };
     }
     default: {
       const base = { ...copy(t.manifest), metadata: { ...copy(t.manifest.metadata), resourceVersion: staleRv(t) } };

@@ -10,7 +10,7 @@ import { bodyFormat } from '../negotiation.ts';
 import type { ApiRequest, Query } from '../request.ts';
 import { checkNesting, MAX_NESTING_DEPTH } from '../validation/nesting.ts';
 import type { BodySchema } from '../registry/kind.ts';
-import { checkSchema } from '../validation/schema.ts';
+import { checkSchema, type SchemaReport } from '../validation/schema.ts';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions';
@@ -91,10 +91,12 @@ function cannotHandle(kind: string, version: string, why: string): StatusError {
 
 /**
  * Checks a decoded body against the kind the endpoint serves (`expect`): its apiVersion and kind,
- * field types, required fields, unknown and duplicate fields.
+ * field types, required fields, unknown and duplicate fields. A server-side apply configuration
+ * (`applyConfiguration`) keeps its nulls and may leave out required fields: the merged object is
+ * what must hold them (requiredProblems).
  */
 export function checkObject(decoded: Decoded, expect: { apiVersion: string; kind: string; group: string; version: string }, mode: FieldValidation,
-  acceptedApiVersions: string[] = [expect.apiVersion], schema?: BodySchema): Checked {
+  acceptedApiVersions: string[] = [expect.apiVersion], schema?: BodySchema, { applyConfiguration = false } = {}): Checked {
   const body = decoded.value;
   if (!isPlainObject(body)) throw cannotHandle(expect.kind, expect.version, 'the body must be a JSON object');
   if (body.apiVersion !== undefined && !acceptedApiVersions.includes(String(body.apiVersion)))
@@ -104,17 +106,14 @@ export function checkObject(decoded: Decoded, expect: { apiVersion: string; kind
   if (body.metadata !== undefined && !isPlainObject(body.metadata))
     throw cannotHandle(expect.kind, expect.version, 'json: cannot unmarshal into Go struct field .metadata of type v1.ObjectMeta');
   if (schema) return customObject(body, schema, decoded.duplicates, mode, expect);
-  const report = checkSchema(expect.apiVersion, expect.kind, body);
+  const report = checkSchema(expect.apiVersion, expect.kind, body, { keepNulls: applyConfiguration });
   if (report.typeErrors.length > 0) throw cannotHandle(expect.kind, expect.version, report.typeErrors.map((c) => c.message).join(', '));
   const problems = [...report.unknown.map((f) => `unknown field "${f}"`), ...decoded.duplicates.map((f) => `duplicate field "${f}"`)];
   if (mode === 'Strict' && problems.length > 0) throw cannotHandle(expect.kind, expect.version, `strict decoding error: ${problems.join(', ')}`);
   const object = report.pruned as unknown as KObject;
   object.metadata ??= {};
-  // Status is written by controllers and node agents, which real servers let omit fields (Go
-  // decodes them as zero values); required fields are enforced where users write: spec and data.
-  const missing = CHECKED_AFTER_DEFAULTS.has(expect.group) ? []
-    : report.missing.filter((c) => c.field !== 'status' && !c.field?.startsWith('status.'));
-  if (missing.length > 0) throw invalid(expect.group, expect.kind, String(object.metadata.name ?? ''), missing as StatusCause[]);
+  const missing = applyConfiguration ? [] : requiredProblems(report, expect.group);
+  if (missing.length > 0) throw invalid(expect.group, expect.kind, String(object.metadata.name ?? ''), missing);
   return { object, warnings: mode === 'Warn' ? problems : [] };
 }
 
@@ -131,6 +130,16 @@ function customObject(body: Record<string, Json>, schema: BodySchema, duplicates
   const out = object as unknown as KObject;
   out.metadata ??= {};
   return { object: out, warnings: mode === 'Warn' ? problems : [] };
+}
+
+/**
+ * The required fields an object to store lacks. Status is written by controllers and node agents,
+ * which real servers let omit fields (Go decodes them as zero values); required fields are enforced
+ * where users write: spec and data.
+ */
+export function requiredProblems(report: SchemaReport, group: string): StatusCause[] {
+  if (CHECKED_AFTER_DEFAULTS.has(group)) return [];
+  return report.missing.filter((c) => c.field !== 'status' && !c.field?.startsWith('status.'));
 }
 
 /** One `Warning` header value per problem, as real servers send them. */

@@ -90,6 +90,16 @@ export function goFormat(v: Json | undefined): string {
   return String(v);
 }
 
+/** fmt's %s of a decoded JSON value: strings as they are, other scalars as `%!s(int64=5)`, nil as `%!s(<nil>)`. */
+export function goFormatString(v: Json | undefined): string {
+  if (v === null || v === undefined) return '%!s(<nil>)';
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return `[${v.map(goFormatString).join(' ')}]`;
+  if (isObject(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${goFormatString(v[k])}`).join(' ')}]`;
+  if (typeof v === 'boolean') return `%!s(bool=${v})`;
+  return Number.isInteger(v) ? `%!s(int64=${v})` : `%!s(float64=${goNumber(v)})`;
+}
+
 // %v of a float64 is strconv's shortest 'g': exponent form below 1e-4 and from 1e6 ("1e+06").
 function goNumber(n: number): string {
   if (n === 0 || !Number.isFinite(n)) return String(n);

@@ -17,13 +17,16 @@ export function patchNotApplicable(reasonForLogs: string): StatusError {
 export const malformedPatch = (message: string): StatusError => badRequest(message);
 
 /**
- * Strategic merge patch errors the real server does not classify (a list item without its merge
- * key, an unknown `$patch` value). They surface there as a plain Go error, which the apiserver turns
- * into a 500 with an empty reason. Here they are what they are, a request at fault: 422 Invalid with
- * the same Go-formatted message, so clients see a clear 4xx and do not retry a server error.
+ * Patch errors the real server does not classify (an unknown `$patch` value, a list item without
+ * its merge key, a directive of the wrong type): plain Go errors there, which the apiserver answers
+ * as a 500 whose Status has no reason (StatusReasonUnknown) and the error's text as its message.
+ * Answered the same here, so clients see what a real cluster shows them.
  */
-export const unclassifiedPatchError = (message: string): StatusError =>
-  new StatusError(422, 'Invalid', message, { causes: [{ reason: 'FieldValueInvalid', field: 'patch', message }] });
+export function unclassifiedPatchError(message: string): StatusError {
+  const e = new StatusError(500, '', message);
+  delete e.status.reason;
+  return e;
+}
 
 /** 413: a JSON patch longer than the server's operation limit. */
 export const tooManyOperations = (limit: number, got: number): StatusError =>

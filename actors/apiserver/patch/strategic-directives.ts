@@ -1,7 +1,7 @@
 // The `$`-keys of strategic merge patch, and how patch values that land in the object unmerged
 // are cleaned of them.
 import type { Json } from '../../api/types.ts';
-import { isObject, setKey, type JsonObject } from './json-value.ts';
+import { hasKey, isObject, setKey } from './json-value.ts';
 import { malformedPatch } from './patch-errors.ts';
 
 export const DIRECTIVE = '$patch';
@@ -16,22 +16,43 @@ export function directiveField(key: string, prefix: string, message: string): st
   return key.slice(slash + 1);
 }
 
-const isDirectiveKey = (key: string): boolean =>
-  key === DIRECTIVE || key === RETAIN_KEYS || key.startsWith(`${SET_ELEMENT_ORDER}/`) || key.startsWith(`${DELETE_FROM_PRIMITIVE_LIST}/`);
-
 /**
- * A patch value stored where the object had nothing to merge with. The real server stores the
- * raw value and lets decoding into the typed object drop directive keys and null fields; here the
- * object stays JSON, so they are dropped explicitly, along with list items marked for deletion.
+ * A patch value stored where the object had no value of its kind to merge with, as the real merge
+ * stores it: null fields dropped (discardNullValuesFromPatch), then every map carrying `$patch`,
+ * whatever its value, dropped (removeDirectives). Other `$` keys stay, and decoding reports them
+ * as unknown fields. Undefined: the value itself is dropped. `value` is a private copy, changed in place.
  */
-export function cleanInserted(value: Json): Json {
+export function inserted(value: Json): Json | undefined {
+  discardNulls(value);
+  return removeDirectives(value);
+}
+
+function discardNulls(value: Json): void {
+  if (Array.isArray(value)) for (const item of value) discardNulls(item);
+  else if (isObject(value)) {
+    for (const key of Object.keys(value)) {
+      if (value[key] === null) delete value[key];
+      else discardNulls(value[key]!);
+    }
+  }
+}
+
+/** Go's removeDirectives: maps carrying `$patch` go, lists keep their other items. */
+export function removeDirectives(value: Json): Json | undefined {
   if (Array.isArray(value)) {
-    return value.filter((item) => !(isObject(item) && item[DIRECTIVE] === 'delete')).map(cleanInserted);
+    const out: Json[] = [];
+    for (const item of value) {
+      const kept = removeDirectives(item);
+      if (kept !== undefined) out.push(kept);
+    }
+    return out;
   }
   if (!isObject(value)) return value;
-  const out: JsonObject = {};
-  for (const [key, child] of Object.entries(value)) {
-    if (child !== null && !isDirectiveKey(key)) setKey(out, key, cleanInserted(child));
+  if (hasKey(value, DIRECTIVE)) return undefined;
+  for (const key of Object.keys(value)) {
+    const kept = removeDirectives(value[key]!);
+    if (kept === undefined) delete value[key];
+    else setKey(value, key, kept);
   }
-  return out;
+  return value;
 }

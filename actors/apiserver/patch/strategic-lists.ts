@@ -1,10 +1,10 @@
 // Lists under strategic merge patch: merging by merge key, scalar unions, deletion lists, and
 // the ordering rules (patch order first, then the live order; `$setElementOrder` overrides both).
 import type { Json } from '../../api/types.ts';
-import { goFormat, hasKey, isObject, setKey, type JsonObject } from './json-value.ts';
+import { goFormat, goFormatString, hasKey, isObject, setKey, type JsonObject } from './json-value.ts';
 import { patchNotApplicable, unclassifiedPatchError } from './patch-errors.ts';
-import type { Shape } from './shape.ts';
-import { DIRECTIVE, cleanInserted } from './strategic-directives.ts';
+import { fieldShape, type Shape } from './shape.ts';
+import { DIRECTIVE, directiveField, removeDirectives, SET_ELEMENT_ORDER } from './strategic-directives.ts';
 
 /** Merges one object item into another: strategic-merge-patch.ts's mergeObject. */
 export type MergeObject = (original: JsonObject, patch: JsonObject, shape: Shape) => JsonObject;
@@ -24,18 +24,17 @@ export function mergeList(original: Json[], patch: Json[], element: Shape, merge
     else if (item[DIRECTIVE] === 'delete') server = server.filter((s) => !sameKey(s, requireKey(item, mergeKey), mergeKey));
     else if (item[DIRECTIVE] === 'replace') replace = true;
     else if (item[DIRECTIVE] === 'merge') throw unclassifiedPatchError('merging lists cannot yet be specified in the patch');
-    else throw unclassifiedPatchError(`unknown patch type: ${goFormat(item[DIRECTIVE])} in map: ${goFormat(item)}`);
+    else throw unclassifiedPatchError(`unknown patch type: ${goFormatString(item[DIRECTIVE])} in map: ${goFormat(item)}`);
   }
-  if (replace) {
-    const replaced = items.map(cleanInserted);
-    return orderMerged(replaced, [], replaced, mergeKey);
-  }
+  // Items replacing the list, or new to it, are stored as the patch has them (the real merge does
+  // not clean them); decoding then drops their nulls and reports stray directives.
+  if (replace) return orderMerged(items, [], items, mergeKey);
   const merged = [...server];
   for (const item of items) {
     const key = requireKey(item, mergeKey);
     const i = merged.findIndex((s) => sameKey(s, key, mergeKey));
     if (i >= 0) merged[i] = merge(merged[i] as JsonObject, item, element);
-    else merged.push(cleanInserted(item));
+    else merged.push(item);
   }
   return orderMerged(merged, items, server, mergeKey);
 }
@@ -48,28 +47,31 @@ export function deleteFromList(current: Json, toDelete: Json): Json {
 }
 
 /**
- * `$setElementOrder/<field>`: merges the field's patch list (if any) into the live list, then
- * orders the items the directive names as it says, the others where they were.
+ * `$setElementOrder/<field>` (`key`): merges the field's patch list (if any) into the live list,
+ * then orders the items the directive names as it says, the others where they were. The checks
+ * come in the real order: the order must be a list, then the key well formed, then the lists lists.
  */
-export function applySetElementOrder(original: JsonObject, patch: JsonObject, field: string, order: Json, shape: Shape, merge: MergeObject): void {
+export function applySetElementOrder(original: JsonObject, patch: JsonObject, key: string, order: Json, shape: Shape, merge: MergeObject): void {
   if (!Array.isArray(order)) throw unclassifiedPatchError(badArgType('[]interface {}', order));
+  const field = directiveField(key, SET_ELEMENT_ORDER, 'invalid patch format of setElementOrder list');
   const current = hasKey(original, field) ? original[field] : undefined;
   const patchList = hasKey(patch, field) ? patch[field] : undefined;
   if (current !== undefined && !Array.isArray(current)) throw unclassifiedPatchError(badArgType('[]interface {}', current));
   if (patchList !== undefined && !Array.isArray(patchList)) throw unclassifiedPatchError(badArgType('[]interface {}', patchList));
-  const rule = shape.kind === 'list' ? shape.rule : undefined;
-  const element = shape.kind === 'list' ? shape.element : shape;
+  const list = fieldShape(shape, field);
+  const rule = list.kind === 'list' ? list.rule : undefined;
+  const element = list.kind === 'list' ? list.element : list;
   const mergeKey = rule?.mergeKey ?? '';
   checkOrderMatchesPatch(patchList ?? [], order, mergeKey);
   delete patch[field];
   if (current === undefined && patchList === undefined) return;
   let merged: Json[];
   if (patchList === undefined) merged = current as Json[];
-  else if (current === undefined || !rule?.merge) merged = cleanInserted(patchList) as Json[];
-  else merged = mergeList(current, patchList, element, mergeKey, merge);
-  const kind = elementKind(current ?? [], patchList ?? []);
+  else if (current === undefined) merged = removeDirectives(patchList) as Json[];
+  else merged = rule?.merge ? mergeList(current as Json[], patchList as Json[], element, mergeKey, merge) : patchList as Json[];
+  const kind = elementKind((current ?? []) as Json[], (patchList ?? []) as Json[]);
   if (kind === undefined) setKey(original, field, merged);
-  else setKey(original, field, orderMerged(merged, order, current ?? [], kind === 'object' ? mergeKey : ''));
+  else setKey(original, field, orderMerged(merged, order, (current ?? []) as Json[], kind === 'object' ? mergeKey : ''));
 }
 
 // Every item the patch list names must appear in the order list, in the same relative order.
@@ -158,7 +160,8 @@ function unique(values: Json[]): Json[] {
   return values.filter((v, i) => values.indexOf(v) === i);
 }
 
-const badArgType = (expected: string, actual: Json): string => `expected a ${expected}, but received a ${goTypeName(actual)}`;
+/** mergepatch.ErrBadArgType's text; a nil is printed by %s as `%!s(<nil>)`. */
+const badArgType = (expected: string, actual: Json): string => `expected a ${expected}, but received a ${actual === null ? '%!s(<nil>)' : goTypeName(actual)}`;
 
 /** Go's reflect type name of a value decoded with integers preserved. */
 function goTypeName(v: Json): string {

@@ -3,10 +3,10 @@
 // pkg/util/strategicpatch StrategicMergeMapPatch, as the server runs it (parallel lists merged,
 // nulls that match nothing ignored).
 import type { Json } from '../../api/types.ts';
-import { copyJson, goFormat, goJsonKind, hasKey, isObject, setKey, type JsonObject } from './json-value.ts';
+import { copyJson, goFormat, goFormatString, goJsonKind, hasKey, isObject, setKey, type JsonObject } from './json-value.ts';
 import { malformedPatch, unclassifiedPatchError } from './patch-errors.ts';
 import { fieldShape, isKnownModel, rootShape, type Shape } from './shape.ts';
-import { cleanInserted, DELETE_FROM_PRIMITIVE_LIST, DIRECTIVE, directiveField, RETAIN_KEYS, SET_ELEMENT_ORDER } from './strategic-directives.ts';
+import { DELETE_FROM_PRIMITIVE_LIST, DIRECTIVE, directiveField, inserted, RETAIN_KEYS, SET_ELEMENT_ORDER } from './strategic-directives.ts';
 import { applySetElementOrder, deleteFromList, mergeList } from './strategic-lists.ts';
 
 /**
@@ -37,9 +37,9 @@ function mergeObject(original: JsonObject, patch: JsonObject, shape: Shape): Jso
   applyRetainKeys(original, patch);
   for (const key of Object.keys(patch)) {
     if (!key.startsWith(SET_ELEMENT_ORDER)) continue;
-    const field = directiveField(key, SET_ELEMENT_ORDER, 'invalid patch format of setElementOrder list');
-    applySetElementOrder(original, patch, field, patch[key], fieldShape(shape, field), mergeObject);
+    const order = patch[key]!;
     delete patch[key];
+    applySetElementOrder(original, patch, key, order, shape, mergeObject);
   }
   const deletions: [string, Json][] = [];
   for (const [key, value] of Object.entries(patch)) {
@@ -48,10 +48,18 @@ function mergeObject(original: JsonObject, patch: JsonObject, shape: Shape): Jso
   }
   for (const [key, value] of deletions) {
     const field = directiveField(key, DELETE_FROM_PRIMITIVE_LIST, 'invalid patch format of primitive list');
+    const current = hasKey(original, field) ? original[field] : undefined;
     if (value === null) delete original[field];
-    else if (hasKey(original, field)) setKey(original, field, deleteFromList(original[field], value));
+    // A deletion list and a field of different types: the real merge passes over it.
+    else if (Array.isArray(current) && Array.isArray(value)) setKey(original, field, deleteFromList(current, value));
   }
   return original;
+}
+
+/** Sets `key` to the value, or deletes it when the value is dropped. */
+function store(original: JsonObject, key: string, value: Json | undefined): void {
+  if (value === undefined) delete original[key];
+  else setKey(original, key, value);
 }
 
 function mergeField(original: JsonObject, key: string, value: Json, shape: Shape): void {
@@ -61,7 +69,7 @@ function mergeField(original: JsonObject, key: string, value: Json, shape: Shape
   }
   const current = hasKey(original, key) ? original[key] : undefined;
   if (current === undefined || !sameKind(current, value)) {
-    setKey(original, key, cleanInserted(value));
+    store(original, key, inserted(value));
     return;
   }
   const child = fieldShape(shape, key);
@@ -70,7 +78,8 @@ function mergeField(original: JsonObject, key: string, value: Json, shape: Shape
   } else if (Array.isArray(current) && Array.isArray(value)) {
     const rule = child.kind === 'list' ? child.rule : undefined;
     const element = child.kind === 'list' ? child.element : child;
-    setKey(original, key, rule?.merge ? mergeList(current, value, element, rule.mergeKey ?? '', mergeObject) : cleanInserted(value));
+    // A list replaced whole is stored as the patch has it, directives and all (decoding reports them).
+    setKey(original, key, rule?.merge ? mergeList(current, value, element, rule.mergeKey ?? '', mergeObject) : value);
   } else {
     setKey(original, key, value);
   }
@@ -81,14 +90,15 @@ function sameKind(a: Json, b: Json): boolean {
   return goJsonKind(a) === goJsonKind(b);
 }
 
+/** `$patch` in a map: replace stores the rest of the patch as it is, delete empties the map; any other value is refused. */
 function objectDirective(patch: JsonObject): JsonObject {
   const directive = patch[DIRECTIVE];
   if (directive === 'replace') {
     delete patch[DIRECTIVE];
-    return cleanInserted(patch) as JsonObject;
+    return patch;
   }
   if (directive === 'delete') return {};
-  throw unclassifiedPatchError(`unknown patch type: ${goFormat(directive)} in map: ${goFormat(patch)}`);
+  throw unclassifiedPatchError(`unknown patch type: ${goFormatString(directive)} in map: ${goFormat(patch)}`);
 }
 
 // `$retainKeys`: every key the patch sets must be listed, and keys of the original that are not

@@ -1,6 +1,7 @@
 // Checks a decoded body against its kind's schema the way the real server's decoding does: fields
 // of the wrong JSON type are errors in Go's words, fields the type does not have are "unknown"
-// (reported for fieldValidation, then dropped), and required fields of present objects are listed.
+// (reported for fieldValidation, then dropped), nulls become what Go decodes them to, and required
+// fields of present objects are listed.
 // Runs on every write: models are precomputed, paths are only spelled out for findings, and the
 // body is copied only along the branches that lose an unknown field.
 import type { StatusCause } from '../../api/status.ts';
@@ -17,8 +18,20 @@ export interface SchemaReport {
   typeErrors: StatusCause[];
   /** Required fields absent (or null) from objects that are present. */
   missing: StatusCause[];
-  /** The body without its unknown fields; the same object when there were none. */
+  /**
+   * The body as the typed object holds it: without its unknown fields, a null field of a struct
+   * gone (Go leaves it zero, which encodes as nothing), a null map value or list item the element's
+   * zero value; free-form data (RawExtension) as it was. The same object when nothing changed.
+   */
   pruned: Json;
+}
+
+export interface SchemaOptions {
+  /**
+   * Keep the nulls of struct fields and map values: a server-side apply configuration is checked
+   * as the untyped object it stays until merged, where a null means "unset this field".
+   */
+  keepNulls?: boolean;
 }
 
 type JsonObject = { [key: string]: Json };
@@ -44,10 +57,10 @@ export function modelName(apiVersion: string, kind: string): string {
 }
 
 /** Checks `body` as an object of the kind; a kind without a model accepts anything. */
-export function checkSchema(apiVersion: string, kind: string, body: Json): SchemaReport {
+export function checkSchema(apiVersion: string, kind: string, body: Json, options: SchemaOptions = {}): SchemaReport {
   const report: SchemaReport = { unknown: [], typeErrors: [], missing: [], pruned: body };
   const name = modelForKind(apiVersion, kind);
-  return name ? walkModel(name, body, ALWAYS_KNOWN) : report;
+  return name ? walkModel(name, body, options, ALWAYS_KNOWN) : report;
 }
 
 /**
@@ -55,14 +68,14 @@ export function checkSchema(apiVersion: string, kind: string, body: Json): Schem
  * its paths relative to the value; an unknown model accepts anything.
  */
 export function checkModel(name: string, body: Json): SchemaReport {
-  return walkModel(name, body);
+  return walkModel(name, body, {});
 }
 
-function walkModel(name: string, body: Json, extra?: ReadonlyMap<string, Field>): SchemaReport {
+function walkModel(name: string, body: Json, options: SchemaOptions, extra?: ReadonlyMap<string, Field>): SchemaReport {
   const report: SchemaReport = { unknown: [], typeErrors: [], missing: [], pruned: body };
   const root = model(name);
   if (!root) return report;
-  const walker = new Walker(report);
+  const walker = new Walker(report, options.keepNulls === true);
   if (!isPlainObject(body)) {
     walker.typeError(body, `${root.goPackage}.${root.goName}`, null);
     return report;
@@ -121,7 +134,7 @@ class Walker {
   private readonly names: (string | number)[] = [];
   private readonly kinds: number[] = [];
 
-  constructor(private readonly report: SchemaReport) {}
+  constructor(private readonly report: SchemaReport, private readonly keepNulls: boolean) {}
 
   /** `spec.containers[0].name`, with `last` (a field name) appended when given. */
   private path(last?: string): string {
@@ -169,6 +182,11 @@ class Walker {
         continue;
       }
       const value = obj[key] as Json;
+      if (value === null && !this.keepNulls) {
+        out ??= { ...obj };
+        delete out[key];
+        continue;
+      }
       this.names.push(key);
       this.kinds.push(FIELD);
       const next = this.value(field.type, value, m);
@@ -309,7 +327,7 @@ class Walker {
       const item = obj[key] as Json;
       this.names.push(key);
       this.kinds.push(KEY);
-      const next = this.value(t.values, item, owner);
+      const next = item === null && !this.keepNulls ? this.zero(t.values) : this.value(t.values, item, owner);
       this.names.pop();
       this.kinds.pop();
       if (next !== item) {

@@ -63,8 +63,8 @@ test('$setElementOrder naming an item out of order with the patch list is refuse
   const e = failure(pod([{ name: 'a' }, { name: 'b' }]), {
     spec: { '$setElementOrder/containers': [{ name: 'a' }, { name: 'b' }], containers: [{ name: 'b' }, { name: 'a' }] },
   });
-  assert.is(e.code, 422);
-  assert.is(e.reason, 'Invalid');
+  assert.is(e.code, 500);
+  assert.is(e.status.reason, undefined);
   assert.match(e.status.message ?? '', /^The order in patch list:\n/);
 });
 
@@ -105,10 +105,14 @@ test('lists without merge strategy are replaced (tolerations, args)', () => {
   assert.equal(out, { spec: { tolerations: [{ key: 'b' }], containers: [{ name: 'c', args: ['3'] }] } });
 });
 
-test('a new container is stored without directives or nulls', () => {
-  // The pod has no list yet, so the patch list is stored as given, minus what a typed decode drops.
-  const out = smp({ spec: {} }, { spec: { containers: [{ name: 'n', image: 'i', $patch: 'ignored', env: null }, { name: 'x', $patch: 'delete' }] } });
+test('a list new to the object is stored without nulls, and without any item carrying $patch, as removeDirectives drops them', () => {
+  const out = smp({ spec: {} }, { spec: { containers: [{ name: 'n', image: 'i', env: null }, { name: 'm', $patch: 'replace' }, { name: 'x', $patch: 'delete' }] } });
   assert.equal(out, { spec: { containers: [{ name: 'n', image: 'i' }] } });
+});
+
+test('a map new to the object that carries $patch is dropped whole; other $ keys stay for decoding to report', () => {
+  const out = smp({ spec: {} }, { spec: { nodeSelector: { $patch: 'replace', disk: 'ssd' }, affinity: { $foo: 'x', nodeAffinity: null } } });
+  assert.equal(out, { spec: { affinity: { $foo: 'x' } } });
 });
 
 test('$retainKeys clears the keys it does not list', () => {
@@ -120,10 +124,10 @@ test('$retainKeys clears the keys it does not list', () => {
   assert.is(e.status.message, 'invalid patch format of retainKeys');
 });
 
-test('a list item without its merge key is a 422 Invalid (a 500 with no reason on real servers), Go-formatted message', () => {
+test('a list item without its merge key is a 500 without a reason, as the real server answers an unclassified patch error, Go-formatted message', () => {
   const e = failure(pod([{ name: 'a' }]), { spec: { containers: [{ image: 'nginx:2' }] } });
-  assert.is(e.code, 422);
-  assert.is(e.reason, 'Invalid');
+  assert.is(e.code, 500);
+  assert.is(e.status.reason, undefined);
   assert.is(e.status.message, 'map: map[image:nginx:2] does not contain declared merge key: name');
 });
 
