@@ -78,13 +78,16 @@ export const conflict = (t: Target, why = 'the object has been modified; please 
 
 /**
  * 422: `Pod "x" is invalid: spec.f: Required value`, `Deployment.apps "x" is invalid: ...` (the
- * message names the GroupKind, as NewInvalid does). details.kind is the Kind, not the plural.
+ * message names the GroupKind, as NewInvalid does). details.kind is the Kind, not the plural. A
+ * cause on the whole object (field `''`) reads `: Too long: ...` in the message, as Go prints its
+ * empty path, and carries no field (omitted when empty).
  */
 export function invalid(group: string, kind: string, name: string, causes: StatusCause[]): StatusError {
-  const list = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : `${c.message}`));
+  const list = causes.map((c) => (c.field !== undefined ? `${c.field}: ${c.message}` : `${c.message}`));
   const text = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
   const groupKind = group ? `${kind}.${group}` : kind;
-  return new StatusError(422, 'Invalid', `${groupKind} "${name}" is invalid: ${text}`, { name, group, kind, causes });
+  const details = causes.map((c) => (c.field === '' ? { reason: c.reason, message: c.message } : c));
+  return new StatusError(422, 'Invalid', `${groupKind} "${name}" is invalid: ${text}`, { name, group, kind, causes: details });
 }
 
 export const badRequest = (message: string) => new StatusError(400, 'BadRequest', message);

@@ -4,7 +4,7 @@ import type { KObject } from '../../../api/types.ts';
 import { fill, zero } from '../defaults-fields.ts';
 import { defineKind } from '../kind.ts';
 import { age, ageColumn, column, fields, nameColumn, nameOf, type Printer, text } from '../tables-format.ts';
-import { immutableData } from './config-data.ts';
+import { immutableData, validateSecretData } from './config-data.ts';
 
 const SECRET = [zero('type', 'Opaque')];
 
@@ -42,4 +42,4 @@ const printer: Printer = {
   },
 };
 
-export const secret = defineKind({ nameRule: 'subdomain', hasStatus: false, hasGeneration: false, defaults, printer, validateUpdate: immutableData });
+export const secret = defineKind({ nameRule: 'subdomain', hasStatus: false, hasGeneration: false, defaults, printer, validate: validateSecretData, validateUpdate: immutableData });
