@@ -1,5 +1,5 @@
 // The string rules of apimachinery's util/validation (qualified names, label values, DNS-1123
-// subdomains, ConfigMap keys), each answering the list of problems in the real messages, empty
+// labels and subdomains, ConfigMap keys), each answering the list of problems in the real messages, empty
 // when the value is valid. Callers wrap them as their field errors do.
 
 const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
@@ -13,6 +13,9 @@ const LABEL_VALUE_MESSAGE = "a valid label must be an empty string or consist of
 const LABEL_VALUE_MAX_LENGTH = 63;
 
 const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const DNS1123_LABEL = new RegExp(`^${DNS1123_LABEL_FMT}$`);
+const DNS1123_LABEL_MESSAGE = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const DNS1123_LABEL_MAX_LENGTH = 63;
 const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
 const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 const DNS1123_SUBDOMAIN_MESSAGE = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
@@ -54,6 +57,14 @@ export function isValidLabelValue(value: string): string[] {
   const errors: string[] = [];
   if (value.length > LABEL_VALUE_MAX_LENGTH) errors.push(maxLengthError(LABEL_VALUE_MAX_LENGTH));
   if (!LABEL_VALUE.test(value)) errors.push(regexError(LABEL_VALUE_MESSAGE, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
+  return errors;
+}
+
+/** Namespace names and the like: one DNS label; a valid subdomain is told it has dots. */
+export function isDns1123Label(value: string): string[] {
+  const errors: string[] = [];
+  if (value.length > DNS1123_LABEL_MAX_LENGTH) errors.push(maxLengthError(DNS1123_LABEL_MAX_LENGTH));
+  if (!DNS1123_LABEL.test(value)) errors.push(DNS1123_SUBDOMAIN.test(value) ? 'must not contain dots' : regexError(DNS1123_LABEL_MESSAGE, DNS1123_LABEL_FMT, 'my-name', '123-abc'));
   return errors;
 }
 

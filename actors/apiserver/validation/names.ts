@@ -1,10 +1,6 @@
 // Name, label and annotation rules of object metadata (apimachinery validation).
+import { isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../api/name-rules.ts';
 import type { StatusCause } from '../../api/status.ts';
-
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 export type NameRule = 'label' | 'subdomain' | 'path';
 
@@ -19,16 +15,8 @@ const invalidValue = (field: string, value: unknown, why: string): StatusCause =
 export function validateName(name: string | undefined, rule: NameRule, field = 'metadata.name', shown = name): StatusCause[] {
   if (!name) return [required(field)];
   if (rule === 'path') return pathSegmentProblems(name).map((why) => invalidValue(field, shown, why));
-  if (rule === 'label') {
-    if (name.length > 63) return [invalidValue(field, shown, 'must be no more than 63 characters')];
-    if (!DNS1123_LABEL.test(name))
-      return [invalidValue(field, shown, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')")];
-    return [];
-  }
-  if (name.length > 253) return [invalidValue(field, shown, 'must be no more than 253 characters')];
-  if (!DNS1123_SUBDOMAIN.test(name))
-    return [invalidValue(field, shown, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")];
-  return [];
+  const problems = rule === 'label' ? isDns1123Label(name) : isDns1123Subdomain(name);
+  return problems.map((why) => invalidValue(field, shown, why));
 }
 
 /** A name that is safe as one segment of a URL path, and nothing more (path.IsValidPathSegmentName). */
@@ -46,16 +34,9 @@ export function validateGenerateName(prefix: string, rule: NameRule): StatusCaus
   return validateName(masked, rule, 'metadata.generateName', prefix);
 }
 
-/** A label or annotation key: an optional DNS subdomain prefix and a qualified name. */
-export function validateQualifiedKey(key: string, field: string): StatusCause[] {
-  const slash = key.indexOf('/');
-  const prefix = slash >= 0 ? key.slice(0, slash) : '';
-  const name = slash >= 0 ? key.slice(slash + 1) : key;
-  if (slash >= 0 && (prefix === '' || prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix)))
-    return [invalidValue(field, key, 'prefix part must be a lowercase RFC 1123 subdomain')];
-  if (name === '' || name.length > 63 || !QUALIFIED_NAME.test(name))
-    return [invalidValue(field, key, "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character, and be at most 63 characters")];
-  return [];
+/** A label or annotation key: an optional DNS subdomain prefix and a qualified name; one cause per problem (ValidateLabelName). */
+export function validateQualifiedKey(key: string, field: string, shown = key): StatusCause[] {
+  return isQualifiedName(key).map((why) => invalidValue(field, shown, why));
 }
 
 export function validateLabels(labels: unknown, field = 'metadata.labels'): StatusCause[] {
@@ -63,8 +44,7 @@ export function validateLabels(labels: unknown, field = 'metadata.labels'): Stat
   const causes: StatusCause[] = [];
   for (const [k, v] of Object.entries(labels as Record<string, unknown>)) {
     causes.push(...validateQualifiedKey(k, field));
-    if (typeof v !== 'string' || v.length > 63 || !LABEL_VALUE.test(v))
-      causes.push(invalidValue(`${field}`, v, "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character, and be at most 63 characters"));
+    if (typeof v === 'string') causes.push(...isValidLabelValue(v).map((why) => invalidValue(field, v, why)));
   }
   return causes;
 }
@@ -76,11 +56,11 @@ export function validateAnnotations(annotations: unknown, field = 'metadata.anno
   const causes: StatusCause[] = [];
   let size = 0;
   for (const [k, v] of Object.entries(annotations as Record<string, unknown>)) {
-    causes.push(...validateQualifiedKey(k.toLowerCase(), field));
+    causes.push(...validateQualifiedKey(k.toLowerCase(), field, k));
     size += k.length + (typeof v === 'string' ? v.length : 0);
   }
   if (size > ANNOTATIONS_MAX_BYTES)
-    causes.push({ reason: 'FieldValueTooLong', message: `Too long: must have at most ${ANNOTATIONS_MAX_BYTES} bytes`, field });
+    causes.push({ reason: 'FieldValueTooLong', message: `Too long: may not be more than ${ANNOTATIONS_MAX_BYTES} bytes`, field });
   return causes;
 }
 

@@ -19,6 +19,7 @@ import { startNatsServer } from '../../helpers/nats-server.ts';
 
 const CM = lookupResource('', 'v1', 'configmaps')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
+const REVISIONS = lookupResource('apps', 'v1', 'controllerrevisions')!;
 
 interface World {
   server: ApiServer;
@@ -190,12 +191,13 @@ for (const [label, open] of [['in-process', inProcess], ['NATS', overNats]] as c
       const client = new ApiClient(await w.clientBus(), 'test-informer');
       const after = w.server.store.revision;
       // Written in the server's process (the request would not fit one message either). Its watch
-      // event does not fit either: dropped and reported, the write still succeeds.
-      const created = await w.server.registry.create(CM, 'default', { metadata: { name: 'huge', namespace: 'default' }, data: { blob: 'z'.repeat(1_500_000) } } as KObject,
-        { dryRun: false, fieldManager: 'test' });
+      // event does not fit either: dropped and reported, the write still succeeds. A revision's data
+      // has no size limit of its own (a ConfigMap's stops at 1 MiB).
+      const created = await w.server.registry.create(REVISIONS, 'default', { metadata: { name: 'huge', namespace: 'default' }, revision: 1,
+        data: { blob: 'z'.repeat(1_500_000) } } as KObject, { dryRun: false, fieldManager: 'test' });
       assert.is(created.metadata.name, 'huge');
-      assert.ok(await w.server.store.get(w.server.registry.key(CM, 'default', 'huge')), 'committed');
-      const reply = await client.changes({ group: '', version: 'v1', resource: 'configmaps', namespace: 'default', after });
+      assert.ok(await w.server.store.get(w.server.registry.key(REVISIONS, 'default', 'huge')), 'committed');
+      const reply = await client.changes({ group: 'apps', version: 'v1', resource: 'controllerrevisions', namespace: 'default', after });
       assert.ok('status' in reply, 'an answer, not a timeout');
       assert.is(reply.status.code, 500);
       assert.match(reply.status.message ?? '', `a change after revision ${after} could not be sent on the bus`);
