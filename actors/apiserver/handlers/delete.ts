@@ -21,10 +21,10 @@ export function deleteOptions(req: ApiRequest, r: ResourceRequest): DeleteOption
     // Decoded by its Content-Type like any body: an unknown type is a 415, never read as JSON.
     const body = parseBody(req).value;
     if (!isPlainObject(body)) throw optionsInvalid('', 'Invalid value: DeleteOptions must be a JSON object');
-    return fromFields(body);
+    return deleteOptionsFrom(body);
   }
   const q = r.query;
-  return fromFields({
+  return deleteOptionsFrom({
     ...(q.has('gracePeriodSeconds') ? { gracePeriodSeconds: q.int('gracePeriodSeconds') } : {}),
     ...(q.has('propagationPolicy') ? { propagationPolicy: q.string('propagationPolicy') } : {}),
     ...(q.has('orphanDependents') ? { orphanDependents: q.bool('orphanDependents') } : {}),
@@ -32,7 +32,8 @@ export function deleteOptions(req: ApiRequest, r: ResourceRequest): DeleteOption
   });
 }
 
-function fromFields(b: Record<string, unknown>): DeleteOptions {
+/** DeleteOptions from their JSON fields, checked as the real server checks them (an eviction's too). */
+export function deleteOptionsFrom(b: Record<string, unknown>): DeleteOptions {
   const grace = b.gracePeriodSeconds;
   if (grace !== undefined && grace !== null && !(typeof grace === 'number' && Number.isInteger(grace)))
     throw optionsInvalid('gracePeriodSeconds', `Invalid value: ${JSON.stringify(grace)}: must be an integer`);

@@ -1,28 +1,11 @@
-// Subresources: status (which splits an object's writes), a pod's binding and eviction (with
-// PodDisruptionBudgets), and a namespace's finalize.
+// Subresources: status (which splits an object's writes), a pod's binding (its eviction:
+// eviction.test.ts), and a namespace's finalize.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { configMap, headerValues, MERGE, pod, startServer, type Harness } from '../../../helpers/in-process-server.ts';
+import { configMap, MERGE, pod, startServer } from '../../../helpers/in-process-server.ts';
 
 const PODS = '/api/v1/namespaces/default/pods';
-const PDBS = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
 const binding = (pod: string, node: string) => ({ apiVersion: 'v1', kind: 'Binding', metadata: { name: pod }, target: { apiVersion: 'v1', kind: 'Node', name: node } });
-const eviction = (name: string, deleteOptions: object = {}) => ({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' }, deleteOptions });
-
-async function runningPod(h: Harness, name: string, labels: Record<string, string> = { app: 'web' }) {
-  await h.post(PODS, pod(name, { labels, nodeName: 'n1' }));
-  const current = (await h.get(`${PODS}/${name}`)).json;
-  await h.put(`${PODS}/${name}/status`, { ...current, status: { ...current.status, phase: 'Running' } });
-}
-
-/** A budget over app=web whose status the disruption controller has computed. */
-async function budget(h: Harness, disruptionsAllowed: number, healthy = { desiredHealthy: 1, currentHealthy: 1 }) {
-  const created = (await h.post(PDBS, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web' },
-    spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } })).json;
-  const r = await h.put(`${PDBS}/web/status`, { ...created, status: { observedGeneration: created.metadata.generation, disruptionsAllowed,
-    expectedPods: 2, ...healthy } });
-  assert.is(r.status, 200);
-}
 
 test('GET of the status subresource answers the whole object', async () => {
   const h = await startServer();
@@ -130,78 +113,6 @@ test('a binding without a target node answers 422, and one for a missing pod 404
   assert.is(noTarget.json.details.causes[0].field, 'target.name');
   const missing = await h.post(`${PODS}/nope/binding`, binding('nope', 'n1'));
   assert.is(missing.status, 404);
-});
-
-test('an eviction without a budget deletes the pod and answers 201 Success', async () => {
-  const h = await startServer();
-  await runningPod(h, 'p');
-  const r = await h.post(`${PODS}/p/eviction`, eviction('p'));
-  assert.is(r.status, 201);
-  assert.equal(r.json, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
-  const after = await h.get(`${PODS}/p`);
-  assert.is(after.status, 200, 'a pod on a node terminates gracefully');
-  assert.ok(after.json.metadata.deletionTimestamp);
-});
-
-test('an eviction honours the grace period of its delete options', async () => {
-  const h = await startServer();
-  await runningPod(h, 'p');
-  await h.post(`${PODS}/p/eviction`, eviction('p', { gracePeriodSeconds: 0 }));
-  assert.is((await h.get(`${PODS}/p`)).status, 404);
-});
-
-test('an eviction of a missing pod answers 404', async () => {
-  const h = await startServer();
-  const r = await h.post(`${PODS}/nope/eviction`, eviction('nope'));
-  assert.is(r.status, 404);
-  assert.is(r.json.message, 'pods "nope" not found');
-});
-
-test('an eviction that would violate the budget answers 429 with a DisruptionBudget cause and Retry-After', async () => {
-  const h = await startServer();
-  await runningPod(h, 'p');
-  await budget(h, 0, { desiredHealthy: 2, currentHealthy: 1 });
-  const r = await h.post(`${PODS}/p/eviction`, eviction('p'));
-  assert.is(r.status, 429);
-  assert.is(r.json.code, 429);
-  assert.is(r.json.reason, 'TooManyRequests');
-  assert.is(r.json.message, "Cannot evict pod as it would violate the pod's disruption budget.");
-  assert.equal(r.json.details.causes, [{ reason: 'DisruptionBudget', message: 'The disruption budget web needs 2 healthy pods and has 1 currently' }]);
-  assert.is(r.json.details.retryAfterSeconds, 10);
-  assert.equal(headerValues(r, 'retry-after'), ['10']);
-  assert.is((await h.get(`${PODS}/p`)).json.metadata.deletionTimestamp, undefined);
-});
-
-test('an eviction against a budget the controller has not processed yet answers 429', async () => {
-  const h = await startServer();
-  await runningPod(h, 'p');
-  await h.post(PDBS, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } });
-  const r = await h.post(`${PODS}/p/eviction`, eviction('p'));
-  assert.is(r.status, 429);
-  assert.equal(r.json.details.causes, [{ reason: 'DisruptionBudget', message: 'The disruption budget web is still being processed by the server.' }]);
-});
-
-test('an eviction the budget allows spends one disruption and records the pod', async () => {
-  const h = await startServer();
-  await runningPod(h, 'p');
-  await runningPod(h, 'q');
-  await budget(h, 1);
-  assert.is((await h.post(`${PODS}/p/eviction`, eviction('p'))).status, 201);
-  const pdb = (await h.get(`${PDBS}/web`)).json;
-  assert.is(pdb.status.disruptionsAllowed, 0);
-  assert.ok(pdb.status.disruptedPods.p);
-  const second = await h.post(`${PODS}/q/eviction`, eviction('q'));
-  assert.is(second.status, 429);
-});
-
-test('a pod the budget does not select, or one not running, is evicted despite the budget', async () => {
-  const h = await startServer();
-  await budget(h, 0);
-  await runningPod(h, 'other', { app: 'db' });
-  assert.is((await h.post(`${PODS}/other/eviction`, eviction('other'))).status, 201);
-  await h.post(PODS, pod('pending', { labels: { app: 'web' } }));
-  assert.is((await h.post(`${PODS}/pending/eviction`, eviction('pending'))).status, 201);
-  assert.is((await h.get(`${PODS}/pending`)).status, 404);
 });
 
 test('deleting a namespace makes it Terminating until finalize empties spec.finalizers, and refuses new content meanwhile', async () => {
