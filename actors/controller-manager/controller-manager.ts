@@ -15,6 +15,7 @@
 //   daemonset-controller        one pod per eligible node, its templates kept as ControllerRevisions
 //   statefulset-controller      pods with stable names and ordinals, made, removed and updated in order
 //   resourcequota-controller    each ResourceQuota's status: its hard limits and what its namespace uses
+//   disruption-controller       each PodDisruptionBudget's status, which evictions spend
 //
 // Its registry (`metrics`) holds what a real controller manager's /metrics shows of these: the
 // requests of its clients (rest_client_*), its work queues (workqueue_*), its leader status.
@@ -40,6 +41,7 @@ import { whenState } from '../system/when-state.ts';
 import { NodeLifecycleController } from './controllers/node-lifecycle.ts';
 import { DaemonSetController } from './controllers/daemonset.ts';
 import { DeploymentController } from './controllers/deployment.ts';
+import { DisruptionController } from './controllers/disruption.ts';
 import { GarbageCollector } from './controllers/garbage-collector.ts';
 import { NamespaceController } from './controllers/namespace.ts';
 import { PodGarbageCollector } from './controllers/pod-gc.ts';
@@ -124,6 +126,7 @@ class Loops {
     if (enabled('statefulset-controller')) this.statefulSets = add(new StatefulSetController({ ...base('statefulset-controller'), workers: o.concurrentStatefulsetSyncs }));
     if (enabled('resourcequota-controller'))
       add(new ResourceQuotaController({ ...base('resourcequota-controller'), workers: o.concurrentResourceQuotaSyncs, syncPeriodMs: o.resourceQuotaSyncPeriodMs }));
+    if (enabled('disruption-controller')) add(new DisruptionController(base('disruption-controller')));
   }
 
   async start(): Promise<void> {

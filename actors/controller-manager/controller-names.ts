@@ -16,6 +16,7 @@ export const CONTROLLER_ALIASES: Readonly<Record<string, string>> = {
   statefulset: 'statefulset-controller',
   'clusterrole-aggregation': 'clusterrole-aggregation-controller',
   resourcequota: 'resourcequota-controller',
+  disruption: 'disruption-controller',
 };
 
 /** Real controllers orchsim does not simulate, by their current and older names. */
@@ -29,7 +30,6 @@ export const NOT_SIMULATED_CONTROLLERS: ReadonlySet<string> = new Set([
   'serviceaccount-token-controller', 'serviceaccount-token',
   'serviceaccount-controller', 'serviceaccount',
   'horizontal-pod-autoscaler-controller', 'horizontalpodautoscaling',
-  'disruption-controller', 'disruption',
   'cronjob-controller', 'cronjob',
   'job-controller', 'job',
   'ttl-after-finished-controller', 'ttl-after-finished',

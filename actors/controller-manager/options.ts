@@ -13,7 +13,8 @@ import { CONTROLLER_ALIASES, NOT_SIMULATED_CONTROLLERS } from './controller-name
 import { inspectOptions } from '../system/options.ts';
 
 /** The controllers `--controllers '*'` runs, by the names the flag takes. */
-export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller', 'replicaset-controller', 'pod-garbage-collector', 'garbage-collector', 'namespace-controller', 'deployment-controller', 'daemonset-controller', 'statefulset-controller', 'clusterrole-aggregation-controller', 'resourcequota-controller'] as const;
+export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller', 'replicaset-controller', 'pod-garbage-collector', 'garbage-collector', 'namespace-controller', 'deployment-controller', 'daemonset-controller', 'statefulset-controller', 'clusterrole-aggregation-controller', 'resourcequota-controller',
+  'disruption-controller'] as const;
 export type ControllerName = (typeof KNOWN_CONTROLLERS)[number];
 
 /** With the `--leader-elect` options it shares with the scheduler (only the replica holding the lock works). */

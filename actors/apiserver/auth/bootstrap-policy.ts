@@ -103,6 +103,15 @@ export const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
     rule(['update'], [CORE], ['resourcequotas/status']),
     events,
   ],
+  'disruption-controller': [
+    rule(READ, [APPS], ['deployments', 'replicasets', 'statefulsets']),
+    rule(READ, [CORE], ['replicationcontrollers']),
+    rule(READ, ['policy'], ['poddisruptionbudgets']),
+    rule(['update'], ['policy'], ['poddisruptionbudgets/status']),
+    rule(['patch', 'update'], [CORE], ['pods/status']),
+    rule(['get'], ['*'], ['*/scale']),
+    events,
+  ],
   'namespace-controller': [
     rule(['delete', 'get', 'list', 'watch'], [CORE], ['namespaces']),
     rule(['update'], [CORE], ['namespaces/finalize', 'namespaces/status']),
