@@ -16,7 +16,8 @@
 //   when no disruption is allowed; 403 when disruptionsAllowed is negative or disruptedPods holds
 //   more than 2000 pods. Spending decrements disruptionsAllowed (the condition turns
 //   InsufficientPods at 0) and records the pod in disruptedPods, so the controller does not count
-//   it healthy while it goes. A dry run spends nothing.
+//   it healthy while it goes. A dry run spends nothing, and neither does an eviction whose
+//   preconditions fail (the real server spends, then fails the delete).
 // - The pod is marked with the DisruptionTarget condition (EvictionByEvictionAPI), then deleted
 //   with the eviction's delete options (so the caller's preconditions hold). 201 Success.
 import { budgetSpec, budgetStatus, withDisruptionAllowedCondition, ALWAYS_ALLOW, type PodDisruptionBudgetStatus } from '../../api/disruption-budget.ts';
@@ -54,7 +55,7 @@ export async function handleEviction(req: ApiRequest, r: ResourceRequest, regist
   const budget = budgets[0];
   // An unhealthy pod the budget lets go is deleted only as read: Ready meanwhile, it counts again.
   const asRead = budget !== undefined && !isReady(pod) && letsUnhealthyGo(budget);
-  if (budget && !asRead) await spend(registry, budget, pod.metadata.name!, options.dryRun);
+  if (budget && !asRead) await spend(registry, budget, pod, options);
   try {
     await markAndDelete(registry, r, asRead ? atVersion(options, pod) : options);
   } catch (e) {
@@ -138,14 +139,30 @@ function spent(budget: KObject, pod: string, now: string): PodDisruptionBudgetSt
   return { ...next, disruptedPods: { ...next.disruptedPods, [pod]: now } };
 }
 
-/** Spends one disruption of `budget` on `pod`: checked on the budget as read, then again on every version the write meets. */
-async function spend(registry: Registry, budget: KObject, pod: string, dry: boolean): Promise<void> {
+/**
+ * Spends one disruption of `budget` on `pod`: checked on the budget as read, then again on every
+ * version the write meets. The caller's preconditions are checked on the pod as read before
+ * anything is spent (the real server would spend, then refuse the delete: no half-writes here).
+ */
+async function spend(registry: Registry, budget: KObject, pod: KObject, options: DeleteOptions): Promise<void> {
   const now = timestamp(registry.env.clock.now());
-  if (dry) return void spent(budget, pod, now);
+  const name = pod.metadata.name!;
+  spent(budget, name, now);
+  checkPreconditions(pod, options.preconditions);
+  if (options.dryRun) return;
   await registry.update(PDBS, budget.metadata.namespace, budget.metadata.name!, (current) => {
     const { resourceVersion: _, ...metadata } = current!.metadata; // written at the version read, read again on a conflict
-    return { ...current!, metadata, status: spent(current!, pod, now) };
+    return { ...current!, metadata, status: spent(current!, name, now) };
   }, { dryRun: false, fieldManager: 'orch-apiserver', subresource: 'status' });
+}
+
+/** The caller's preconditions against `pod`, refused with the eviction's own words. */
+function checkPreconditions(pod: KObject, pre: DeleteOptions['preconditions']): void {
+  const refuse = (why: string) => conflict({ group: '', resource: 'Pod', name: pod.metadata.name }, why);
+  if (pre?.uid && pre.uid !== pod.metadata.uid)
+    throw refuse(`the UID in the precondition (${pre.uid}) does not match the UID in record (${pod.metadata.uid}). The object might have been deleted and then recreated`);
+  if (pre?.resourceVersion && pre.resourceVersion !== pod.metadata.resourceVersion)
+    throw refuse(`the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${pod.metadata.resourceVersion}). The object might have been modified`);
 }
 
 /** The pod with its DisruptionTarget condition, as UpdatePodCondition sets it. */
@@ -168,11 +185,7 @@ async function markAndDelete(registry: Registry, r: ResourceRequest, options: De
   if (!opts.dryRun) {
     const pre = opts.preconditions;
     const marked = await registry.guaranteedUpdate(r.type, r.namespace, r.name!, (pod) => {
-      const refuse = (why: string) => conflict({ group: '', resource: 'Pod', name: pod.metadata.name }, why);
-      if (pre?.uid && pre.uid !== pod.metadata.uid)
-        throw refuse(`the UID in the precondition (${pre.uid}) does not match the UID in record (${pod.metadata.uid}). The object might have been deleted and then recreated`);
-      if (pre?.resourceVersion && pre.resourceVersion !== pod.metadata.resourceVersion)
-        throw refuse(`the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${pod.metadata.resourceVersion}). The object might have been modified`);
+      checkPreconditions(pod, pre);
       return withDisruptionTarget(pod, timestamp(registry.env.clock.now()));
     }, { dryRun: false });
     if (pre?.resourceVersion) opts = { ...opts, preconditions: { ...pre, resourceVersion: marked.metadata.resourceVersion! } };
