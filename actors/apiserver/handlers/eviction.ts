@@ -13,11 +13,12 @@
 //   (429) rather than deleted.
 // - Else the budget is spent with a compare-and-swap on its status (read again and checked again
 //   on a conflict): 429 while the controller has not observed its generation (Retry-After 10) or
-//   when no disruption is allowed; 403 when disruptionsAllowed is negative or disruptedPods holds
-//   more than 2000 pods. Spending decrements disruptionsAllowed (the condition turns
-//   InsufficientPods at 0) and records the pod in disruptedPods, so the controller does not count
-//   it healthy while it goes. A dry run spends nothing, and neither does an eviction whose
-//   preconditions fail (the real server spends, then fails the delete).
+//   when no disruption is allowed; 403 when disruptedPods holds more than 2000 pods (a negative
+//   disruptionsAllowed, the real server's other 403, cannot be written through policy/v1).
+//   Spending decrements disruptionsAllowed (the condition turns InsufficientPods at 0) and
+//   records the pod in disruptedPods, so the controller does not count it healthy while it goes.
+//   A dry run spends nothing, and neither does an eviction whose preconditions fail (the real
+//   server spends, then fails the delete).
 // - The pod is marked with the DisruptionTarget condition (EvictionByEvictionAPI), then deleted
 //   with the eviction's delete options (so the caller's preconditions hold). 201 Success.
 import { budgetSpec, budgetStatus, withDisruptionAllowedCondition, ALWAYS_ALLOW, type PodDisruptionBudgetStatus } from '../../api/disruption-budget.ts';
@@ -128,7 +129,6 @@ function spent(budget: KObject, pod: string, now: string): PodDisruptionBudgetSt
   const status = budgetStatus(budget);
   const refused = (why: string) => forbidden({ group: 'policy', resource: 'poddisruptionbudget', name }, why);
   if ((status.observedGeneration ?? 0) < (budget.metadata.generation ?? 0)) throw stillProcessing(name);
-  if (status.disruptionsAllowed < 0) throw refused('pdb disruptions allowed is negative');
   if (Object.keys(status.disruptedPods ?? {}).length > MAX_DISRUPTED_PODS)
     throw refused('DisruptedPods map too big - too many evictions not confirmed by PDB controller');
   if (status.disruptionsAllowed === 0)

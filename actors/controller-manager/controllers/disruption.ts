@@ -10,7 +10,7 @@
 //   counts them (disruption-status.ts; their controllers' replicas through disruption-scale.ts)
 //   and writes the status through the status subresource when it changed. A disruption the
 //   eviction subresource approved is looked at again when its DeletionTimeout runs out.
-// - A sync that fails (a pod whose controller cannot be found, a bad percentage) writes
+// - A sync that fails (a pod whose controller cannot be found, say) writes
 //   disruptionsAllowed 0 with the condition SyncFailed and the error (failSafe); a write that
 //   conflicts waits for the budget's next event.
 // - A pod whose DisruptionTarget condition is still True two minutes after it was set, while the
