@@ -71,6 +71,8 @@ export class DisruptionController extends QueuedController {
   /** Namespace → budget key → its selector, compiled as pods are matched against it. */
   readonly #selectors = new Map<string, Map<string, CompiledSelector>>();
   readonly #stalePods: WorkQueue;
+  /** Pods whose DisruptionTarget condition is due to be looked at: one timer each, however often they change. */
+  readonly #staleDue = new Set<string>();
 
   constructor(init: Omit<QueuedControllerInit, 'workers'>) {
     super('disruption-controller', { ...init, workers: 1 });
@@ -129,8 +131,10 @@ export class DisruptionController extends QueuedController {
     if (old && old.metadata.labels !== pod.metadata.labels) this.#wakeBudgetsOf(old);
     const staleInMs = staleDisruptionInMs(pod, this.clock.now());
     if (staleInMs === undefined) return;
-    if (staleInMs > 0) this.#stalePods.addAfter(cacheKey(pod), staleInMs);
-    else this.#stalePods.add(cacheKey(pod));
+    const key = cacheKey(pod);
+    if (this.#staleDue.has(key)) return;
+    this.#staleDue.add(key);
+    this.#stalePods.addAfter(key, staleInMs);
   }
 
   #wakeBudgetsOf(pod: KObject): void {
@@ -213,10 +217,15 @@ export class DisruptionController extends QueuedController {
   }
 
   async #syncStalePod(key: string): Promise<void> {
+    this.#staleDue.delete(key);
     const pod = this.#pods.cache.byKey(key);
     const staleInMs = pod && staleDisruptionInMs(pod, this.clock.now());
     if (staleInMs === undefined) return;
-    if (staleInMs > 0) return this.#stalePods.addAfter(key, staleInMs);
+    if (staleInMs > 0) {
+      // Set again since it was looked at: due later.
+      this.#staleDue.add(key);
+      return this.#stalePods.addAfter(key, staleInMs);
+    }
     const status = pod!.status as PodStatus;
     const conditions = status.conditions!.map((c) => (c.type === 'DisruptionTarget'
       ? { type: c.type, status: 'False', lastProbeTime: null, lastTransitionTime: timestamp(this.clock.now()) } : c));
