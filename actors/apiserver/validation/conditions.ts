@@ -1,11 +1,14 @@
 // metav1.Condition lists as status writes carry them (apimachinery ValidateConditions): one of each
 // type, each a qualified type name, a known status, a transition time, a well-formed reason.
+import { regexError } from '../../api/name-rules.ts';
 import type { StatusCause } from '../../api/status.ts';
 import { isPlainObject } from '../../api/types.ts';
 import { validateQualifiedKey } from './names.ts';
 
-const REASON = /^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/;
-const REASON_RULE = "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName',  or 'ReasonA,ReasonB',  or 'ReasonA:ReasonB', regex used for validation is '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?')";
+const REASON_FMT = '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?';
+const REASON = new RegExp(`^${REASON_FMT}$`);
+const REASON_RULE = regexError("a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'",
+  REASON_FMT, 'my_name', 'MY_NAME', 'MyName', 'ReasonA,ReasonB', 'ReasonA:ReasonB');
 const REASON_MAX = 1024;
 const MESSAGE_MAX = 32 * 1024;
 

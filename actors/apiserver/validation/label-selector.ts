@@ -1,12 +1,10 @@
 // A structured label selector's rules (apimachinery ValidateLabelSelector): its matchLabels are
 // labels, and each of its matchExpressions names a valid key, a known operator, and values only
 // where the operator takes them.
+import { isValidLabelValue } from '../../api/name-rules.ts';
 import type { StatusCause } from '../../api/status.ts';
 import { isPlainObject } from '../../api/types.ts';
 import { validateLabels, validateQualifiedKey } from './names.ts';
-
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-const LABEL_VALUE_RULE = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
 export function validateLabelSelector(selector: unknown, field: string): StatusCause[] {
   if (!isPlainObject(selector)) return [];
@@ -27,8 +25,7 @@ function requirementCauses(e: Record<string, unknown>, path: string): StatusCaus
   } else causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(operator)}: not a valid selector operator`, field: `${path}.operator` });
   causes.push(...validateQualifiedKey(String(e.key ?? ''), `${path}.key`));
   values.forEach((v, i) => {
-    if (v.length > 63) causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(v)}: must be no more than 63 characters`, field: `${path}.values[${i}]` });
-    if (!LABEL_VALUE.test(v)) causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(v)}: ${LABEL_VALUE_RULE}`, field: `${path}.values[${i}]` });
+    for (const why of isValidLabelValue(v)) causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(v)}: ${why}`, field: `${path}.values[${i}]` });
   });
   return causes;
 }

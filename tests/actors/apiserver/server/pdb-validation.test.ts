@@ -40,9 +40,12 @@ test('a status write refuses negative counts and conditions without a reason or 
   const h = await startServer();
   const created = (await h.post(PDBS, budget('web', { minAvailable: 1 }))).json;
   const r = await h.put(`${PDBS}/web/status`, { ...created, status: { disruptionsAllowed: -1, currentHealthy: 0, desiredHealthy: 1, expectedPods: 0,
-    conditions: [{ type: 'DisruptionAllowed', status: 'Maybe', lastTransitionTime: '2026-01-01T00:00:00Z', reason: '', message: '' }] } });
+    conditions: [{ type: 'DisruptionAllowed', status: 'Maybe', lastTransitionTime: '2026-01-01T00:00:00Z', reason: '', message: '' },
+      { type: 'Other', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'not ok', message: '' }] } });
   assert.is(r.status, 422);
-  assert.equal(r.json.details.causes.map((c: { field: string }) => c.field), ['status.conditions[0].status', 'status.conditions[0].reason', 'status.disruptionsAllowed']);
+  assert.equal(r.json.details.causes.map((c: { field: string }) => c.field),
+    ['status.conditions[0].status', 'status.conditions[0].reason', 'status.conditions[1].reason', 'status.disruptionsAllowed']);
+  assert.is(r.json.details.causes[2].message, "Invalid value: \"not ok\": a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName',  or 'ReasonA,ReasonB',  or 'ReasonA:ReasonB', regex used for validation is '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?')");
 });
 
 test.run();
