@@ -16,6 +16,9 @@ export const CONTROLLER_ALIASES: Readonly<Record<string, string>> = {
   statefulset: 'statefulset-controller',
   'clusterrole-aggregation': 'clusterrole-aggregation-controller',
   resourcequota: 'resourcequota-controller',
+  job: 'job-controller',
+  cronjob: 'cronjob-controller',
+  'ttl-after-finished': 'ttl-after-finished-controller',
 };
 
 /** Real controllers orchsim does not simulate, by their current and older names. */
@@ -30,9 +33,6 @@ export const NOT_SIMULATED_CONTROLLERS: ReadonlySet<string> = new Set([
   'serviceaccount-controller', 'serviceaccount',
   'horizontal-pod-autoscaler-controller', 'horizontalpodautoscaling',
   'disruption-controller', 'disruption',
-  'cronjob-controller', 'cronjob',
-  'job-controller', 'job',
-  'ttl-after-finished-controller', 'ttl-after-finished',
   'certificatesigningrequest-signing-controller', 'csrsigning',
   'certificatesigningrequest-approving-controller', 'csrapproving',
   'certificatesigningrequest-cleaner-controller', 'csrcleaner',

@@ -15,7 +15,7 @@ import { age, ageColumn, column, containerCells, containersColumn, fields, forma
 import { translateTimestampSince } from '../human-duration.ts';
 import { defaultJobTemplateParts, JOB_SELECTOR_COLUMN } from './job.ts';
 import { validateJobSpec } from './job-spec.ts';
-import { invalidField, notNegative, notSupported, required, specOf, type Spec } from './rules.ts';
+import { invalid, notNegative, notSupported, required, specOf, type Spec } from './rules.ts';
 
 /** 63 (a Job's name is a label value) less the `-<minutes>` suffix of its Jobs. */
 const MAX_NAME_LENGTH = 52;
@@ -33,16 +33,16 @@ function validate(cj: KObject, old: KObject | undefined): StatusCause[] {
   const spec = specOf(cj);
   const causes: StatusCause[] = old ? [] : [...scheduleZone(spec, false), ...timeZone(spec.timeZone)];
   const name = cj.metadata.name ?? '';
-  if (name.length > MAX_NAME_LENGTH) causes.push(invalidField('metadata.name', name, `must be no more than ${MAX_NAME_LENGTH} characters`));
+  if (name.length > MAX_NAME_LENGTH) causes.push(invalid('metadata.name', JSON.stringify(name), `must be no more than ${MAX_NAME_LENGTH} characters`));
   if (typeof spec.schedule !== 'string' || spec.schedule === '') causes.push(required('spec.schedule'));
   else {
     const parsed = parseCron(spec.schedule);
-    if (typeof parsed === 'string') causes.push(invalidField('spec.schedule', spec.schedule, parsed));
+    if (typeof parsed === 'string') causes.push(invalid('spec.schedule', JSON.stringify(spec.schedule), parsed));
   }
   if (typeof spec.startingDeadlineSeconds === 'number' && spec.startingDeadlineSeconds < 0) causes.push(notNegative('spec.startingDeadlineSeconds', spec.startingDeadlineSeconds));
   const policy = spec.concurrencyPolicy;
   if (policy === undefined || policy === '') causes.push(required('spec.concurrencyPolicy'));
-  else if (!POLICIES.includes(policy as string)) causes.push(notSupported('spec.concurrencyPolicy', policy, POLICIES));
+  else if (!POLICIES.includes(policy as string)) causes.push(notSupported('spec.concurrencyPolicy', JSON.stringify(policy), POLICIES));
   for (const key of ['successfulJobsHistoryLimit', 'failedJobsHistoryLimit'] as const)
     if (typeof spec[key] === 'number' && (spec[key] as number) < 0) causes.push(notNegative(`spec.${key}`, spec[key] as number));
   causes.push(...jobTemplate(fields(spec.jobTemplate, 'spec')));
@@ -52,8 +52,8 @@ function validate(cj: KObject, old: KObject | undefined): StatusCause[] {
 /** The template's JobSpec, whose selector the controller always generates (ValidateJobTemplateSpec). */
 function jobTemplate(spec: Spec): StatusCause[] {
   const causes = validateJobSpec(spec, 'spec.jobTemplate.spec');
-  if (spec.selector !== undefined && spec.selector !== null) causes.push(invalidField('spec.jobTemplate.spec.selector', spec.selector, '`selector` will be auto-generated'));
-  if (spec.manualSelector === true) causes.push(notSupported('spec.jobTemplate.spec.manualSelector', true, ['nil', 'false']));
+  if (spec.selector !== undefined && spec.selector !== null) causes.push(invalid('spec.jobTemplate.spec.selector', JSON.stringify(spec.selector), '`selector` will be auto-generated'));
+  if (spec.manualSelector === true) causes.push(notSupported('spec.jobTemplate.spec.manualSelector', JSON.stringify(true), ['nil', 'false']));
   return causes;
 }
 
@@ -61,8 +61,8 @@ function jobTemplate(spec: Spec): StatusCause[] {
 function scheduleZone(spec: Spec, allowInSchedule: boolean): StatusCause[] {
   const schedule = spec.schedule;
   if (typeof schedule !== 'string' || !schedule.includes('TZ')) return [];
-  if (!allowInSchedule) return [invalidField('spec.schedule', schedule, 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead')];
-  if (spec.timeZone !== undefined && spec.timeZone !== null) return [invalidField('spec.schedule', schedule, 'cannot use both timeZone field and TZ or CRON_TZ in schedule')];
+  if (!allowInSchedule) return [invalid('spec.schedule', JSON.stringify(schedule), 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead')];
+  if (spec.timeZone !== undefined && spec.timeZone !== null) return [invalid('spec.schedule', JSON.stringify(schedule), 'cannot use both timeZone field and TZ or CRON_TZ in schedule')];
   return [];
 }
 
@@ -71,12 +71,12 @@ function timeZone(value: unknown): StatusCause[] {
   if (value === undefined || value === null) return [];
   const field = 'spec.timeZone';
   const name = String(value);
-  if (name === '') return [invalidField(field, name, 'timeZone must be nil or non-empty string')];
+  if (name === '') return [invalid(field, JSON.stringify(name), 'timeZone must be nil or non-empty string')];
   if (name.split('/').some((part) => part === '.' || part === '..' || part.startsWith('-') || !ZONE_PART.test(part)))
-    return [invalidField(field, name, 'unknown time zone ' + name)];
-  if (name.toLowerCase() === 'local') return [invalidField(field, name, 'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones')];
+    return [invalid(field, JSON.stringify(name), 'unknown time zone ' + name)];
+  if (name.toLowerCase() === 'local') return [invalid(field, JSON.stringify(name), 'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones')];
   const loaded = TimeZone.load(name);
-  return typeof loaded === 'string' ? [invalidField(field, name, loaded)] : [];
+  return typeof loaded === 'string' ? [invalid(field, JSON.stringify(name), loaded)] : [];
 }
 
 /** printBoolPtr. */

@@ -18,7 +18,7 @@ import { defineKind } from '../kind.ts';
 import { humanDuration, parseTimestampMs } from '../human-duration.ts';
 import { age, ageColumn, column, containerCells, containersColumn, fields, formatLabelSelector, imagesColumn, int, nameColumn, wide } from '../tables-format.ts';
 import { validateJobSpec } from './job-spec.ts';
-import { immutable, invalidField, required, specOf, type Spec } from './rules.ts';
+import { immutable, invalid, required, specOf, type Spec } from './rules.ts';
 
 /** Defaults a JobSpec's pod failure policy patterns (SetDefaults_PodFailurePolicyOnPodConditionsPattern) and its pod template. */
 export function defaultJobTemplateParts(spec: Fields): void {
@@ -66,9 +66,9 @@ function validate(job: KObject): StatusCause[] {
     const labels = (fields(spec.template, 'metadata').labels ?? {}) as Record<string, string>;
     try {
       if (!compileLabelSelector(selector).matches(labels))
-        causes.push(invalidField('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
+        causes.push(invalid('spec.template.metadata.labels', JSON.stringify(labels), '`selector` does not match template `labels`'));
     } catch (e) {
-      causes.push(invalidField('spec.selector', selector, (e as Error).message));
+      causes.push(invalid('spec.selector', JSON.stringify(selector), (e as Error).message));
     }
   }
   causes.push(...generatedSelector(job));
@@ -86,10 +86,10 @@ function generatedSelector(job: KObject): StatusCause[] {
   for (const [key, value] of expect) {
     const field = `spec.template.metadata.labels[${key}]`;
     if (!(key in labels)) causes.push(required(field, `must be '${value}'`));
-    else if (labels[key] !== value) causes.push(invalidField(field, labels[key], `must be '${value}'`));
+    else if (labels[key] !== value) causes.push(invalid(field, JSON.stringify(labels[key]), `must be '${value}'`));
   }
   if (!deepEqual(spec.selector, { matchLabels: { [CONTROLLER_UID_LABEL]: uid } }))
-    causes.push(invalidField('spec.selector', spec.selector, '`selector` not auto-generated'));
+    causes.push(invalid('spec.selector', JSON.stringify(spec.selector), '`selector` not auto-generated'));
   return causes;
 }
 
@@ -111,7 +111,7 @@ function validateUpdate(job: KObject, old: KObject): StatusCause[] {
   if (!deepEqual(spec.completions, was.completions)) {
     if (spec.completionMode !== 'Indexed') causes.push(immutable('spec.completions', spec.completions));
     else if (spec.completions !== undefined && spec.completions !== spec.parallelism)
-      causes.push(invalidField('spec.completions', spec.completions, 'can only be modified in tandem with spec.parallelism'));
+      causes.push(invalid('spec.completions', JSON.stringify(spec.completions), 'can only be modified in tandem with spec.parallelism'));
   }
   const mutableDirectives = was.suspend === true && fields(old.status).startTime === undefined;
   const [now, then] = mutableDirectives ? [withoutSchedulingDirectives(spec.template), withoutSchedulingDirectives(was.template)] : [spec.template, was.template];

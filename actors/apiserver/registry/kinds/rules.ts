@@ -44,12 +44,3 @@ export function containerImages(spec: Spec | undefined, path: string): StatusCau
   }
   return causes;
 }
-
-export const required = (field: string, detail = ''): StatusCause =>
-  ({ reason: 'FieldValueRequired', message: detail ? `Required value: ${detail}` : 'Required value', field });
-
-export const invalidField = (field: string, value: unknown, why: string): StatusCause =>
-  ({ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${why}`, field });
-
-export const notSupported = (field: string, value: unknown, supported: readonly string[]): StatusCause =>
-  ({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(value)}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`, field });
