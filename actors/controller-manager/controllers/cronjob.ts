@@ -91,6 +91,7 @@ export class CronJobController extends QueuedController {
     const jobs = this.#jobs.cache.inNamespace(namespace).filter((j) => controllerOf(j)?.uid === cached.metadata.uid);
     const old = cronJobStatus(cached);
     const status: CronJobStatus = { ...old, active: [...(old.active ?? [])] };
+    /** The CronJob the status is written to: the cached one, or a fresher read. */
     const cj = { ...cached, status };
     let outcome: Outcome = { changed: false };
     let failure: unknown;
@@ -99,7 +100,7 @@ export class CronJobController extends QueuedController {
     } catch (e) {
       failure = e;
     }
-    if ((await this.#cleanUp(cj, status, jobs)) || outcome.changed) await this.client.update(CRONJOBS, { ...cached, status: written(status) }, 'status');
+    if ((await this.#cleanUp(cj, status, jobs)) || outcome.changed) await this.client.update(CRONJOBS, { ...cj, status: written(status) }, 'status');
     if (outcome.requeueMs !== undefined) return this.queue.addAfter(key, outcome.requeueMs);
     if (failure !== undefined) throw failure;
   }
@@ -153,6 +154,15 @@ export class CronJobController extends QueuedController {
     for (const job of jobs) {
       const finished = jobFinished(job);
       if (!isActive(job.metadata.uid) && !finished) {
+        // The cache may not have this controller's last status write yet: the server's copy may list the Job.
+        const fresh = await this.client.get(CRONJOBS, cj.metadata.namespace, cj.metadata.name!);
+        if (cronJobStatus(fresh).active?.some((a) => a.uid === job.metadata.uid)) {
+          const { active: listed = [], ...rest } = cronJobStatus(fresh);
+          Object.assign(status, rest);
+          active.splice(0, active.length, ...listed);
+          cj.metadata = fresh.metadata;
+          continue;
+        }
         this.event(cj, 'Warning', 'UnexpectedJob', `Saw a job that the controller did not create or forgot: ${job.metadata.name}`);
       } else if (isActive(job.metadata.uid) && finished) {
         dropActive(status, job.metadata.uid);
