@@ -10,7 +10,7 @@
 // pod machine's BackOff). Any other pod runs until it is deleted, and costs one look at its
 // annotations and its controller. A bad value is reported and the pod runs until deleted.
 import { parseDuration } from '../api/duration.ts';
-import type { KObject } from '../api/types.ts';
+import { controllerOf, type KObject } from '../api/types.ts';
 import type { PodExit } from '../../machines/pod.ts';
 import { batchPodStages, podExits, validateStages, withStages, type PodStageTable } from '../../machines/stages.ts';
 
@@ -28,10 +28,8 @@ export interface PodRun {
 
 /** Whether the pod's controller is a batch/v1 Job. */
 function ownedByJob(pod: KObject): boolean {
-  const refs = pod.metadata.ownerReferences;
-  if (refs === undefined) return false;
-  for (const r of refs) if (r.controller === true) return r.kind === 'Job' && r.apiVersion === 'batch/v1';
-  return false;
+  const ref = controllerOf(pod);
+  return ref?.kind === 'Job' && ref.apiVersion === 'batch/v1';
 }
 
 export class PodRuns {

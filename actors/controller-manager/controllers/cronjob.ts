@@ -15,7 +15,7 @@ import { CRONJOB_SCHEDULED_TIMESTAMP, cronJobSpec, cronJobStatus, jobFinished, t
 import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import { TimeZone } from '../../api/time-zone.ts';
-import type { KObject, OwnerReference } from '../../api/types.ts';
+import { controllerOf, type KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
@@ -26,7 +26,6 @@ import { JOBS } from './job-writes.ts';
 export const CRONJOBS = lookupResource('batch', 'v1', 'cronjobs')!;
 
 type Active = NonNullable<CronJobStatus['active']>[number];
-const controllerOf = (o: KObject): OwnerReference | undefined => o.metadata.ownerReferences?.find((r) => r.controller === true);
 const refOf = (job: KObject): Active => ({ kind: 'Job', namespace: job.metadata.namespace!, name: job.metadata.name!, uid: job.metadata.uid!,
   apiVersion: 'batch/v1', resourceVersion: job.metadata.resourceVersion! });
 const startMs = (job: KObject) => timestampMs((job.status as { startTime?: string } | undefined)?.startTime);
@@ -100,7 +99,14 @@ export class CronJobController extends QueuedController {
     } catch (e) {
       failure = e;
     }
-    if ((await this.#cleanUp(cj, status, jobs)) || outcome.changed) await this.client.update(CRONJOBS, { ...cj, status: written(status) }, 'status');
+    if ((await this.#cleanUp(cj, status, jobs)) || outcome.changed) {
+      try {
+        await this.client.update(CRONJOBS, { ...cj, status: written(status) }, 'status');
+      } catch (e) {
+        // Changed meanwhile: its update event syncs it again, and the Job names keep a start from running twice.
+        if (!(e instanceof StatusError && e.code === 409)) throw e;
+      }
+    }
     if (outcome.requeueMs !== undefined) return this.queue.addAfter(key, outcome.requeueMs);
     if (failure !== undefined) throw failure;
   }

@@ -16,7 +16,7 @@
 import { JOB_CONTROLLER_NAME, JOB_TRACKING_FINALIZER, jobFinished, jobSpec, trueCondition } from '../../api/batch.ts';
 import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
-import type { KObject, OwnerReference } from '../../api/types.ts';
+import { controllerOf, type KObject, type OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
 import { WorkQueue } from '../../client/work-queue.ts';
@@ -34,10 +34,16 @@ const PODS = lookupResource('', 'v1', 'pods')!;
 /** How long pod events and status changes are gathered before a Job syncs (syncJobBatchPeriod). */
 const BATCH_PERIOD_MS = 1_000;
 
-const controllerOf = (o: KObject): OwnerReference | undefined => o.metadata.ownerReferences?.find((r) => r.controller === true);
 const isJobRef = (r: OwnerReference | undefined) => r?.kind === 'Job' && r.apiVersion === 'batch/v1';
 
 type HostedJobMachine = ReturnType<typeof jobMachine.provide>;
+
+function sameLabels(a: KObject, b: KObject): boolean {
+  const x = a.metadata.labels ?? {}, y = b.metadata.labels ?? {};
+  if (x === y) return true;
+  const keys = Object.keys(x);
+  return keys.length === Object.keys(y).length && keys.every((k) => x[k] === y[k]);
+}
 
 /** The interim condition a Job carries, as the finish its machine picks up. */
 function interimOf(job: KObject): Finish | undefined {
@@ -96,8 +102,8 @@ export class JobController extends QueuedController {
 
   /** An orphan wakes the Jobs whose selector matches it (one may adopt it). */
   #enqueueMatching(pod: KObject): void {
-    const jobs = this.#jobs.cache.size === 0 ? [] : this.#jobs.cache.inNamespace(pod.metadata.namespace ?? '');
-    for (const job of jobs) {
+    if (this.#jobs.cache.size === 0) return;
+    for (const job of this.#jobs.cache.inNamespace(pod.metadata.namespace ?? '')) {
       try {
         if (compileLabelSelector(jobSpec(job).selector as LabelSelector | undefined).matches(pod.metadata.labels ?? {})) this.#enqueueBatched(cacheKey(job));
       } catch {
@@ -135,7 +141,8 @@ export class JobController extends QueuedController {
     }
     if (ref) return;
     if (hasTrackingFinalizer(pod)) this.#orphans.add(cacheKey(pod));
-    if (refChanged || JSON.stringify(pod.metadata.labels ?? {}) !== JSON.stringify(old.metadata.labels ?? {})) this.#enqueueMatching(pod);
+    // An orphan whose labels changed may now match a Job: only worth a look while there are Jobs.
+    if (this.#jobs.cache.size > 0 && (refChanged || !sameLabels(old, pod))) this.#enqueueMatching(pod);
   }
 
   /** `final`: the pod left the store; otherwise it got its deletionTimestamp. */
@@ -190,7 +197,12 @@ export class JobController extends QueuedController {
     const satisfied = this.#expectations.satisfied(key);
     const pods = await this.#claim(job);
     const writes = new JobWrites(job, { client: this.client, key, expectations: this.#expectations, removals: this.#removals, event: (obj, type, reason, message) => this.event(obj, type, reason, message) });
-    await syncJob({ job, pods, nowMs: this.clock.now(), satisfied, expectedRemovals: this.#removals.expected(key) }, link, writes);
+    try {
+      await syncJob({ job, pods, nowMs: this.clock.now(), satisfied, expectedRemovals: this.#removals.expected(key) }, link, writes);
+    } catch (e) {
+      // The Job changed since the cache saw it: its update event brings it back with what is left to count.
+      if (!(e instanceof StatusError && e.code === 409)) throw e;
+    }
   }
 
   /** The machine of the Job: kept while the same Job lives; started from what its status says otherwise. */
