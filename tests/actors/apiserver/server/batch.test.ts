@@ -152,4 +152,16 @@ test('jobs can be selected by status.successful, 0 when none succeeded', async (
   assert.equal(await names('status.successful=0'), ['a']);
 });
 
+test('a Job deleted with no propagation policy orphans its pods, as batch/v1 does for compatibility; Background deletes them', async () => {
+  const h = await startServer();
+  await created(h, JOBS, job('legacy'));
+  const orphaning = await h.del(`${JOBS}/legacy`);
+  assert.is(orphaning.status, 200);
+  assert.equal(orphaning.json.metadata.finalizers, ['orphan'], 'it waits for the garbage collector to orphan its pods');
+  await created(h, JOBS, job('modern'));
+  const background = await h.del(`${JOBS}/modern`, { propagationPolicy: 'Background' });
+  assert.is(background.json.status, 'Success');
+  assert.is((await h.get(`${JOBS}/modern`)).status, 404);
+});
+
 test.run();
