@@ -2,8 +2,10 @@
 export { addedFinalizers, objectMachine } from './object.ts';
 export type { DeleteEvent, FinalizersChangedEvent, ObjectContext, ObjectEvent, ObjectInput, ObjectSnapshot, ObjectState } from './object.ts';
 export type { PropagationRequest } from './propagation.ts';
-export { podMachine, podInput, podPhase } from './pod.ts';
-export type { PodContext, PodEvent, PodInput, PodPhase, ReportedPodState } from './pod.ts';
+export { podMachine, podInput, podPhase, restartBackOffMs } from './pod.ts';
+export type { PodContext, PodEvent, PodExit, PodInput, PodPhase, ReportedPodState } from './pod.ts';
+export { backoffRemainingMs, jobMachine, jobPhase, nextBackoff } from './job.ts';
+export type { BackoffRecord, Finish, JobContext, JobEvent, JobInput, JobPhase } from './job.ts';
 export { nodeMachine } from './node.ts';
 export type { Measurement, NodeContext, NodeEvent, NodeInput, Written } from './node.ts';
 export { nodeHealthMachine } from './node-health.ts';

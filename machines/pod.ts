@@ -5,6 +5,9 @@
 //   ContainerCreating  after plan.creatingMs: images pulled, containers up      → Running | Failed
 //   Running            after plan.runningMs when the plan has an end            → Succeeded | Failed
 //                      (a pod whose plan has none runs until it is deleted)
+//     BackOff          a run ending Failed under restartPolicy OnFailure: the
+//                      container waits (CrashLoopBackOff), 10 s doubling up to
+//                      5 min, then runs again for plan.runningMs              → Running
 //   any live phase     EVICTED (node pressure)                                  → Failed
 //   Pending, Succeeded, Failed   DELETE: no containers to stop                  → Removed
 //   Scheduled, ContainerCreating, Running   DELETE                              → Terminating
@@ -12,8 +15,11 @@
 //                      SIGTERM), or the grace period if that ends first         → Removed
 //
 // What the API sees is the host's to write: entering ContainerCreating, Running, Succeeded or
-// Failed asks it to `report` that state (the status of the phase), entering Removed to `remove`
-// the pod (a delete with grace 0). An evicted pod's message is kept in the context for its report.
+// Failed asks it to `report` that state (the status of the phase), entering BackOff to report
+// the container waiting (and leaving it, running again), entering Removed to `remove` the pod (a
+// delete with grace 0). An evicted pod's message and a restarted one's count are kept in the
+// context for its reports. How a batch run ends (its exit code, whether a failure restarts the
+// container) is part of the input, given only to pods whose run ends.
 //
 // The timings come from a stage table (`stages.ts`) through a plan the hosting actor draws once,
 // from its own random stream, when it creates the pod (with the containers' stop time). The plan
@@ -25,13 +31,23 @@
 import { assign, setup } from 'xstate';
 import type { PodPlan, PodTarget } from './stages.ts';
 
-export interface PodContext extends PodPlan {
+/** How a run that ends exits: its code when it fails, and whether a failure restarts the container. */
+export interface PodExit {
+  /** The exit code of a failed run (a successful one exits 0). */
+  readonly exitCode: number;
+  /** restartPolicy OnFailure: a failed run restarts the container instead of failing the pod. */
+  readonly restartOnFailure: boolean;
+}
+
+export interface PodContext extends PodPlan, Partial<PodExit> {
   /** From `spec.terminationGracePeriodSeconds`, or a DELETE's `gracePeriodSeconds`. */
   readonly gracePeriodMs: number;
   /** How long the containers take to exit after SIGTERM when the grace period allows it. */
   readonly containersStopMs: number;
   /** Why the node evicted the pod; set by EVICTED. */
   readonly evictionMessage?: string;
+  /** How many times the container restarted after a failed run; set on entering BackOff. */
+  readonly restarts?: number;
 }
 
 export type PodInput = PodContext;
@@ -42,17 +58,27 @@ export type PodEvent =
   | { type: 'DELETE'; gracePeriodSeconds?: number };
 
 /** The states whose status the host reports. */
-export type ReportedPodState = 'ContainerCreating' | 'Running' | 'Succeeded' | 'Failed';
+export type ReportedPodState = 'ContainerCreating' | 'Running' | 'BackOff' | 'Succeeded' | 'Failed';
+
+/** The kubelet's crash-loop back-off: 10 s, doubling with each restart, at most 5 min. */
+const RESTART_BACKOFF_MS = { initial: 10_000, max: 300_000 };
+export const restartBackOffMs = (restarts: number) => Math.min(RESTART_BACKOFF_MS.max, RESTART_BACKOFF_MS.initial * 2 ** Math.max(0, restarts - 1));
 
 export type PodPhase =
   | 'Pending' | 'Scheduled' | 'ContainerCreating' | 'Running' | 'Succeeded' | 'Failed' | 'Terminating' | 'Removed';
 
-/** The input for one pod: its drawn plan, its `terminationGracePeriodSeconds` and its containers' stop time. */
-export function podInput(plan: PodPlan, terminationGracePeriodSeconds: number, containersStopMs: number): PodInput {
+/**
+ * The input for one pod: its drawn plan, its `terminationGracePeriodSeconds`, its containers' stop
+ * time, and how a run that ends exits (batch pods only; others run as before).
+ */
+export function podInput(plan: PodPlan, terminationGracePeriodSeconds: number, containersStopMs: number, exit?: PodExit): PodInput {
   // Spelled out, not `{ ...plan, gracePeriodMs }`: in Node 20's V8 a spread followed by a new key
   // gives every object a hidden class of its own (about 300 bytes a pod; see actors/api/objects.ts).
   const { scheduledMs, scheduledTo, creatingMs, creatingTo, runningMs, runningTo } = plan;
-  return { scheduledMs, scheduledTo, creatingMs, creatingTo, runningMs, runningTo, gracePeriodMs: terminationGracePeriodSeconds * 1000, containersStopMs };
+  const gracePeriodMs = terminationGracePeriodSeconds * 1000;
+  if (!exit) return { scheduledMs, scheduledTo, creatingMs, creatingTo, runningMs, runningTo, gracePeriodMs, containersStopMs };
+  const { exitCode, restartOnFailure } = exit;
+  return { scheduledMs, scheduledTo, creatingMs, creatingTo, runningMs, runningTo, gracePeriodMs, containersStopMs, exitCode, restartOnFailure };
 }
 
 type PlannedStep = 'scheduledTo' | 'creatingTo' | 'runningTo';
@@ -65,6 +91,11 @@ function runEnds({ context }: { context: PodContext }): boolean {
   return context.creatingTo === 'Running' && context.runningTo !== null;
 }
 
+/** The run ends Failed and restartPolicy OnFailure restarts the container. */
+function restartsOnFailure({ context }: { context: PodContext }): boolean {
+  return context.runningTo === 'Failed' && context.restartOnFailure === true;
+}
+
 const to = (step: PlannedStep, target: PodTarget) => ({ type: 'planned' as const, params: { step, to: target } });
 const report = (state: ReportedPodState) => ({ type: 'report' as const, params: { state } });
 const evicted = { target: 'Failed', actions: 'noteEviction' } as const;
@@ -75,13 +106,14 @@ export const podMachine = setup({
     input: {} as PodInput,
     events: {} as PodEvent,
   },
-  guards: { planned, runEnds },
+  guards: { planned, runEnds, restartsOnFailure },
   delays: {
     scheduledMs: ({ context }) => context.scheduledMs,
     creatingMs: ({ context }) => context.creatingMs,
     runningMs: ({ context }) => context.runningMs,
     gracePeriodMs: ({ context }) => context.gracePeriodMs,
     containersStopMs: ({ context }) => context.containersStopMs,
+    restartBackOffMs: ({ context }) => restartBackOffMs(context.restarts ?? 1),
   },
   actions: {
     overrideGracePeriod: assign({
@@ -89,6 +121,7 @@ export const podMachine = setup({
         event.type === 'DELETE' && event.gracePeriodSeconds !== undefined ? event.gracePeriodSeconds * 1000 : context.gracePeriodMs,
     }),
     noteEviction: assign({ evictionMessage: ({ event }) => (event.type === 'EVICTED' ? event.message : undefined) }),
+    countRestart: assign({ restarts: ({ context }) => (context.restarts ?? 0) + 1 }),
     /** Host: write the status of this state. */
     report: (_, _params: { state: ReportedPodState }) => {},
     /** Host: delete the pod, its containers gone. */
@@ -136,9 +169,15 @@ export const podMachine = setup({
           after: {
             runningMs: [
               { guard: to('runningTo', 'Succeeded'), target: '#pod.Succeeded' },
+              { guard: 'restartsOnFailure', target: 'BackOff' },
               { guard: to('runningTo', 'Failed'), target: '#pod.Failed' },
             ],
           },
+        },
+        BackOff: {
+          id: 'pod.Running.BackOff',
+          entry: ['countRestart', report('BackOff')],
+          after: { restartBackOffMs: { target: 'UntilDone', actions: report('Running') } },
         },
       },
     },

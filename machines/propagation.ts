@@ -27,12 +27,13 @@ export interface PropagationRequest {
 
 /**
  * What a delete does to dependents when it names no policy. Every served group version deletes
- * them (in the background), events excepted: they are never garbage collected, so deletes of them
- * neither add nor keep these finalizers. (Orphan is the default only for versions not served
+ * them (in the background), but batch/v1 Jobs, which orphan their pods for compatibility (kubectl
+ * asks for Background), and events: they are never garbage collected, so deletes of them neither
+ * add nor keep these finalizers. (Orphan is the default otherwise only for versions not served
  * here: extensions/v1beta1 and apps/v1beta2 ReplicaSets, core/v1 ReplicationControllers.)
  */
 type DefaultPolicy = 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';
-const DEFAULTS: Record<string, DefaultPolicy> = { '/events': 'Unsupported', 'events.k8s.io/events': 'Unsupported' };
+const DEFAULTS: Record<string, DefaultPolicy> = { '/events': 'Unsupported', 'events.k8s.io/events': 'Unsupported', 'batch/jobs': 'OrphanDependents' };
 const defaultPolicy = (r: PropagationRequest['resource']): DefaultPolicy => DEFAULTS[`${r.group}/${r.resource}`] ?? 'DeleteDependents';
 
 const isPolicyFinalizer = (f: string) => f === ORPHAN || f === FOREGROUND;

@@ -7,7 +7,7 @@ import { lookupResource, type ResourceType } from '../actors/api/resources.ts';
 import { StatusError } from '../actors/api/status.ts';
 import type { KObject } from '../actors/api/types.ts';
 import { ApiClient } from '../actors/client/client.ts';
-import { FAILURE_PROBABILITY, RUN_DURATION } from '../actors/nodeagent/nodeagent.ts';
+import { FAILURE_PROBABILITY, RUN_DURATION } from '../actors/nodeagent/pod-run.ts';
 import { formatDuration } from '../actors/api/duration.ts';
 import { BusTimeoutError, NoRespondersError, type Bus } from '../transport/bus.ts';
 import { priorityOfClass, WORKLOAD_LABEL } from './scenario/pods.ts';

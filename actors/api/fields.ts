@@ -30,6 +30,14 @@ const BY_KIND: Record<string, string[]> = {
   '/events': ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion',
     'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type'],
   'apps/replicasets': ['status.replicas'],
+  'batch/jobs': ['status.successful'],
+};
+
+/** Selectable fields that are not the path they name. */
+const DERIVED: Record<string, FieldGetter> = {
+  'spec.hostNetwork': (o) => at(o, ['spec', 'hostNetwork']) || 'false',
+  /** A Job's succeeded pods, 0 when none (JobToSelectableFields). */
+  'status.successful': (o) => at(o, ['status', 'succeeded']) || '0',
 };
 
 const cache = new Map<string, Record<string, FieldGetter>>();
@@ -39,7 +47,7 @@ export function selectableFields(group: string, resource: string): Record<string
   let fields = cache.get(key);
   if (!fields) {
     fields = { 'metadata.name': field('metadata.name'), 'metadata.namespace': field('metadata.namespace') };
-    for (const f of BY_KIND[key] ?? []) fields[f] = f === 'spec.hostNetwork' ? (o) => at(o, ['spec', 'hostNetwork']) || 'false' : field(f);
+    for (const f of BY_KIND[key] ?? []) fields[f] = DERIVED[f] ?? field(f);
     if (key === '/pods') fields['spec.nodeName'] = field('spec.nodeName');
     cache.set(key, fields);
   }

@@ -90,6 +90,8 @@ export const RESOURCES: readonly ResourceType[] = [
     subresources: [status('DaemonSet')] }),
   define({ group: 'apps', resource: 'statefulsets', kind: 'StatefulSet', shortNames: ['sts'], categories: ALL,
     subresources: [status('StatefulSet'), scaleSubresource] }),
+  define({ group: 'batch', resource: 'jobs', kind: 'Job', categories: ALL, subresources: [status('Job')] }),
+  define({ group: 'batch', resource: 'cronjobs', kind: 'CronJob', shortNames: ['cj'], categories: ALL, subresources: [status('CronJob')] }),
   define({ group: 'coordination.k8s.io', resource: 'leases', kind: 'Lease' }),
   define({ group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', shortNames: ['hpa'],
     categories: ALL, subresources: [status('HorizontalPodAutoscaler')] }),

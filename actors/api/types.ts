@@ -63,3 +63,10 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/** The reference to the object's controller (the owner with `controller: true`), if any (metav1.GetControllerOf). */
+export function controllerOf(obj: KObject): OwnerReference | undefined {
+  const refs = obj.metadata.ownerReferences;
+  if (refs) for (const r of refs) if (r.controller === true) return r;
+  return undefined;
+}

@@ -16,6 +16,9 @@
 //   statefulset-controller      pods with stable names and ordinals, made, removed and updated in order
 //   resourcequota-controller    each ResourceQuota's status: its hard limits and what its namespace uses
 //   disruption-controller       each PodDisruptionBudget's status, which evictions spend
+//   job-controller              runs each Job's pods to completion: parallelism, back-off, deadline, suspend, indexes
+//   cronjob-controller          creates each CronJob's Jobs on its schedule, keeps their history
+//   ttl-after-finished-controller  deletes finished Jobs once their ttlSecondsAfterFinished has passed
 //
 // Its registry (`metrics`) holds what a real controller manager's /metrics shows of these: the
 // requests of its clients (rest_client_*), its work queues (workqueue_*), its leader status.
@@ -48,6 +51,9 @@ import { PodGarbageCollector } from './controllers/pod-gc.ts';
 import { ReplicaSetController } from './controllers/replicaset.ts';
 import { ResourceQuotaController } from './controllers/resource-quota.ts';
 import { StatefulSetController } from './controllers/statefulset.ts';
+import { JobController } from './controllers/job.ts';
+import { CronJobController } from './controllers/cronjob.ts';
+import { TtlAfterFinishedController } from './controllers/ttl-after-finished.ts';
 import { TaintEvictionController } from './controllers/taint-eviction.ts';
 import { controllerEnabled, controllerManagerOptions, KNOWN_CONTROLLERS, type ControllerManagerOptions, type ControllerName } from './options.ts';
 import { actorIds } from '../system/ids.ts';
@@ -127,6 +133,9 @@ class Loops {
     if (enabled('resourcequota-controller'))
       add(new ResourceQuotaController({ ...base('resourcequota-controller'), workers: o.concurrentResourceQuotaSyncs, syncPeriodMs: o.resourceQuotaSyncPeriodMs }));
     if (enabled('disruption-controller')) add(new DisruptionController(base('disruption-controller')));
+    if (enabled('job-controller')) add(new JobController({ ...base('job-controller'), workers: o.concurrentJobSyncs }));
+    if (enabled('cronjob-controller')) add(new CronJobController({ ...base('cronjob-controller'), workers: o.concurrentCronJobSyncs }));
+    if (enabled('ttl-after-finished-controller')) add(new TtlAfterFinishedController({ ...base('ttl-after-finished-controller'), workers: o.concurrentTtlAfterFinishedSyncs }));
   }
 
   async start(): Promise<void> {

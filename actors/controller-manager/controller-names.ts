@@ -17,6 +17,9 @@ export const CONTROLLER_ALIASES: Readonly<Record<string, string>> = {
   'clusterrole-aggregation': 'clusterrole-aggregation-controller',
   resourcequota: 'resourcequota-controller',
   disruption: 'disruption-controller',
+  job: 'job-controller',
+  cronjob: 'cronjob-controller',
+  'ttl-after-finished': 'ttl-after-finished-controller',
 };
 
 /** Real controllers orchsim does not simulate, by their current and older names. */
@@ -30,9 +33,6 @@ export const NOT_SIMULATED_CONTROLLERS: ReadonlySet<string> = new Set([
   'serviceaccount-token-controller', 'serviceaccount-token',
   'serviceaccount-controller', 'serviceaccount',
   'horizontal-pod-autoscaler-controller', 'horizontalpodautoscaling',
-  'cronjob-controller', 'cronjob',
-  'job-controller', 'job',
-  'ttl-after-finished-controller', 'ttl-after-finished',
   'certificatesigningrequest-signing-controller', 'csrsigning',
   'certificatesigningrequest-approving-controller', 'csrapproving',
   'certificatesigningrequest-cleaner-controller', 'csrcleaner',

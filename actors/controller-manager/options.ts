@@ -14,7 +14,7 @@ import { inspectOptions } from '../system/options.ts';
 
 /** The controllers `--controllers '*'` runs, by the names the flag takes. */
 export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller', 'replicaset-controller', 'pod-garbage-collector', 'garbage-collector', 'namespace-controller', 'deployment-controller', 'daemonset-controller', 'statefulset-controller', 'clusterrole-aggregation-controller', 'resourcequota-controller',
-  'disruption-controller'] as const;
+  'disruption-controller', 'job-controller', 'cronjob-controller', 'ttl-after-finished-controller'] as const;
 export type ControllerName = (typeof KNOWN_CONTROLLERS)[number];
 
 /** With the `--leader-elect` options it shares with the scheduler (only the replica holding the lock works). */
@@ -47,6 +47,9 @@ export interface ControllerManagerOptions extends LeaderElectOptions {
   concurrentResourceQuotaSyncs: number;
   /** `--resource-quota-sync-period`: every quota's usage is recounted this often. */
   resourceQuotaSyncPeriodMs: number;
+  concurrentJobSyncs: number;
+  concurrentCronJobSyncs: number;
+  concurrentTtlAfterFinishedSyncs: number;
   /** `--use-service-account-credentials`: each controller authenticates as its own service account (in orch-system). */
   useServiceAccountCredentials: boolean;
   /** `--orch-api-qps`, `--orch-api-burst`: the client's limit towards the API server; 0 QPS: no limit. */
@@ -190,8 +193,10 @@ export const CONTROLLER_MANAGER_TABLE = new OptionTable<ControllerManagerOptions
   concurrent('service', 1),
   concurrent('serviceaccount-token', 5),
   concurrent('statefulset', 5, 'concurrentStatefulsetSyncs'),
-  concurrent('ttl-after-finished', 5),
+  concurrent('ttl-after-finished', 5, 'concurrentTtlAfterFinishedSyncs'),
   concurrent('daemonset', 2, 'concurrentDaemonsetSyncs'),
+  concurrent('job', 5, 'concurrentJobSyncs'),
+  concurrent('cron-job', 5, 'concurrentCronJobSyncs'),
   { name: 'mirroring-concurrent-service-endpoint-syncs', kind: int32, default: 5, group: LIMITS, rule: atLeastOne, help: 'mirrored endpoint objects synced at once', inert: NOT_RUN },
 ] as OptionSpec<ControllerManagerOptions>[], [
   LEADER_ELECT_RULE,

@@ -5,6 +5,7 @@
 // metrics under the name the real controller gives its queue. Its lifecycle is a controller
 // actor (controller-actor.ts): it waits for the caches, then its workers run until it stops.
 import type { Clock } from '../api/env.ts';
+import type { KObject } from '../api/types.ts';
 import type { Registry } from '../api/metrics.ts';
 import { ApiClient } from '../client/client.ts';
 import type { RateLimiter } from '../client/rate-limiter.ts';
@@ -25,10 +26,12 @@ export interface QueuedControllerInit {
   registry?: Registry;
   /** The process's actor system, where the controller's lifecycle is hosted as `controller/<name>`. */
   system?: ActorSystem;
+  /** Told of each Event the real controller records (the object, Normal or Warning, reason, message); none are written yet. */
+  onEvent?: (obj: KObject, type: 'Normal' | 'Warning', reason: string, message: string) => void;
 }
 
 /** The real controllers' work queue names where they are not the controller's name less `-controller`. */
-const QUEUE_NAMES: Record<string, string> = { 'generic-garbage-collector': 'garbage_collector_attempt_to_delete' };
+const QUEUE_NAMES: Record<string, string> = { 'generic-garbage-collector': 'garbage_collector_attempt_to_delete', 'ttl-after-finished-controller': 'ttl_jobs_to_delete' };
 
 /** The controllers' --controllers names where they are not the name their clients and queues go by. */
 const CONTROLLER_NAMES: Record<string, string> = { 'generic-garbage-collector': 'garbage-collector' };
@@ -41,7 +44,10 @@ export abstract class QueuedController {
   protected readonly queue: WorkQueue;
   protected readonly informers: SharedInformers;
   protected readonly clock: Clock;
+  /** Where the controller's lifecycle, and any machine it hosts, live. */
+  protected readonly system: ActorSystem;
   readonly #onError: ((e: unknown) => void) | undefined;
+  readonly #onEvent: QueuedControllerInit['onEvent'];
   readonly #lifecycle: ControllerActor;
 
   /** `periodic`: a pass the controller makes every `periodMs` besides working off its queue (the garbage collector's rediscovery). */
@@ -50,11 +56,13 @@ export abstract class QueuedController {
     this.informers = init.informers;
     this.clock = init.clock;
     this.#onError = init.onError;
+    this.#onEvent = init.onEvent;
     this.queue = new WorkQueue(init.clock, init.workers, (key) => this.sync(key), (_key, e) => this.report(e),
       init.registry ? { registry: init.registry, name: workQueueName(name) } : undefined);
-    this.#lifecycle = new ControllerActor(CONTROLLER_NAMES[name] ?? name, { syncCaches: () => this.informers.start(), run: () => this.queue.run(), halt: () => this.queue.stop(),
+    this.system = init.system ?? new ActorSystem(init.clock);
+    this.#lifecycle = new ControllerActor(CONTROLLER_NAMES[name] ?? name, { syncCaches: () => this.informers.start(), run: () => this.run(), halt: () => this.halt(),
       ...(periodic ? { periodMs: periodic.periodMs, pass: () => periodic.pass().catch((e) => this.report(e)) } : {}) },
-      init.system ?? new ActorSystem(init.clock));
+      this.system);
   }
 
   /** Syncs the caches, then starts the workers. */
@@ -66,9 +74,24 @@ export abstract class QueuedController {
     this.#lifecycle.stop();
   }
 
+  /** An Event about `obj`, as the real controller records it (only to `onEvent` until components write Events). */
+  protected event(obj: KObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.#onEvent?.(obj, type, reason, message);
+  }
+
   protected report(e: unknown): void {
     if (this.#onError) this.#onError(e);
     else console.error(`${this.name}:`, e);
+  }
+
+  /** Once the caches are synced: the workers start. */
+  protected run(): void {
+    this.queue.run();
+  }
+
+  /** The controller stops: its workers with it. */
+  protected halt(): void {
+    this.queue.stop();
   }
 
   protected abstract sync(key: string): Promise<void>;

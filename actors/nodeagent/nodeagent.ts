@@ -24,14 +24,14 @@ import { Informer } from '../client/informer.ts';
 import { meteredBus } from '../client/request-metrics.ts';
 import { RateLimiter } from '../client/rate-limiter.ts';
 import { BusTimeoutError, NoRespondersError, type Bus } from '../../transport/bus.ts';
-import { batchPodStages, drawPodPlan, podExits, validateStages, withStages, type PodStageTable } from '../../machines/stages.ts';
-import { parseDuration } from '../api/duration.ts';
+import { drawPodPlan } from '../../machines/stages.ts';
 import { NodeAgentMetrics } from './metrics.ts';
 import { nodeAgentOptions, podLimit, type NodeAgentOptions } from './options.ts';
 import { evictionMessage, evictionVictim, memoryThreshold, type MemoryThreshold, type PodUsage } from './pressure-eviction.ts';
 import { parseQuantity, wholeUnits } from '../api/quantity.ts';
 import { isReady } from '../api/fields.ts';
 import { podMachineFor, PodRuntime, type HostedPodMachine } from './pod-runtime.ts';
+import { PodRuns } from './pod-run.ts';
 import { assign, fromPromise, type Actor } from 'xstate';
 import { nodeMachine, type Measurement, type Written } from '../../machines/node.ts';
 import { ActorSystem } from '../system/actor-system.ts';
@@ -48,9 +48,6 @@ const CHANGED = { type: 'CHANGED' } as const;
 
 /** Where node leases live (the spec's neutral name for kube-node-lease). */
 const AGENT_VERSION = 'v1.32.0-orchsim';
-/** Pod annotations that make a pod a batch pod (see `#stagesFor`). */
-export const RUN_DURATION = 'orchsim.io/run-duration';
-export const FAILURE_PROBABILITY = 'orchsim.io/failure-probability';
 
 export interface NodeAgentInit {
   bus: Bus;
@@ -115,7 +112,8 @@ export class NodeAgent {
   readonly #podMachine: HostedPodMachine;
   readonly #ipStream: Random;
   readonly #usedIPs = new Set<number>();
-  readonly #batchTables = new Map<string, PodStageTable>();
+  /** How each pod runs and ends (its annotations, its owner). */
+  readonly #runs: PodRuns;
   #info: Record<string, string> | undefined;
   readonly #system: ActorSystem;
   readonly #actor: Actor<typeof nodeMachine>;
@@ -148,6 +146,7 @@ export class NodeAgent {
     const heartbeatTimeoutMs = Math.min(o.nodeStatusUpdateFrequencyMs, o.nodeLeaseDurationSeconds * 1000);
     this.#heartbeat = new ApiClient(bus, `nodeagent/${init.nodeName}`, heartbeatTimeoutMs, undefined, { clock: init.clock });
     this.#onError = init.onError ?? ((e) => console.error(`nodeagent ${init.nodeName}:`, e));
+    this.#runs = new PodRuns(this.options.podStages, (problem) => this.#report(new Error(problem)));
     this.#informer = new Informer({ client: this.#client, hub: new WatchHub(bus), clock: init.clock, type: PODS,
       fieldSelector: `spec.nodeName=${init.nodeName}`, indexed: false });
     const reconcile = (o: KObject) => this.#reconcile(cacheKey(o));
@@ -455,7 +454,8 @@ export class NodeAgent {
       return undefined;
     }
     const random = this.#random.fork(`pod/${pod.metadata.uid}`);
-    const plan = drawPodPlan(this.#stagesFor(pod), random);
+    const run = this.#runs.of(pod);
+    const plan = drawPodPlan(run.table, random);
     const ns = pod.metadata.namespace!, name = pod.metadata.name!, uid = pod.metadata.uid!;
     const status = pod.status as { phase?: string; startTime?: string } | undefined;
     const resumed = status?.phase === 'Running' && status.startTime;
@@ -466,6 +466,7 @@ export class NodeAgent {
       remove: () => this.#remove(ns, name, uid),
       onError: (e) => this.#report(e),
       ...(resumed ? { resumed: { startTime: status.startTime! } } : { onRunning: (atMs: number) => this.#metrics.podRunning(atMs - seenMs) }),
+      ...(run.exit ? { exit: run.exit } : {}),
     });
     this.#pods.set(key, runtime);
     this.#runtimes.set(runtime.actorId, runtime);
@@ -476,32 +477,6 @@ export class NodeAgent {
     runtime.start();
     this.#changed();
     return runtime;
-  }
-
-  /**
-   * The stage table of one pod: the agent's own, or a batch table when the pod carries the
-   * annotations `orchsim.io/run-duration` (a Go duration) and optionally
-   * `orchsim.io/failure-probability` (0..1), as fake-node tools select stages by annotation.
-   */
-  #stagesFor(pod: KObject): PodStageTable {
-    const a = pod.metadata.annotations;
-    const run = a?.[RUN_DURATION];
-    if (run === undefined) return this.options.podStages;
-    const failure = a?.[FAILURE_PROBABILITY] ?? '0';
-    const id = `${run}|${failure}`;
-    let table = this.#batchTables.get(id);
-    if (!table) {
-      try {
-        const p = Number(failure);
-        if (!(p >= 0 && p <= 1)) throw new RangeError(`${FAILURE_PROBABILITY} must be a number from 0 to 1, got ${JSON.stringify(failure)}`);
-        table = validateStages(withStages(this.options.podStages, batchPodStages(parseDuration(run), 0, p)), podExits, 'pod');
-      } catch (e) {
-        this.#report(new Error(`pod ${cacheKey(pod)}: ${(e as Error).message}; running it as a long-running pod`));
-        table = this.options.podStages;
-      }
-      this.#batchTables.set(id, table);
-    }
-    return table;
   }
 
   /**

@@ -7,7 +7,10 @@
 //   machine state      what the API sees
 //   Scheduled          nothing yet: the agent has not noticed the binding
 //   ContainerCreating  Pending, startTime, hostIP, containers waiting (ContainerCreating)
-//   Running            Running, podIP, every condition True, containers running
+//   Running            Running, podIP, every condition True, containers running (restartCount
+//                      the restarts so far, lastState the failed run before)
+//   Running.BackOff    Running, not Ready, containers waiting (CrashLoopBackOff) after a failed
+//                      run under restartPolicy OnFailure
 //   Succeeded/Failed   the phase, containers terminated (Completed / Error; Evicted with its message)
 //   Terminating        nothing: containers are stopping for the grace period
 //   Removed            the pod is deleted with gracePeriodSeconds 0
@@ -22,7 +25,7 @@ import type { Actor, StateValue } from 'xstate';
 import { timestamp, type Clock, type Random } from '../api/env.ts';
 import { isReady } from '../api/fields.ts';
 import type { KObject } from '../api/types.ts';
-import { podInput, podMachine, podPhase, type PodContext, type PodInput, type PodPhase, type ReportedPodState } from '../../machines/pod.ts';
+import { podInput, podMachine, podPhase, restartBackOffMs, type PodContext, type PodExit, type PodInput, type PodPhase, type ReportedPodState } from '../../machines/pod.ts';
 import type { PodPlan } from '../../machines/stages.ts';
 import type { ActorSystem } from '../system/actor-system.ts';
 import { actorIds } from '../system/ids.ts';
@@ -64,6 +67,8 @@ export interface PodRuntimeDeps {
   resumed?: { startTime: string };
   /** Told when the containers start running (metrics: how long the pod took to start). */
   onRunning?: (atMs: number) => void;
+  /** How a batch pod's run ends (its exit code, whether a failure restarts it); absent for pods that run until deleted. */
+  exit?: PodExit;
 }
 
 interface Container {
@@ -121,6 +126,8 @@ export class PodRuntime {
   #conditions: Condition[] = [];
   #startMs = 0;
   #runningMs = 0;
+  /** When the last failed run began and ended, while the container restarts (lastState). */
+  #lastRun: { startedMs: number; finishedMs: number } | undefined;
   #queue: Promise<void> = Promise.resolve();
   /** Writes enqueued and not yet landed or given up. */
   #inFlight = 0;
@@ -135,7 +142,7 @@ export class PodRuntime {
     // Drawn up front, after the container ids: a pod keeps no random stream.
     const stopMs = STOP_MS.min + Math.floor(random.next() * (STOP_MS.max - STOP_MS.min));
     const grace = spec.terminationGracePeriodSeconds ?? 30;
-    this.#input = podInput(plan, grace < 0 ? 1 : grace, stopMs);
+    this.#input = podInput(plan, grace < 0 ? 1 : grace, stopMs, deps.exit);
     // A pod the scheduler queued is its actor already, Pending: this machine takes its record over.
     const node = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
     this.#actor = deps.system.host(deps.machine, { id: actorIds.pod(pod.metadata.namespace!, pod.metadata.name!), input: this.#input, adopt: true,
@@ -168,7 +175,8 @@ export class PodRuntime {
   resync(server: KObject): boolean {
     // The server's copy first: most pods the agent looks at here are finished, and say so.
     if (this.#inFlight > 0 || server.metadata.deletionTimestamp || isReady(server)) return false;
-    if (this.phase !== 'Running') return false;
+    // Waiting out a restart's back-off, the containers are not Ready, and the server rightly says so.
+    if (this.phase !== 'Running' || this.#actor?.getSnapshot().matches({ Running: 'BackOff' })) return false;
     this.#enqueue(() => this.#deps.write(this.#runningStatus(this.#runningMs)));
     return true;
   }
@@ -242,9 +250,12 @@ export class PodRuntime {
         this.#startMs = now;
         return this.#enqueue(() => this.#deps.write(this.#pendingStatus(now)));
       case 'Running':
+        if (this.#lastRun === undefined) this.#deps.onRunning?.(now); // a restart is not a start
         this.#runningMs = now;
-        this.#deps.onRunning?.(now);
         return this.#enqueue(() => this.#deps.write(this.#runningStatus(now)));
+      case 'BackOff':
+        this.#lastRun = { startedMs: this.#runningMs, finishedMs: now };
+        return this.#enqueue(() => this.#deps.write(this.#backOffStatus(now)));
       case 'Succeeded':
       case 'Failed':
         return this.#enqueue(() => this.#deps.write(this.#finishedStatus(state, now)));
@@ -307,6 +318,23 @@ export class PodRuntime {
     };
   }
 
+  /** The machine's context, awake or asleep. */
+  get #context(): PodContext | undefined {
+    return this.#actor?.getSnapshot().context ?? this.#asleep?.context;
+  }
+
+  get #restartCount(): number {
+    return this.#context?.restarts ?? (this.#deps.resumed ? 1 : 0);
+  }
+
+  /** The failed run before a restart, as containerStatuses[].lastState shows it. */
+  #lastState(c: Container & { id: string }) {
+    const run = this.#lastRun;
+    if (!run) return {};
+    return { lastState: { terminated: { exitCode: this.#context?.exitCode ?? 1, reason: 'Error', containerID: c.id,
+      startedAt: timestamp(run.startedMs), finishedAt: timestamp(run.finishedMs) } } };
+  }
+
   #runningStatus(now: number) {
     return {
       phase: 'Running', ...this.#base(now), podIP: this.podIP, podIPs: [{ ip: this.podIP }],
@@ -315,14 +343,37 @@ export class PodRuntime {
       }),
       containerStatuses: this.#containers.map((c) => ({
         name: c.name, image: c.image, imageID: `${c.image.split(':')[0]}@sha256:${digest(c.image)}`, containerID: c.id,
-        ready: true, restartCount: this.#deps.resumed ? 1 : 0, started: true, state: { running: { startedAt: timestamp(now) } },
+        ready: true, restartCount: this.#restartCount, started: true, state: { running: { startedAt: timestamp(now) } }, ...this.#lastState(c),
+      })),
+    };
+  }
+
+  /** A failed run under restartPolicy OnFailure: the containers wait out their back-off before they run again. */
+  #backOffStatus(now: number) {
+    const names = this.#containers.map((c) => c.name).join(' ');
+    const notReady = `containers with unready status: [${names}]`;
+    const restarts = this.#restartCount;
+    // The kubelet names the pod <name>_<namespace>(<uid>): read back from the actor id, pod/<ns>/<name>.
+    const [, namespace, name] = this.actorId.split('/');
+    const pod = `${name}_${namespace}(${this.uid})`;
+    return {
+      phase: 'Running', ...this.#base(now), podIP: this.podIP, podIPs: [{ ip: this.podIP }],
+      conditions: this.#setConditions(now, {
+        PodReadyToStartContainers: ['True'], Initialized: ['True'], Ready: ['False', 'ContainersNotReady', notReady],
+        ContainersReady: ['False', 'ContainersNotReady', notReady], PodScheduled: ['True'],
+      }),
+      containerStatuses: this.#containers.map((c) => ({
+        name: c.name, image: c.image, imageID: `${c.image.split(':')[0]}@sha256:${digest(c.image)}`, containerID: c.id,
+        ready: false, restartCount: restarts, started: false, ...this.#lastState(c),
+        state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${restartBackOffMs(restarts) / 1000}s restarting failed container=${c.name} pod=${pod}` } },
       })),
     };
   }
 
   #finishedStatus(phase: 'Succeeded' | 'Failed', now: number) {
     const ok = phase === 'Succeeded';
-    const evicted = (this.#actor?.getSnapshot().context ?? this.#asleep?.context)?.evictionMessage;
+    const context = this.#context;
+    const evicted = context?.evictionMessage;
     const reason = ok ? 'PodCompleted' : 'PodFailed';
     const ran = this.#runningMs > 0;
     return {
@@ -333,8 +384,8 @@ export class PodRuntime {
       }),
       containerStatuses: this.#containers.map((c) => ({
         name: c.name, image: c.image, imageID: ran ? `${c.image.split(':')[0]}@sha256:${digest(c.image)}` : '', containerID: c.id,
-        ready: false, restartCount: 0, started: false,
-        state: { terminated: { exitCode: ok ? 0 : evicted !== undefined ? 137 : 1, reason: ok ? 'Completed' : 'Error', containerID: c.id,
+        ready: false, restartCount: context?.restarts ?? 0, started: false,
+        state: { terminated: { exitCode: ok ? 0 : evicted !== undefined ? 137 : context?.exitCode ?? 1, reason: ok ? 'Completed' : 'Error', containerID: c.id,
           startedAt: timestamp(this.#runningMs || now), finishedAt: timestamp(now) } },
       })),
     };

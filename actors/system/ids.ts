@@ -15,6 +15,8 @@ export const actorIds = {
   scheduler: (name: string) => `scheduler/${name}`,
   /** A CustomResourceDefinition as the API server serves it: `crd/widgets.example.com`. */
   crd: (name: string) => `crd/${name}`,
+  /** A Job the Job controller drives, until it finishes. */
+  job: (namespace: string, name: string) => `job/${namespace}/${name}`,
   /** A stored object while it terminates: `object/pods/default/web-1`, `object/deployments.apps/default/web`, `object/namespaces/team-a`. */
   object: (type: Pick<ResourceType, 'group' | 'resource'>, namespace: string | undefined, name: string) =>
     `object/${type.group ? `${type.resource}.${type.group}` : type.resource}/${namespace ? `${namespace}/` : ''}${name}`,

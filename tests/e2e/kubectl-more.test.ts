@@ -176,7 +176,7 @@ kubectl('get controllerrevisions -o wide shows the controller and revision', asy
 
 kubectl('api-versions lists every served group version', async (ctx) => {
   assert.is(await ok(ctx, ['api-versions']),
-    'apiextensions.k8s.io/v1\napps/v1\nauthentication.k8s.io/v1\nauthorization.k8s.io/v1\nautoscaling/v2\ncoordination.k8s.io/v1\nflowcontrol.apiserver.k8s.io/v1\npolicy/v1\n'
+    'apiextensions.k8s.io/v1\napps/v1\nauthentication.k8s.io/v1\nauthorization.k8s.io/v1\nautoscaling/v2\nbatch/v1\ncoordination.k8s.io/v1\nflowcontrol.apiserver.k8s.io/v1\npolicy/v1\n'
     + 'rbac.authorization.k8s.io/v1\nscheduling.k8s.io/v1\nv1\n');
 });
 

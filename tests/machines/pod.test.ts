@@ -1,18 +1,18 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createActor } from 'xstate';
-import { podInput, podMachine, podPhase, type PodPhase } from '../../machines/pod.ts';
+import { podInput, podMachine, podPhase, type PodExit, type PodPhase } from '../../machines/pod.ts';
 import { batchPodStages, drawPodPlan, podStages, type PodStageTable } from '../../machines/stages.ts';
 import { seededRandom } from '../../sim/random.ts';
 import { machineClock } from '../helpers/machine-clock.ts';
 
 /** Starts a pod on a fresh clock and records each phase it enters, with the time it entered, and what it asked the host to do. */
-function runPod(table: PodStageTable, seed: number, terminationGracePeriodSeconds = 30, containersStopMs = 60_000) {
+function runPod(table: PodStageTable, seed: number, terminationGracePeriodSeconds = 30, containersStopMs = 60_000, exit?: PodExit) {
   const clock = machineClock();
   const plan = drawPodPlan(table, seededRandom(seed));
   const asked: string[] = [];
   const machine = podMachine.provide({ actions: { report: (_, { state }) => void asked.push(`report ${state}`), remove: () => void asked.push('remove') } });
-  const actor = createActor(machine, { clock, input: podInput(plan, terminationGracePeriodSeconds, containersStopMs) });
+  const actor = createActor(machine, { clock, input: podInput(plan, terminationGracePeriodSeconds, containersStopMs, exit) });
   const phases: string[] = [];
   actor.subscribe((s) => {
     const p = podPhase(s.value);
@@ -165,6 +165,39 @@ test('a scenario overrides only the states it names', () => {
   const t = podStages({ ContainerCreating: [{ to: 'Running', delayMs: 30_000, jitterMs: 0 }] });
   assert.equal(t.Scheduled, podStages().Scheduled);
   assert.is(drawPodPlan(t, seededRandom(1)).creatingMs, 30_000);
+});
+
+test('under restartPolicy OnFailure a failed run restarts the container after 10 s, 20 s, 40 s ... of back-off, up to 5 min', () => {
+  const { clock, plan, actor, phase, asked } = runPod(podStages(batchPodStages(30_000, 0, 1)), 6, 30, 60_000, { exitCode: 3, restartOnFailure: true });
+  actor.send({ type: 'BIND' });
+  clock.advance(plan.scheduledMs + plan.creatingMs + 30_000);
+  assert.equal(actor.getSnapshot().value, { Running: 'BackOff' });
+  assert.is(actor.getSnapshot().context.restarts, 1);
+  const restartsAt: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const before = clock.now();
+    while (actor.getSnapshot().matches({ Running: 'BackOff' })) clock.advance(1_000);
+    restartsAt.push(clock.now() - before);
+    clock.advance(30_000);
+  }
+  assert.equal(restartsAt, [10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000]);
+  assert.is(phase(), 'Running', 'the pod never fails: its container keeps restarting');
+  assert.is(actor.getSnapshot().context.restarts, 8);
+  assert.equal(asked.slice(0, 5), ['report ContainerCreating', 'report Running', 'report BackOff', 'report Running', 'report BackOff']);
+  actor.send({ type: 'DELETE' });
+  assert.is(phase(), 'Terminating', 'a restarting pod is deleted as a running one');
+});
+
+test('under restartPolicy OnFailure a run that succeeds ends the pod; without it a failed run fails the pod', () => {
+  const ok = runPod(podStages(batchPodStages(5_000, 0)), 6, 30, 60_000, { exitCode: 1, restartOnFailure: true });
+  ok.actor.send({ type: 'BIND' });
+  ok.clock.advance(60_000);
+  assert.is(ok.phase(), 'Succeeded');
+  const never = runPod(podStages(batchPodStages(5_000, 0, 1)), 6, 30, 60_000, { exitCode: 42, restartOnFailure: false });
+  never.actor.send({ type: 'BIND' });
+  never.clock.advance(60_000);
+  assert.is(never.phase(), 'Failed');
+  assert.is(never.actor.getSnapshot().context.exitCode, 42);
 });
 
 test.run();

@@ -105,6 +105,7 @@ test('every pod state named in the issue exists in the machine, with an explicit
     'xstate.after.containersStopMs.pod.Terminating',
     'xstate.after.creatingMs.pod.ContainerCreating',
     'xstate.after.gracePeriodMs.pod.Terminating',
+    'xstate.after.restartBackOffMs.pod.Running.BackOff',
     'xstate.after.runningMs.pod.Running.UntilDone',
     'xstate.after.scheduledMs.pod.Scheduled',
   ]);

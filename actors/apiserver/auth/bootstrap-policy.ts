@@ -16,6 +16,7 @@ const WRITE = ['create', 'delete', 'deletecollection', 'patch', 'update'];
 const CORE = '';
 const APPS = 'apps';
 const COORDINATION = 'coordination.k8s.io';
+const BATCH = 'batch';
 
 function rule(verbs: string[], groups: string[], resources: string[], names?: string[]): PolicyRule {
   return { verbs, apiGroups: groups, resources, ...(names ? { resourceNames: names } : {}) };
@@ -77,6 +78,25 @@ export const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
     rule(['create', 'delete', 'get', 'patch', 'update'], [CORE], ['pods']),
     rule(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], [APPS], ['controllerrevisions']),
     rule(['get', 'create'], [CORE], ['persistentvolumeclaims']),
+    events,
+  ],
+  'job-controller': [
+    rule(['get', 'list', 'watch', 'update', 'patch'], [BATCH], ['jobs']),
+    rule(['update'], [BATCH], ['jobs/status']),
+    rule(['update'], [BATCH], ['jobs/finalizers']),
+    rule(['list', 'watch', 'create', 'delete', 'patch'], [CORE], ['pods']),
+    events,
+  ],
+  'cronjob-controller': [
+    rule(['get', 'list', 'watch', 'update'], [BATCH], ['cronjobs']),
+    rule(['get', 'list', 'watch', 'create', 'update', 'delete', 'patch'], [BATCH], ['jobs']),
+    rule(['update'], [BATCH], ['cronjobs/status']),
+    rule(['update'], [BATCH], ['cronjobs/finalizers']),
+    rule(['list', 'delete'], [CORE], ['pods']),
+    events,
+  ],
+  'ttl-after-finished-controller': [
+    rule(['get', 'list', 'watch', 'delete'], [BATCH], ['jobs']),
     events,
   ],
   'node-controller': [
@@ -145,6 +165,7 @@ export function bootstrapPolicy(): KObject[] {
       rule(WRITE, [CORE], ['configmaps', 'events', 'persistentvolumeclaims', 'replicationcontrollers', 'replicationcontrollers/scale', 'secrets', 'serviceaccounts', 'services', 'services/proxy']),
       rule(['create'], [CORE], ['serviceaccounts/token']),
       rule(WRITE, [APPS], ['daemonsets', 'deployments', 'deployments/rollback', 'deployments/scale', 'replicasets', 'replicasets/scale', 'statefulsets', 'statefulsets/scale']),
+      rule(WRITE, [BATCH], ['cronjobs', 'jobs']),
       rule(WRITE, ['policy'], ['poddisruptionbudgets']),
       rule(READ, [CORE], ['secrets']),
     ], { labels: { [AGGREGATE_TO('edit')]: 'true' } }),
@@ -155,6 +176,7 @@ export function bootstrapPolicy(): KObject[] {
       rule(READ, [CORE], ['namespaces']),
       rule(READ, [APPS], ['controllerrevisions', 'daemonsets', 'daemonsets/status', 'deployments', 'deployments/scale', 'deployments/status',
         'replicasets', 'replicasets/scale', 'replicasets/status', 'statefulsets', 'statefulsets/scale', 'statefulsets/status']),
+      rule(READ, [BATCH], ['cronjobs', 'cronjobs/status', 'jobs', 'jobs/status']),
       rule(READ, ['policy'], ['poddisruptionbudgets', 'poddisruptionbudgets/status']),
     ], { labels: { [AGGREGATE_TO('view')]: 'true' } }),
     clusterRole('system:kube-scheduler', [

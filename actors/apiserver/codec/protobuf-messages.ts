@@ -3,6 +3,7 @@
 // among them), their lists, the reviews and token requests, and meta/v1 Status.
 import { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from './protobuf-messages-apps.ts';
 import { SelfSubjectReview, TokenRequest, TokenReview } from './protobuf-messages-authentication.ts';
+import { CronJob, Job } from './protobuf-messages-batch.ts';
 import {
   LocalSubjectAccessReview, SelfSubjectAccessReview, SelfSubjectRulesReview, SubjectAccessReview,
 } from './protobuf-messages-authorization.ts';
@@ -36,6 +37,7 @@ serve('apps/v1', [ReplicaSet, DaemonSet, StatefulSet], { lists: true });
 serve('coordination.k8s.io/v1', [Lease], { lists: true });
 serve('policy/v1', [PodDisruptionBudget], { lists: true });
 serve('flowcontrol.apiserver.k8s.io/v1', [FlowSchema, PriorityLevelConfiguration], { lists: true });
+serve('batch/v1', [Job, CronJob], { lists: true });
 serve('rbac.authorization.k8s.io/v1', [Role, ClusterRole, RoleBinding, ClusterRoleBinding], { lists: true });
 serve('authentication.k8s.io/v1', [TokenRequest, TokenReview, SelfSubjectReview], { lists: false });
 serve('authorization.k8s.io/v1', [SelfSubjectAccessReview, SubjectAccessReview, LocalSubjectAccessReview, SelfSubjectRulesReview],

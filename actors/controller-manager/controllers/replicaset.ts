@@ -16,23 +16,15 @@ import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
 import { compileLabelSelector, type LabelSelector } from '../../scheduler/label-selector.ts';
+import { Expectations } from '../expectations.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 
 export const REPLICASETS = lookupResource('apps', 'v1', 'replicasets')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
 /** The most pods one sync creates or deletes (the real controller's BurstReplicas). */
 export const BURST_REPLICAS = 500;
-/** Expectations not met within this long are given up (the real ExpectationsTimeout). */
-const EXPECTATIONS_TTL_MS = 5 * 60_000;
 
 type Rec = Record<string, unknown>;
-
-
-interface Expectations {
-  adds: number;
-  deletes: number;
-  atMs: number;
-}
 
 /** The reference a set's pods carry to it. */
 const controllerRef = (rs: KObject): OwnerReference =>
@@ -63,10 +55,11 @@ export function deletionOrder(a: KObject, b: KObject): number {
 export class ReplicaSetController extends QueuedController {
   readonly #sets: Informer;
   readonly #pods: Informer;
-  readonly #expectations = new Map<string, Expectations>();
+  readonly #expectations: Expectations;
 
   constructor(init: QueuedControllerInit) {
     super('replicaset-controller', init);
+    this.#expectations = new Expectations(init.clock);
     this.#sets = init.informers.get(REPLICASETS);
     this.#pods = init.informers.get(PODS);
     this.#sets.on({ add: (rs) => this.queue.add(cacheKey(rs)), update: (_o, rs) => this.queue.add(cacheKey(rs)), delete: (rs) => this.#forget(rs) });
@@ -113,17 +106,11 @@ export class ReplicaSetController extends QueuedController {
   }
 
   #forget(rs: KObject): void {
-    this.#expectations.delete(cacheKey(rs));
+    this.#expectations.forget(cacheKey(rs));
   }
 
   #observe(key: string, what: 'adds' | 'deletes'): void {
-    const e = this.#expectations.get(key);
-    if (e) e[what]--;
-  }
-
-  #satisfied(key: string): boolean {
-    const e = this.#expectations.get(key);
-    return !e || (e.adds <= 0 && e.deletes <= 0) || this.clock.now() - e.atMs > EXPECTATIONS_TTL_MS;
+    this.#expectations.observed(key, what);
   }
 
   // ---- Sync ---------------------------------------------------------------------------------------
@@ -131,7 +118,7 @@ export class ReplicaSetController extends QueuedController {
   protected async sync(key: string): Promise<void> {
     const [namespace, name] = key.split('/') as [string, string];
     const rs = this.#sets.cache.get(namespace, name);
-    if (!rs) return void this.#expectations.delete(key);
+    if (!rs) return void this.#expectations.forget(key);
     const spec = (rs.spec ?? {}) as { replicas?: number; selector?: LabelSelector; minReadySeconds?: number; template?: KObject };
     const selector = compileLabelSelector(spec.selector);
     const owned: KObject[] = [];
@@ -143,7 +130,7 @@ export class ReplicaSetController extends QueuedController {
       else if (!ref && !rs.metadata.deletionTimestamp && selector.matches(pod.metadata.labels ?? {})) adopt.push(pod);
     }
     for (const pod of adopt) if (await this.#adopt(rs, pod)) owned.push(pod);
-    if (this.#satisfied(key) && !rs.metadata.deletionTimestamp) await this.#manage(rs, key, owned, spec.replicas ?? 1, spec.template);
+    if (this.#expectations.satisfied(key) && !rs.metadata.deletionTimestamp) await this.#manage(rs, key, owned, spec.replicas ?? 1, spec.template);
     await this.#writeStatus(rs, owned, spec);
     // Pods Ready but not yet for minReadySeconds become available later: look again then.
     if ((spec.minReadySeconds ?? 0) > 0) this.queue.addAfter(key, spec.minReadySeconds! * 1000);
@@ -165,8 +152,7 @@ export class ReplicaSetController extends QueuedController {
     const diff = owned.length - replicas;
     if (diff < 0) {
       const want = Math.min(-diff, BURST_REPLICAS);
-      const expectations: Expectations = { adds: want, deletes: 0, atMs: this.clock.now() };
-      this.#expectations.set(key, expectations);
+      this.#expectations.expect(key, want, 0);
       let created = 0;
       // Slow start: a batch of 1, then 2, 4, ...; a failed create stops the rest of the sync.
       for (let batch = 1; created < want; batch *= 2) {
@@ -175,17 +161,16 @@ export class ReplicaSetController extends QueuedController {
         created += size;
         const failed = results.filter((r) => r.status === 'rejected');
         if (failed.length === 0) continue;
-        expectations.adds -= failed.length + (want - created);
+        this.#expectations.observed(key, 'adds', failed.length + (want - created));
         throw (failed[0] as PromiseRejectedResult).reason;
       }
     } else if (diff > 0) {
       const victims = [...owned].sort(deletionOrder).slice(0, Math.min(diff, BURST_REPLICAS));
-      const expectations: Expectations = { adds: 0, deletes: victims.length, atMs: this.clock.now() };
-      this.#expectations.set(key, expectations);
+      this.#expectations.expect(key, 0, victims.length);
       const results = await Promise.allSettled(victims.map((p) => this.client.delete(PODS, p.metadata.namespace, p.metadata.name!)));
       for (const r of results) {
         if (r.status === 'fulfilled') continue;
-        expectations.deletes--;
+        this.#expectations.observed(key, 'deletes');
         if (!(r.reason instanceof StatusError && r.reason.code === 404)) throw r.reason;
       }
     }

@@ -109,7 +109,9 @@ const ROWS: OptionCase[] = [
   ]),
   { name: 'orch-api-qps', default: '20', valid: '100', invalid: [['-1', 'must not be negative']] },
   { name: 'orch-api-burst', default: '30', valid: '200', invalid: [['-1', 'must not be negative']] },
-  ...(['deployment 5', 'endpoint 5', 'ephemeralvolume 5', 'gc 20', 'namespace 10', 'rc 5', 'replicaset 5', 'resource-quota 5', 'service-endpoint 5', 'service 1', 'serviceaccount-token 5', 'statefulset 5', 'ttl-after-finished 5', 'daemonset 2']
+  ...(['deployment 5', 'endpoint 5', 'ephemeralvolume 5', 'gc 20', 'namespace 10', 'rc 5', 'replicaset 5', 'resource-quota 5', 'service-endpoint 5', 'service 1', 'serviceaccount-token 5', 'statefulset 5', 'ttl-after-finished 5', 'daemonset 2',
+    // Not in seed 001's list; the real controller manager's --concurrent-job-syncs and --concurrent-cron-job-syncs.
+    'job 5', 'cron-job 5']
     .map((entry): OptionCase => {
       const [what, dflt] = entry.split(' ');
       return { name: `concurrent-${what}-syncs`, default: dflt, valid: '3', invalid: [['0', 'must be at least 1']] };

@@ -208,6 +208,45 @@ test('a batch pod succeeds when its run ends', async () => {
   w.close();
 });
 
+test('a pod annotated with a run duration and an exit code runs that long and fails with that code; a Job\'s pod runs 5 s by default', async () => {
+  const reported: unknown[] = [];
+  const w = await world(4, {}, reported);
+  const annotated = (name: string, annotations: Record<string, string>) => w.client.create(PODS, { metadata: { name, namespace: 'default', annotations },
+    spec: { nodeName: NODE, restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } } as KObject);
+  await annotated('failing', { 'orchsim.io/run-duration': '30s', 'orchsim.io/exit-code': '3' });
+  const jobPod = await w.client.create(PODS, { metadata: { name: 'job-x', namespace: 'default',
+    ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'job', uid: 'u-job', controller: true }] },
+  spec: { nodeName: NODE, restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } } as KObject);
+  await annotated('bad', { 'orchsim.io/run-duration': '1s', 'orchsim.io/exit-code': 'x' });
+  await w.until(60_000);
+  const status = async (name: string) => (await w.client.get(PODS, 'default', name)).status as Rec;
+  const f = await status('failing');
+  assert.is(f.phase, 'Failed');
+  assert.equal([f.containerStatuses[0].state.terminated.exitCode, f.containerStatuses[0].state.terminated.reason], [3, 'Error']);
+  const plan = w.planOf(jobPod);
+  assert.equal(w.phases.get('job-x')!.slice(-2), [`Running@${plan.scheduledMs + plan.creatingMs}`, `Succeeded@${plan.scheduledMs + plan.creatingMs + 5_000}`]);
+  assert.is((await status('bad')).phase, 'Running', 'a bad annotation runs the pod until deleted');
+  assert.equal(reported.map((e) => (e as Error).message), ['pod default/bad: orchsim.io/exit-code must be an integer from 0 to 255, got "x"; running it as a long-running pod']);
+  w.close();
+});
+
+test('under restartPolicy OnFailure a failing container restarts after its back-off and the pod stays Running', async () => {
+  const w = await world(4);
+  await w.client.create(PODS, { metadata: { name: 'retry', namespace: 'default', annotations: { 'orchsim.io/run-duration': '20s', 'orchsim.io/exit-code': '1' } },
+    spec: { nodeName: NODE, restartPolicy: 'OnFailure', containers: [{ name: 'main', image: 'busybox' }] } } as KObject);
+  await w.until(25_000);
+  let c = ((await w.client.get(PODS, 'default', 'retry')).status as Rec);
+  assert.is(c.phase, 'Running');
+  assert.equal([c.containerStatuses[0].restartCount, c.containerStatuses[0].ready, c.containerStatuses[0].state.waiting.reason], [1, false, 'CrashLoopBackOff']);
+  assert.match(c.containerStatuses[0].state.waiting.message, /^back-off 10s restarting failed container=main pod=retry_default\(/);
+  assert.is(c.containerStatuses[0].lastState.terminated.exitCode, 1);
+  await w.until(36_000);
+  c = ((await w.client.get(PODS, 'default', 'retry')).status as Rec);
+  assert.equal([c.phase, c.containerStatuses[0].restartCount, c.containerStatuses[0].ready, Object.keys(c.containerStatuses[0].state)], ['Running', 1, true, ['running']]);
+  assert.is(c.conditions.find((x: Rec) => x.type === 'Ready').status, 'True');
+  w.close();
+});
+
 test('a deleted running pod is removed once its containers stop, 0.2 to 2 s into its 30 s grace period', async () => {
   const w = await world(5);
   await w.pod('web');

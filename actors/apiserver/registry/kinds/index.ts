@@ -5,11 +5,13 @@ import { PLAIN, type Kind } from '../kind.ts';
 import { configMap } from './configmap.ts';
 import { controllerRevision } from './controller-revision.ts';
 import { customResourceDefinition } from './custom-resource-definition.ts';
+import { cronJob } from './cronjob.ts';
 import { daemonSet } from './daemonset.ts';
 import { deployment } from './deployment.ts';
 import { event } from './event.ts';
 import { flowSchema } from './flow-schema.ts';
 import { horizontalPodAutoscaler } from './horizontal-pod-autoscaler.ts';
+import { job } from './job.ts';
 import { lease } from './lease.ts';
 import { limitRange } from './limit-range.ts';
 import { namespace } from './namespace.ts';
@@ -45,6 +47,8 @@ const BUILTIN: ReadonlyMap<string, Kind> = new Map([
   ['apps/deployments', deployment],
   ['apps/daemonsets', daemonSet],
   ['apps/statefulsets', statefulSet],
+  ['batch/jobs', job],
+  ['batch/cronjobs', cronJob],
   ['coordination.k8s.io/leases', lease],
   ['autoscaling/horizontalpodautoscalers', horizontalPodAutoscaler],
   ['policy/poddisruptionbudgets', podDisruptionBudget],

@@ -130,7 +130,7 @@ test('a resource or subresource not served is authorized as the resource its pat
   const h = await cluster();
   const cases: [string, string, string][] = [
     ['GET', '/api/v1/namespaces/default/pods/p/log', 'pods "p" is forbidden: User "bob" cannot get resource "pods/log" in API group "" in the namespace "default"'],
-    ['GET', '/apis/batch/v1/namespaces/default/jobs', 'jobs.batch is forbidden: User "bob" cannot list resource "jobs" in API group "batch" in the namespace "default"'],
+    ['GET', '/apis/widgets.example.com/v1/namespaces/default/gadgets', 'gadgets.widgets.example.com is forbidden: User "bob" cannot list resource "gadgets" in API group "widgets.example.com" in the namespace "default"'],
     ['GET', '/api/v2/nodes?watch=true', 'nodes is forbidden: User "bob" cannot watch resource "nodes" in API group "" at the cluster scope'],
     ['DELETE', '/api/v1/secrets', 'secrets is forbidden: User "bob" cannot deletecollection resource "secrets" in API group "" at the cluster scope'],
     ['POST', '/api/v1/namespaces/default/pods/p/exec/more', 'pods "p" is forbidden: User "bob" cannot create resource "pods/exec" in API group "" in the namespace "default"'],

@@ -116,7 +116,7 @@ test('/apis/apps/v1 lists the apps resources and /apis/apps describes the group'
 
 test('an unknown group or version answers 404', async () => {
   const h = await startServer();
-  for (const path of ['/apis/batch', '/apis/batch/v1', '/apis/apps/v2', '/api/v2']) {
+  for (const path of ['/apis/widgets.example.com', '/apis/widgets.example.com/v1', '/apis/apps/v2', '/api/v2']) {
     const r = await h.get(path);
     assert.is(r.status, 404, path);
     assert.is(r.json.reason, 'NotFound');
@@ -184,7 +184,7 @@ test('/openapi/v3 lists every group version, and each document it points at is s
 
 test('an OpenAPI document for an unknown group version answers 404', async () => {
   const h = await startServer();
-  const r = await h.get('/openapi/v3/apis/batch/v1');
+  const r = await h.get('/openapi/v3/apis/widgets.example.com/v1');
   assert.is(r.status, 404);
 });
 
