@@ -80,9 +80,10 @@ export interface Checked {
 /**
  * Groups whose registry validation finds missing fields as the real server does, once defaulting
  * has filled some in: a binding's roleRef.apiGroup is defaulted, not required, and an empty rule's
- * verbs are refused with the real message. Their schema's required list is not checked here.
+ * verbs are refused with the real message; so are a webhook's sideEffects and review versions.
+ * Their schema's required list is not checked here.
  */
-const CHECKED_AFTER_DEFAULTS: ReadonlySet<string> = new Set(['rbac.authorization.k8s.io']);
+const CHECKED_AFTER_DEFAULTS: ReadonlySet<string> = new Set(['rbac.authorization.k8s.io', 'admissionregistration.k8s.io']);
 
 /** `Pod in version "v1" cannot be handled as a Pod: ...`: the message of every decode failure. */
 function cannotHandle(kind: string, version: string, why: string): StatusError {
