@@ -143,10 +143,10 @@ export function requiredProblems(report: SchemaReport, group: string): StatusCau
   return report.missing.filter((c) => c.field !== 'status' && !c.field?.startsWith('status.'));
 }
 
-/** One `Warning` header value per problem, as real servers send them. */
+/** One `Warning` header value per problem, each said once, as real servers send them. */
 export function warningHeaders(warnings: string[]): Record<string, string[]> {
   if (warnings.length === 0) return {};
-  return { warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) };
+  return { warning: [...new Set(warnings)].map((w) => `299 - ${JSON.stringify(w)}`) };
 }
 
 export function expectOf(type: ResourceType): { apiVersion: string; kind: string; group: string; version: string } {

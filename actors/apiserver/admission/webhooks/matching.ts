@@ -1,0 +1,133 @@
+// Which webhooks a request calls (apiserver admission/plugin/webhook/predicates and generic
+// webhook.go ShouldCallHook): a rule matching its operation, group, version, resource (with
+// subresource: `pods/status`, `*/status`, `pods/*`, `*/*`) and scope; with matchPolicy Equivalent,
+// a rule matching the same resource at another version also calls it, with the object at that
+// version; the namespace selector against the namespace's labels (a Namespace's own, on its
+// create and update) and the object selector against the new or the old object's labels. The
+// webhook configurations themselves are never sent to webhooks.
+//
+// The rules are tried first, then the selectors, so a request no rule matches costs no namespace
+// read; errors of the selectors count only for requests the webhook would be called for, as in
+// the real order.
+import { RESOURCES, type ResourceType } from '../../../api/resources.ts';
+import { internal, notFound, StatusError } from '../../../api/status.ts';
+import type { KObject } from '../../../api/types.ts';
+import type { Labels } from '../../../scheduler/label-selector.ts';
+import type { AdmissionAttributes, AdmissionLookup } from '../chain.ts';
+import { ADMISSION_GROUP, type Hook, type Rule, type Selector } from './source.ts';
+
+export interface GroupVersionResource { group: string; version: string; resource: string }
+export interface GroupVersionKind { group: string; version: string; kind: string }
+
+/** A webhook to call, and the resource and kind the request is sent to it as. */
+export interface Invocation {
+  hook: Hook;
+  resource: GroupVersionResource;
+  subresource: string;
+  kind: GroupVersionKind;
+}
+
+const EXEMPT_KINDS = new Set(['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']);
+
+export const isExempt = (type: ResourceType): boolean => type.group === ADMISSION_GROUP && EXEMPT_KINDS.has(type.kind);
+
+const isNamespaces = (type: ResourceType) => type.group === '' && type.resource === 'namespaces';
+
+/**
+ * The request's namespace as admission sees it: a Namespace's own name when the request names one
+ * (its update or delete: the path is /api/v1/namespaces/<name>), none for other cluster-scoped objects.
+ */
+export function requestNamespace(a: AdmissionAttributes): string {
+  if (isNamespaces(a.type)) return a.operation === 'CREATE' ? '' : a.name;
+  return a.namespace ?? '';
+}
+
+export function kindOfRequest(type: ResourceType, subresource: string | undefined): GroupVersionKind {
+  const sub = subresource ? type.subresources.find((s) => s.name === subresource) : undefined;
+  return { group: sub?.group ?? type.group, version: sub?.version ?? type.version, kind: sub?.kind ?? type.kind };
+}
+
+/** Served resources that share `type`'s storage at another version (a custom resource's other served versions). */
+export function equivalentResources(type: ResourceType, served: readonly ResourceType[]): ResourceType[] {
+  return served.filter((t) => t !== type && t.group === type.group && t.resource === type.resource);
+}
+
+const equivalents = new WeakMap<ResourceType, ResourceType[]>();
+
+/** equivalentResources among the resource table's, computed once per type. */
+export function equivalentsOf(type: ResourceType): ResourceType[] {
+  let found = equivalents.get(type);
+  if (!found) equivalents.set(type, (found = equivalentResources(type, RESOURCES)));
+  return found;
+}
+
+const exactOrWildcard = (items: readonly string[], requested: string) => items.some((i) => i === '*' || i === requested);
+
+export function ruleMatches(rule: Rule, a: AdmissionAttributes, resource: GroupVersionResource): boolean {
+  const namespaced = requestNamespace(a) !== '' && !(resource.group === '' && resource.resource === 'namespaces');
+  if (rule.scope === 'Namespaced' && !namespaced) return false;
+  if (rule.scope === 'Cluster' && namespaced) return false;
+  if (!rule.operations.some((op) => op === '*' || op === a.operation)) return false;
+  if (!exactOrWildcard(rule.apiGroups, resource.group) || !exactOrWildcard(rule.apiVersions, resource.version)) return false;
+  const sub = a.subresource ?? '';
+  return rule.resources.some((r) => {
+    const slash = r.indexOf('/');
+    const res = slash < 0 ? r : r.slice(0, slash);
+    const rsub = slash < 0 ? '' : r.slice(slash + 1);
+    return (res === '*' || res === resource.resource) && (rsub === '*' || rsub === sub);
+  });
+}
+
+/** The invocation the rules make of the request: at its own resource, or (Equivalent) at another version of it. */
+export function matchRules(hook: Hook, a: AdmissionAttributes, equivalents: readonly ResourceType[]): Invocation | undefined {
+  const own = { group: a.type.group, version: a.type.version, resource: a.type.resource };
+  const subresource = a.subresource ?? '';
+  if (hook.rules.some((r) => ruleMatches(r, a, own))) return { hook, resource: own, subresource, kind: kindOfRequest(a.type, a.subresource) };
+  if (hook.matchPolicy !== 'Equivalent') return undefined;
+  for (const rule of hook.rules)
+    for (const t of equivalents) {
+      const resource = { group: t.group, version: t.version, resource: t.resource };
+      if (ruleMatches(rule, a, resource)) return { hook, resource, subresource, kind: kindOfRequest(t, a.subresource) };
+    }
+  return undefined;
+}
+
+const labelsOf = (o: KObject | undefined): Labels => o?.metadata.labels ?? {};
+
+/** Whether the object selector selects the request: true, false, or the error of a selector that does not compile. */
+function objectSelects(s: Selector, a: AdmissionAttributes): boolean | StatusError {
+  if ('error' in s) return internal(s.error);
+  if (s.everything) return true;
+  return (a.object !== undefined && s.matches(labelsOf(a.object))) || (a.old !== undefined && s.matches(labelsOf(a.old)));
+}
+
+/** Whether the namespace selector selects the request, reading the namespace only where it must. */
+function namespaceSelects(s: Selector, a: AdmissionAttributes, lookup: AdmissionLookup): boolean | StatusError | Promise<boolean | StatusError> {
+  const ns = requestNamespace(a);
+  if (!ns && !isNamespaces(a.type)) return true;
+  if ('error' in s) return internal(s.error);
+  if (s.everything) return true;
+  if (isNamespaces(a.type) && !a.subresource && a.operation !== 'DELETE') return s.matches(labelsOf(a.object));
+  return lookup.getNamespace(ns).then((found) => (found ? s.matches(labelsOf(found)) : notFound({ group: '', resource: 'namespaces', name: ns })));
+}
+
+/**
+ * The invocation of `hook` for this request, undefined when it is not to be called; throws the
+ * error of a selector that cannot be evaluated. A promise only when the namespace had to be read.
+ */
+export function invocationFor(hook: Hook, a: AdmissionAttributes, lookup: AdmissionLookup, equivalents: readonly ResourceType[]):
+  Invocation | undefined | Promise<Invocation | undefined> {
+  const invocation = matchRules(hook, a, equivalents);
+  if (!invocation) return undefined;
+  const objectMatch = objectSelects(hook.objectSelector, a);
+  if (objectMatch === false) return undefined;
+  const decide = (nsMatch: boolean | StatusError): Invocation | undefined => {
+    if (nsMatch === false) return undefined;
+    if (nsMatch instanceof StatusError) throw nsMatch;
+    if (objectMatch instanceof StatusError) throw objectMatch;
+    return invocation;
+  };
+  const nsMatch = namespaceSelects(hook.namespaceSelector, a, lookup);
+  return nsMatch instanceof Promise ? nsMatch.then(decide) : decide(nsMatch);
+}
