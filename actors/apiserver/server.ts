@@ -138,8 +138,9 @@ export class ApiServer {
     this.#policy = new PolicyObjects(this.store, options.etcdPrefix);
     const prefix = options.etcdPrefix;
     this.webhooks = new WebhookSource(this.store, prefix);
-    const read = { get: (type: ResourceType, ns: string, name: string) => this.store.get(objectKey(prefix, type, ns, name)),
-      list: async (type: ResourceType, ns: string) => (await this.store.list(collectionKey(prefix, type, ns))).items };
+    const namespaced = (group: string, resource: string) => ({ group, resource, scope: 'Namespaced' as const });
+    const read = { get: (group: string, resource: string, ns: string, name: string) => this.store.get(objectKey(prefix, namespaced(group, resource), ns, name)),
+      list: async (group: string, resource: string, ns: string) => (await this.store.list(collectionKey(prefix, namespaced(group, resource), ns))).items };
     const pluginOpts = { defaultNotReadyTolerationSeconds: options.defaultNotReadyTolerationSeconds,
       defaultUnreachableTolerationSeconds: options.defaultUnreachableTolerationSeconds,
       policy: { objects: this.#policy, store: this.store, keyPrefix: options.etcdPrefix, clock: env.clock },

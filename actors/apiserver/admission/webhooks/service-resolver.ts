@@ -4,13 +4,13 @@
 // its spec.externalName. This is how a cluster points at a webhook outside it: a Service without
 // a selector and Endpoints naming 127.0.0.1, or an ExternalName Service. Errors are worded as the
 // real resolvers word them; the caller puts them after `Post "<url>":`, as a failed dial.
-import { lookupResource, type ResourceType } from '../../../api/resources.ts';
 import type { KObject } from '../../../api/types.ts';
 import type { ServiceReference } from './source.ts';
 
+/** Namespaced objects by group and resource, read where the registry keeps them (whether or not their kind is served). */
 export interface StoreReader {
-  get(type: ResourceType, namespace: string, name: string): Promise<KObject | undefined>;
-  list(type: ResourceType, namespace: string): Promise<KObject[]>;
+  get(group: string, resource: string, namespace: string, name: string): Promise<KObject | undefined>;
+  list(group: string, resource: string, namespace: string): Promise<KObject[]>;
 }
 
 export interface Address { host: string; port: number }
@@ -23,8 +23,7 @@ const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 
 /** The address of the service's port `port`; throws an Error saying why there is none. */
 export async function resolveService(ref: ServiceReference, read: StoreReader): Promise<Address> {
-  const services = lookupResource('', 'v1', 'services');
-  const service = services && await read.get(services, ref.namespace, ref.name);
+  const service = await read.get('', 'services', ref.namespace, ref.name);
   if (!service) throw new Error(`service ${JSON.stringify(ref.name)} not found`);
   const spec = (service.spec ?? {}) as Fields;
   const externalName = str(spec.externalName);
@@ -40,8 +39,7 @@ export async function resolveService(ref: ServiceReference, read: StoreReader): 
 
 /** The first address of the first subset that serves the port by its name. */
 async function fromEndpoints(ref: ServiceReference, portName: string, read: StoreReader): Promise<Address | undefined> {
-  const type = lookupResource('', 'v1', 'endpoints');
-  const endpoints = type && await read.get(type, ref.namespace, ref.name);
+  const endpoints = await read.get('', 'endpoints', ref.namespace, ref.name);
   for (const subset of objects((endpoints as Fields | undefined)?.subsets)) {
     const address = objects(subset.addresses)[0];
     const port = objects(subset.ports).find((p) => str(p.name) === portName);
@@ -52,9 +50,7 @@ async function fromEndpoints(ref: ServiceReference, portName: string, read: Stor
 
 /** The first ready endpoint of the service's slices that serve the port by its name. */
 async function fromSlices(ref: ServiceReference, portName: string, read: StoreReader): Promise<Address | undefined> {
-  const type = lookupResource('discovery.k8s.io', 'v1', 'endpointslices');
-  const slices = type ? await read.list(type, ref.namespace) : [];
-  for (const slice of slices) {
+  for (const slice of await read.list('discovery.k8s.io', 'endpointslices', ref.namespace)) {
     if (slice.metadata.labels?.[SERVICE_NAME_LABEL] !== ref.name) continue;
     const port = objects((slice as Fields).ports).find((p) => str(p.name) === portName);
     const ready = objects((slice as Fields).endpoints).find((e) => (e.conditions as Fields | undefined)?.ready !== false);
