@@ -93,6 +93,16 @@ export function matchRules(hook: Hook, a: AdmissionAttributes, equivalents: read
   return undefined;
 }
 
+/**
+ * Whether any of `hooks` may be called for the request, by the rules alone (they read only the
+ * request, never the object): without one, a write costs the webhook plugins no promise.
+ */
+export function anyRuleTakes(hooks: readonly Hook[], a: AdmissionAttributes): boolean {
+  if (hooks.length === 0 || isExempt(a.type)) return false;
+  const equivalents = equivalentsOf(a.type);
+  return hooks.some((h) => matchRules(h, a, equivalents) !== undefined);
+}
+
 const labelsOf = (o: KObject | undefined): Labels => o?.metadata.labels ?? {};
 
 /** Whether the object selector selects the request: true, false, or the error of a selector that does not compile. */

@@ -9,7 +9,7 @@ import { deepEqual } from '../../registry/deep-equal.ts';
 import type { AdmissionAttributes, AdmissionLookup, AdmissionPlugin } from '../chain.ts';
 import { callWebhook, type CallDeps } from './call.ts';
 import { denied, failedClosed, WebhookCallError } from './errors.ts';
-import { equivalentsOf, invocationFor, isExempt, matchRules, type Invocation } from './matching.ts';
+import { anyRuleTakes, equivalentsOf, invocationFor, type Invocation } from './matching.ts';
 import { applyWebhookPatch } from './mutation.ts';
 import type { Hook, WebhookSource } from './source.ts';
 
@@ -76,11 +76,7 @@ export function mutatingWebhookPlugin(source: WebhookSource, deps: CallDeps): Ad
     name: 'MutatingAdmissionWebhook',
     mutate(a, lookup) {
       const hooks = source.mutating;
-      // Without a webhook whose rules take the request, a write costs no promise (the rules read only the request).
-      if (hooks.length === 0 || isExempt(a.type)) return undefined;
-      const equivalents = equivalentsOf(a.type);
-      if (!hooks.some((h) => matchRules(h, a, equivalents))) return undefined;
-      return dispatch(hooks, a, lookup, deps);
+      return anyRuleTakes(hooks, a) ? dispatch(hooks, a, lookup, deps) : undefined;
     },
   };
 }

@@ -6,10 +6,10 @@ import type { StatusError } from '../../../api/status.ts';
 import type { AdmissionAttributes, AdmissionLookup, AdmissionPlugin } from '../chain.ts';
 import { callWebhook, type CallDeps } from './call.ts';
 import { denied, failedClosed, WebhookCallError } from './errors.ts';
-import { equivalentsOf, invocationFor, isExempt, matchRules, type Invocation } from './matching.ts';
+import { anyRuleTakes, equivalentsOf, invocationFor, type Invocation } from './matching.ts';
 import type { Hook, WebhookSource } from './source.ts';
 
-/** The refusal of one call, or undefined when it allows (a call failure under Ignore allows). */
+/** The warnings of one call, and its refusal when it refuses (a call failure under Ignore does not). */
 async function verdict(invocation: Invocation, a: AdmissionAttributes, deps: CallDeps): Promise<{ warnings: string[]; refusal?: Error }> {
   const hook = invocation.hook;
   try {
@@ -39,11 +39,7 @@ export function validatingWebhookPlugin(source: WebhookSource, deps: CallDeps): 
     name: 'ValidatingAdmissionWebhook',
     validate(a, lookup) {
       const hooks = source.validating;
-      // Without a webhook whose rules take the request, a write costs no promise.
-      if (hooks.length === 0 || isExempt(a.type)) return undefined;
-      const equivalents = equivalentsOf(a.type);
-      if (!hooks.some((h) => matchRules(h, a, equivalents))) return undefined;
-      return dispatch(hooks, a, lookup, deps);
+      return anyRuleTakes(hooks, a) ? dispatch(hooks, a, lookup, deps) : undefined;
     },
   };
 }
