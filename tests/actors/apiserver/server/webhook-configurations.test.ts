@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { encodeProtobuf } from '../../../../actors/apiserver/codec/protobuf.ts';
-import { MERGE, startServer } from '../../../helpers/in-process-server.ts';
+import { MERGE, startServer, STRATEGIC } from '../../../helpers/in-process-server.ts';
 import { configuration, MUTATING, VALIDATING } from '../../../helpers/admission-webhooks.ts';
 
 const PB = 'application/vnd.kubernetes.protobuf';
@@ -106,6 +106,15 @@ test('generation counts changes of the webhooks, not of labels', async () => {
   const changed = await h.patch(`${VALIDATING}/v`, { webhooks: [webhook({ timeoutSeconds: 3 })] }, MERGE);
   assert.is(changed.status, 200, changed.text);
   assert.is(changed.json.metadata.generation, 2);
+});
+
+test('a strategic merge patch merges webhooks by name, as kubectl apply relies on', async () => {
+  const h = await startServer();
+  const other = webhook({ name: 'other.example.com' });
+  assert.is((await h.post(VALIDATING, configuration('ValidatingWebhookConfiguration', 'v', [webhook(), other]))).status, 201);
+  const r = await h.patch(`${VALIDATING}/v`, { webhooks: [{ name: 'other.example.com', timeoutSeconds: 3 }] }, STRATEGIC);
+  assert.is(r.status, 200, r.text);
+  assert.equal(r.json.webhooks.map((w: { name: string; timeoutSeconds: number }) => `${w.name}:${w.timeoutSeconds}`), ['check.example.com:10', 'other.example.com:3']);
 });
 
 test('kubectl get shows NAME WEBHOOKS AGE', async () => {
