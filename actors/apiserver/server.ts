@@ -11,6 +11,7 @@ import { AdmissionChain } from './admission/chain.ts';
 import { makePlugin } from './admission/plugins.ts';
 import { PolicyObjects } from './admission/policy-objects.ts';
 import { SYSTEM_PRIORITY_CLASSES } from './registry/kinds/priority-class.ts';
+import { equivalenceIn } from './admission/webhooks/matching.ts';
 import { WebhookSource } from './admission/webhooks/source.ts';
 import { SYSTEM_NAMESPACES } from '../api/namespaces.ts';
 import { authenticator, loadTokenFile, type Authenticator } from './auth/authenticator.ts';
@@ -144,7 +145,7 @@ export class ApiServer {
     const pluginOpts = { defaultNotReadyTolerationSeconds: options.defaultNotReadyTolerationSeconds,
       defaultUnreachableTolerationSeconds: options.defaultUnreachableTolerationSeconds,
       policy: { objects: this.#policy, store: this.store, keyPrefix: options.etcdPrefix, clock: env.clock },
-      webhooks: { source: this.webhooks, call: { random: env.random.fork('admission-webhooks'), read } } };
+      webhooks: { source: this.webhooks, call: { random: env.random.fork('admission-webhooks'), read }, equivalents: equivalenceIn(this.catalogue) } };
     const modes = options.authorizationMode;
     this.rbac = modes.includes('RBAC') ? new RbacPolicy(this.store, options.etcdPrefix) : undefined;
     this.#nodeGraph = modes.includes('Node') ? new NodeGraph(this.store, options.etcdPrefix) : undefined;

@@ -8,6 +8,7 @@ import { limitRangerPlugin } from './limit-ranger.ts';
 import { priorityPlugin } from './priority.ts';
 import { resourceQuotaPlugin, type QuotaStorage } from './resource-quota.ts';
 import type { CallDeps } from './webhooks/call.ts';
+import type { Equivalents } from './webhooks/matching.ts';
 import { mutatingWebhookPlugin } from './webhooks/mutating.ts';
 import type { WebhookSource } from './webhooks/source.ts';
 import { validatingWebhookPlugin } from './webhooks/validating.ts';
@@ -91,8 +92,8 @@ export interface PluginOptions {
   defaultUnreachableTolerationSeconds: number;
   /** What Priority, LimitRanger and ResourceQuota read (and ResourceQuota writes): the PriorityClasses, quotas and limit ranges. */
   policy: QuotaStorage;
-  /** The webhook configurations, and what calling their webhooks needs. */
-  webhooks: { source: WebhookSource; call: CallDeps };
+  /** The webhook configurations, what calling their webhooks needs, and which served resources are one (matchPolicy Equivalent). */
+  webhooks: { source: WebhookSource; call: CallDeps; equivalents: Equivalents };
 }
 
 export function makePlugin(name: string, o: PluginOptions): AdmissionPlugin | undefined {
@@ -106,8 +107,8 @@ export function makePlugin(name: string, o: PluginOptions): AdmissionPlugin | un
     case 'DefaultTolerationSeconds': return defaultTolerationSeconds(o.defaultNotReadyTolerationSeconds, o.defaultUnreachableTolerationSeconds);
     case 'AlwaysDeny': return alwaysDeny;
     case 'AlwaysAdmit': return alwaysAdmit;
-    case 'MutatingAdmissionWebhook': return mutatingWebhookPlugin(o.webhooks.source, o.webhooks.call);
-    case 'ValidatingAdmissionWebhook': return validatingWebhookPlugin(o.webhooks.source, o.webhooks.call);
+    case 'MutatingAdmissionWebhook': return mutatingWebhookPlugin(o.webhooks.source, o.webhooks.call, o.webhooks.equivalents);
+    case 'ValidatingAdmissionWebhook': return validatingWebhookPlugin(o.webhooks.source, o.webhooks.call, o.webhooks.equivalents);
     default: return undefined;
   }
 }

@@ -3,19 +3,18 @@
 // name, unique in its configuration; its rules (operations, groups, versions, resources with
 // subresources, scope); failure, match and reinvocation policies; side effects (None or
 // NoneOnDryRun in v1); timeout (1 to 30 s); selectors; exactly one of url and service; the
-// AdmissionReview versions (at least one this server speaks). (The real update validation waives
-// rules an object stored by an older server already broke; every object here was stored under
-// these rules, so creates and updates are checked alike.)
-//
-// matchConditions are CEL expressions; this server has no CEL evaluator, so a webhook carrying
-// any is refused, with a message saying so, rather than called without its conditions.
+// AdmissionReview versions (at least one this server speaks); matchConditions (at most 64, named
+// by unique qualified names, expressions that compile over object, oldObject and request). (The
+// real update validation waives rules an object stored by an older server already broke; every
+// object here was stored under these rules, so creates and updates are checked alike.)
 //
 // Bad values are quoted as Go's field errors print them: a string as %q, a list as %#v.
 import { isDns1035Label } from '../../api/name-rules.ts';
 import type { StatusCause } from '../../api/status.ts';
 import { isPlainObject, type KObject } from '../../api/types.ts';
 import { validateLabelSelector } from '../validation/label-selectors.ts';
-import { validateName } from '../validation/names.ts';
+import { validateName, validateQualifiedKey } from '../validation/names.ts';
+import { compileCondition } from '../admission/webhooks/match-conditions.ts';
 import { validateWebhookService, validateWebhookUrl } from '../validation/webhook-client-config.ts';
 
 type Fields = Record<string, unknown>;
@@ -28,6 +27,7 @@ const NO_SIDE_EFFECTS = ['None', 'NoneOnDryRun'];
 const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
 const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
 const SCOPES = ['*', 'Cluster', 'Namespaced'];
+const MAX_MATCH_CONDITIONS = 64;
 
 const required = (field: string, detail = ''): StatusCause =>
   ({ reason: 'FieldValueRequired', message: detail ? `Required value: ${detail}` : 'Required value', field });
@@ -74,9 +74,28 @@ function validateWebhook(hook: Fields, mutating: boolean, path: string): StatusC
   causes.push(...validateLabelSelector(hook.objectSelector, `${path}.objectSelector`));
   if (mutating) check('reinvocationPolicy', REINVOCATION_POLICIES);
   causes.push(...validateClientConfig(isPlainObject(hook.clientConfig) ? hook.clientConfig : {}, `${path}.clientConfig`));
-  if (objects(hook.matchConditions).length > 0)
-    causes.push({ reason: 'FieldValueForbidden', field: `${path}.matchConditions`,
-      message: 'Forbidden: matchConditions are CEL expressions, which this server cannot evaluate; remove them (or select requests with rules, namespaceSelector and objectSelector)' });
+  causes.push(...validateMatchConditions(objects(hook.matchConditions), `${path}.matchConditions`));
+  return causes;
+}
+
+function validateMatchConditions(conditions: Fields[], path: string): StatusCause[] {
+  const causes: StatusCause[] = conditions.length > MAX_MATCH_CONDITIONS
+    ? [{ reason: 'FieldValueTooMany', message: `Too many: ${conditions.length}: must have at most ${MAX_MATCH_CONDITIONS} items`, field: path }] : [];
+  const names = new Set<string>();
+  conditions.forEach((c, i) => {
+    const expression = str(c.expression).trim();
+    if (!expression) causes.push(required(`${path}[${i}].expression`));
+    else {
+      const compiled = compileCondition('', expression);
+      if (compiled.error) causes.push(invalid(`${path}[${i}].expression`, JSON.stringify(expression), compiled.error));
+    }
+    const name = str(c.name);
+    if (!name) causes.push(required(`${path}[${i}].name`));
+    else causes.push(...validateQualifiedKey(name, `${path}[${i}].name`));
+    if (!name) return;
+    if (names.has(name)) causes.push({ reason: 'FieldValueDuplicate', message: `Duplicate value: ${JSON.stringify(name)}`, field: `${path}[${i}].name` });
+    names.add(name);
+  });
   return causes;
 }
 

@@ -3,17 +3,20 @@
 // subresource: `pods/status`, `*/status`, `pods/*`, `*/*`) and scope; with matchPolicy Equivalent,
 // a rule matching the same resource at another version also calls it, with the object at that
 // version; the namespace selector against the namespace's labels (a Namespace's own, on its
-// create and update) and the object selector against the new or the old object's labels. The
-// webhook configurations themselves are never sent to webhooks.
+// create and update) and the object selector against the new or the old object's labels; then
+// its matchConditions (match-conditions.ts). The webhook configurations themselves are never sent
+// to webhooks.
 //
 // The rules are tried first, then the selectors, so a request no rule matches costs no namespace
 // read; errors of the selectors count only for requests the webhook would be called for, as in
 // the real order.
-import { RESOURCES, type ResourceType } from '../../../api/resources.ts';
-import { internal, notFound, StatusError } from '../../../api/status.ts';
+import type { ResourceType } from '../../../api/resources.ts';
+import { forbidden, internal, notFound, StatusError } from '../../../api/status.ts';
 import type { KObject } from '../../../api/types.ts';
 import type { Labels } from '../../../scheduler/label-selector.ts';
 import type { AdmissionAttributes, AdmissionLookup } from '../chain.ts';
+import { conditionsMatch } from './match-conditions.ts';
+import { isNamespaces, kindOfRequest, requestNamespace } from './request.ts';
 import { ADMISSION_GROUP, type Hook, type Rule, type Selector } from './source.ts';
 
 export interface GroupVersionResource { group: string; version: string; resource: string }
@@ -32,34 +35,33 @@ const EXEMPT_KINDS = new Set(['ValidatingWebhookConfiguration', 'MutatingWebhook
 
 export const isExempt = (type: ResourceType): boolean => type.group === ADMISSION_GROUP && EXEMPT_KINDS.has(type.kind);
 
-const isNamespaces = (type: ResourceType) => type.group === '' && type.resource === 'namespaces';
-
-/**
- * The request's namespace as admission sees it: a Namespace's own name when the request names one
- * (its update or delete: the path is /api/v1/namespaces/<name>), none for other cluster-scoped objects.
- */
-export function requestNamespace(a: AdmissionAttributes): string {
-  if (isNamespaces(a.type)) return a.operation === 'CREATE' ? '' : a.name;
-  return a.namespace ?? '';
-}
-
-export function kindOfRequest(type: ResourceType, subresource: string | undefined): GroupVersionKind {
-  const sub = subresource ? type.subresources.find((s) => s.name === subresource) : undefined;
-  return { group: sub?.group ?? type.group, version: sub?.version ?? type.version, kind: sub?.kind ?? type.kind };
-}
-
 /** Served resources that share `type`'s storage at another version (a custom resource's other served versions). */
 export function equivalentResources(type: ResourceType, served: readonly ResourceType[]): ResourceType[] {
   return served.filter((t) => t !== type && t.group === type.group && t.resource === type.resource);
 }
 
-const equivalents = new WeakMap<ResourceType, ResourceType[]>();
+/** The resources equivalent to a type's (equivalentResources among those served now). */
+export type Equivalents = (type: ResourceType) => readonly ResourceType[];
 
-/** equivalentResources among the resource table's, computed once per type. */
-export function equivalentsOf(type: ResourceType): ResourceType[] {
-  let found = equivalents.get(type);
-  if (!found) equivalents.set(type, (found = equivalentResources(type, RESOURCES)));
-  return found;
+/** What a server serves: its catalogue, whose generation grows with every type defined or removed. */
+export interface Served {
+  all(): readonly ResourceType[];
+  readonly generation: number;
+}
+
+/** Equivalents among what `served` serves, each type's computed once per generation of it. */
+export function equivalenceIn(served: Served): Equivalents {
+  let generation = -1;
+  let known = new Map<ResourceType, ResourceType[]>();
+  return (type) => {
+    if (served.generation !== generation) {
+      generation = served.generation;
+      known = new Map();
+    }
+    let found = known.get(type);
+    if (!found) known.set(type, (found = equivalentResources(type, served.all())));
+    return found;
+  };
 }
 
 const exactOrWildcard = (items: readonly string[], requested: string) => items.some((i) => i === '*' || i === requested);
@@ -97,7 +99,7 @@ export function matchRules(hook: Hook, a: AdmissionAttributes, equivalents: read
  * Whether any of `hooks` may be called for the request, by the rules alone (they read only the
  * request, never the object): without one, a write costs the webhook plugins no promise.
  */
-export function anyRuleTakes(hooks: readonly Hook[], a: AdmissionAttributes): boolean {
+export function anyRuleTakes(hooks: readonly Hook[], a: AdmissionAttributes, equivalentsOf: Equivalents): boolean {
   if (hooks.length === 0 || isExempt(a.type)) return false;
   const equivalents = equivalentsOf(a.type);
   return hooks.some((h) => matchRules(h, a, equivalents) !== undefined);
@@ -122,6 +124,14 @@ function namespaceSelects(s: Selector, a: AdmissionAttributes, lookup: Admission
   return lookup.getNamespace(ns).then((found) => (found ? s.matches(labelsOf(found)) : notFound({ group: '', resource: 'namespaces', name: ns })));
 }
 
+/** matchConditions after everything else: false skips; errors skip under Ignore and refuse with 403 under Fail. */
+function conditionsDecide(invocation: Invocation, a: AdmissionAttributes): Invocation | undefined {
+  const matched = conditionsMatch(invocation.hook.matchConditions, invocation, a);
+  if (matched === true) return invocation;
+  if (matched === false || invocation.hook.failurePolicy === 'Ignore') return undefined;
+  throw forbidden({ group: a.type.group, resource: a.type.resource, name: a.name }, matched.error);
+}
+
 /**
  * The invocation of `hook` for this request, undefined when it is not to be called; throws the
  * error of a selector that cannot be evaluated. A promise only when the namespace had to be read.
@@ -136,7 +146,7 @@ export function invocationFor(hook: Hook, a: AdmissionAttributes, lookup: Admiss
     if (nsMatch === false) return undefined;
     if (nsMatch instanceof StatusError) throw nsMatch;
     if (objectMatch instanceof StatusError) throw objectMatch;
-    return invocation;
+    return hook.matchConditions.length === 0 ? invocation : conditionsDecide(invocation, a);
   };
   const nsMatch = namespaceSelects(hook.namespaceSelector, a, lookup);
   return nsMatch instanceof Promise ? nsMatch.then(decide) : decide(nsMatch);

@@ -9,7 +9,7 @@ import { deepEqual } from '../../registry/deep-equal.ts';
 import type { AdmissionAttributes, AdmissionLookup, AdmissionPlugin } from '../chain.ts';
 import { callWebhook, type CallDeps } from './call.ts';
 import { denied, failedClosed, WebhookCallError } from './errors.ts';
-import { anyRuleTakes, equivalentsOf, invocationFor, type Invocation } from './matching.ts';
+import { anyRuleTakes, invocationFor, type Equivalents, type Invocation } from './matching.ts';
 import { applyWebhookPatch } from './mutation.ts';
 import type { Hook, WebhookSource } from './source.ts';
 
@@ -40,7 +40,7 @@ async function mutateWith(invocation: Invocation, a: AdmissionAttributes, deps: 
   return applyWebhookPatch(name, response, a);
 }
 
-async function dispatch(hooks: readonly Hook[], a: AdmissionAttributes, lookup: AdmissionLookup, deps: CallDeps): Promise<void> {
+async function dispatch(hooks: readonly Hook[], a: AdmissionAttributes, lookup: AdmissionLookup, deps: CallDeps, equivalentsOf: Equivalents): Promise<void> {
   let rounds = roundsOf.get(a);
   const reinvoking = a.reinvocation?.reinvoking === true;
   // Nothing was called in the first round: there is nothing to call again.
@@ -71,12 +71,12 @@ async function dispatch(hooks: readonly Hook[], a: AdmissionAttributes, lookup: 
   }
 }
 
-export function mutatingWebhookPlugin(source: WebhookSource, deps: CallDeps): AdmissionPlugin {
+export function mutatingWebhookPlugin(source: WebhookSource, deps: CallDeps, equivalents: Equivalents): AdmissionPlugin {
   return {
     name: 'MutatingAdmissionWebhook',
     mutate(a, lookup) {
       const hooks = source.mutating;
-      return anyRuleTakes(hooks, a) ? dispatch(hooks, a, lookup, deps) : undefined;
+      return anyRuleTakes(hooks, a, equivalents) ? dispatch(hooks, a, lookup, deps, equivalents) : undefined;
     },
   };
 }

@@ -1,6 +1,7 @@
 // A mutating webhook's JSON patch, applied as the real mutating dispatcher applies it: to the
 // object as JSON, then decoded back into the kind (fields it does not have dropped, fields of the
-// wrong type a 500) and defaulted again, as the scheme's defaulting runs on every patched object.
+// wrong type a 500; a custom object pruned by its schema) and defaulted again, as the scheme's
+// defaulting runs on every patched object.
 // A patch that does not decode is a call failure (failurePolicy decides); one that cannot apply
 // is a 500 whatever the policy.
 import { apiVersionOf } from '../../../api/resources.ts';
@@ -10,6 +11,7 @@ import { isPlainObject } from '../../../api/types.ts';
 import { applyJsonPatch } from '../../patch/json-patch.ts';
 import { goJsonKind } from '../../patch/json-value.ts';
 import { deepEqual } from '../../registry/deep-equal.ts';
+import type { BodySchema } from '../../registry/kind.ts';
 import { kindOf } from '../../registry/kinds/index.ts';
 import { checkSchema } from '../../validation/schema.ts';
 import type { AdmissionAttributes } from '../chain.ts';
@@ -31,6 +33,14 @@ function decodePatch(name: string, bytes: Buffer): Json[] {
   return ops;
 }
 
+/** The patched object as its kind reads it: a custom object pruned by its schema, a built-in one by its type (a wrong type is a 500). */
+function decode(a: AdmissionAttributes, patched: Record<string, Json>, schema: BodySchema | undefined): KObject {
+  if (schema) return schema.prune(patched).object as unknown as KObject;
+  const report = checkSchema(String(patched.apiVersion), a.type.kind, patched);
+  if (report.typeErrors.length > 0) throw internal(report.typeErrors.map((c) => c.message).join(', '));
+  return report.pruned as unknown as KObject;
+}
+
 /** Applies the webhook's patch to `a.object` in place; answers whether the object changed. */
 export function applyWebhookPatch(name: string, response: ReviewResponse, a: AdmissionAttributes): boolean {
   if (response.patch.length === 0) return false;
@@ -46,13 +56,11 @@ export function applyWebhookPatch(name: string, response: ReviewResponse, a: Adm
     if (e instanceof StatusError) throw internal(e.cause instanceof Error ? e.cause.message : e.message);
     throw e;
   }
-  const apiVersion = apiVersionOf(a.type);
   if (!isPlainObject(patched)) throw internal(`json: cannot unmarshal ${goJsonKind(patched)} into Go value of type ${a.type.kind}`);
-  const report = checkSchema(apiVersion, a.type.kind, { ...patched, apiVersion, kind: a.type.kind });
-  if (report.typeErrors.length > 0) throw internal(report.typeErrors.map((c) => c.message).join(', '));
-  const decoded = report.pruned as unknown as KObject;
+  const kind = kindOf(a.type);
+  const decoded = decode(a, { ...patched, apiVersion: apiVersionOf(a.type), kind: a.type.kind }, kind.schema);
   if (!isPlainObject(decoded.metadata)) decoded.metadata = {};
-  kindOf(a.type).defaults(decoded);
+  kind.defaults(decoded);
   const changed = !deepEqual(object, decoded);
   for (const key of Object.keys(object)) delete (object as unknown as Record<string, unknown>)[key];
   Object.assign(object, decoded);

@@ -3,11 +3,12 @@
 // the webhook lists that this server speaks (admission.k8s.io/v1 or v1beta1, the same shape); a v1
 // answer must be a v1 AdmissionReview with the request's uid, and only a mutating webhook may send
 // a patch, always with its patchType. A v1beta1 answer is taken more loosely, as the real server does.
-import type { Json, KObject } from '../../../api/types.ts';
+import type { Json } from '../../../api/types.ts';
 import { isPlainObject } from '../../../api/types.ts';
 import { base64Error } from '../../validation/scalars.ts';
 import type { AdmissionAttributes } from '../chain.ts';
-import { kindOfRequest, requestNamespace, type Invocation } from './matching.ts';
+import type { Invocation } from './matching.ts';
+import { asInvoked, requestFields } from './request.ts';
 
 export const REVIEW_GROUP = 'admission.k8s.io';
 
@@ -28,41 +29,9 @@ function optionsOf(a: AdmissionAttributes): Record<string, unknown> {
     ...(o.fieldManager ? { fieldManager: o.fieldManager } : {}), ...(o.fieldValidation ? { fieldValidation: o.fieldValidation } : {}) };
 }
 
-function userInfoOf(a: AdmissionAttributes): Record<string, unknown> {
-  const u = a.user;
-  if (!u) return {};
-  return { username: u.username, ...(u.uid ? { uid: u.uid } : {}), ...(u.groups.length ? { groups: u.groups } : {}),
-    ...(u.extra && Object.keys(u.extra).length ? { extra: u.extra } : {}) };
-}
-
-/** `object` at the invocation's version: another apiVersion when an equivalent resource matched. */
-function asInvoked(o: KObject | undefined, inv: Invocation): KObject | null {
-  if (!o) return null;
-  const apiVersion = inv.kind.group ? `${inv.kind.group}/${inv.kind.version}` : inv.kind.version;
-  return o.apiVersion === apiVersion ? o : { ...o, apiVersion };
-}
-
 /** The AdmissionReview sent for `inv`, as JSON text. */
 export function reviewRequest(uid: string, version: string, inv: Invocation, a: AdmissionAttributes): string {
-  const name = a.name;
-  const namespace = requestNamespace(a);
-  const request = {
-    uid,
-    kind: inv.kind,
-    resource: inv.resource,
-    ...(inv.subresource ? { subResource: inv.subresource } : {}),
-    requestKind: kindOfRequest(a.type, a.subresource),
-    requestResource: { group: a.type.group, version: a.type.version, resource: a.type.resource },
-    ...(a.subresource ? { requestSubResource: a.subresource } : {}),
-    ...(name ? { name } : {}),
-    ...(namespace ? { namespace } : {}),
-    operation: a.operation,
-    userInfo: userInfoOf(a),
-    object: asInvoked(a.object, inv),
-    oldObject: asInvoked(a.old, inv),
-    dryRun: a.dryRun,
-    options: optionsOf(a),
-  };
+  const request = { uid, ...requestFields(inv, a), object: asInvoked(a.object, inv), oldObject: asInvoked(a.old, inv), dryRun: a.dryRun, options: optionsOf(a) };
   return JSON.stringify({ kind: 'AdmissionReview', apiVersion: `${REVIEW_GROUP}/${version}`, request });
 }
 

@@ -1,11 +1,13 @@
 // The webhooks admission calls, read from the store as the configurations change (as RbacPolicy
 // follows its objects): configurations in name order, each one's webhooks in their order, as the
-// real webhook managers sort them. Each webhook is kept decoded, its selectors compiled once.
+// real webhook managers sort them. Each webhook is kept decoded, its selectors and match
+// conditions compiled once.
 import type { KObject } from '../../../api/types.ts';
 import { lookupResource } from '../../../api/resources.ts';
 import { compileLabelSelector, type CompiledSelector, type LabelSelector } from '../../../scheduler/label-selector.ts';
 import { collectionKey } from '../../registry/keys.ts';
 import type { Store } from '../../storage/store.ts';
+import { compileCondition, type MatchCondition } from './match-conditions.ts';
 
 export const ADMISSION_GROUP = 'admissionregistration.k8s.io';
 
@@ -50,6 +52,7 @@ export interface Hook {
   readonly admissionReviewVersions: readonly string[];
   readonly reinvocationPolicy: string;
   readonly clientConfig: ClientConfig;
+  readonly matchConditions: readonly MatchCondition[];
 }
 
 type Fields = Record<string, unknown>;
@@ -91,6 +94,7 @@ export function hooksOf(config: KObject, mutating: boolean): Hook[] {
       sideEffects: str(h.sideEffects), timeoutSeconds: typeof h.timeoutSeconds === 'number' ? h.timeoutSeconds : 10,
       admissionReviewVersions: strings(h.admissionReviewVersions), reinvocationPolicy: str(h.reinvocationPolicy, 'Never'),
       clientConfig: clientConfig((h.clientConfig ?? {}) as Fields),
+      matchConditions: objects(h.matchConditions).map((c) => compileCondition(str(c.name), str(c.expression))),
     };
   });
 }

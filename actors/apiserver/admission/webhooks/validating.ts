@@ -6,7 +6,7 @@ import type { StatusError } from '../../../api/status.ts';
 import type { AdmissionAttributes, AdmissionLookup, AdmissionPlugin } from '../chain.ts';
 import { callWebhook, type CallDeps } from './call.ts';
 import { denied, failedClosed, WebhookCallError } from './errors.ts';
-import { anyRuleTakes, equivalentsOf, invocationFor, type Invocation } from './matching.ts';
+import { anyRuleTakes, invocationFor, type Equivalents, type Invocation } from './matching.ts';
 import type { Hook, WebhookSource } from './source.ts';
 
 /** The warnings of one call, and its refusal when it refuses (a call failure under Ignore does not). */
@@ -21,7 +21,7 @@ async function verdict(invocation: Invocation, a: AdmissionAttributes, deps: Cal
   }
 }
 
-async function dispatch(hooks: readonly Hook[], a: AdmissionAttributes, lookup: AdmissionLookup, deps: CallDeps): Promise<void> {
+async function dispatch(hooks: readonly Hook[], a: AdmissionAttributes, lookup: AdmissionLookup, deps: CallDeps, equivalentsOf: Equivalents): Promise<void> {
   const equivalents = equivalentsOf(a.type);
   const invocations: Invocation[] = [];
   for (const hook of hooks) {
@@ -34,12 +34,12 @@ async function dispatch(hooks: readonly Hook[], a: AdmissionAttributes, lookup: 
   if (refusal) throw refusal;
 }
 
-export function validatingWebhookPlugin(source: WebhookSource, deps: CallDeps): AdmissionPlugin {
+export function validatingWebhookPlugin(source: WebhookSource, deps: CallDeps, equivalents: Equivalents): AdmissionPlugin {
   return {
     name: 'ValidatingAdmissionWebhook',
     validate(a, lookup) {
       const hooks = source.validating;
-      return anyRuleTakes(hooks, a) ? dispatch(hooks, a, lookup, deps) : undefined;
+      return anyRuleTakes(hooks, a, equivalents) ? dispatch(hooks, a, lookup, deps, equivalents) : undefined;
     },
   };
 }

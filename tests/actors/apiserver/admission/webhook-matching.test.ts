@@ -7,8 +7,10 @@ import { lookupResource, type ResourceType } from '../../../../actors/api/resour
 import { StatusError } from '../../../../actors/api/status.ts';
 import type { KObject } from '../../../../actors/api/types.ts';
 import type { AdmissionAttributes, AdmissionLookup } from '../../../../actors/apiserver/admission/chain.ts';
-import { equivalentResources, invocationFor, isExempt, matchRules, requestNamespace } from '../../../../actors/apiserver/admission/webhooks/matching.ts';
+import { equivalentResources, invocationFor, isExempt, matchRules } from '../../../../actors/apiserver/admission/webhooks/matching.ts';
+import { requestNamespace } from '../../../../actors/apiserver/admission/webhooks/request.ts';
 import { hooksOf, type Hook } from '../../../../actors/apiserver/admission/webhooks/source.ts';
+import { compileCondition, conditionsMatch } from '../../../../actors/apiserver/admission/webhooks/match-conditions.ts';
 
 const type = (group: string, resource: string) => lookupResource(group, 'v1', resource)!;
 const PODS = type('', 'pods');
@@ -112,6 +114,17 @@ test('the namespace selector reads the namespace\'s labels; a Namespace\'s creat
   assert.instance(missing, StatusError);
   assert.is((missing as StatusError).code, 404);
   assert.is((missing as StatusError).message, 'namespaces "gone" not found');
+});
+
+test('matchConditions: true when all hold, false at the first false one, else the errors as Go aggregates them', async () => {
+  const h = hook({ rules: [rule(['pods'])] });
+  const inv = (await calls(h, attrs(PODS)))!;
+  const check = (...expressions: string[]) => conditionsMatch(expressions.map((e, i) => compileCondition(`c${i}`, e)), inv, attrs(PODS));
+  assert.is(check("object.metadata.name == 'x'", "request.resource.resource == 'pods' && request.namespace == 'ns'", 'oldObject == null'), true);
+  assert.is(check('object.nope', 'false'), false, 'a false condition decides even after an error');
+  assert.equal(check('object.nope', '1'), { error: "[expression 'object.nope' resulted in error: no such key: nope, expression '1' resulted in error: cel expression must evaluate to a bool]" });
+  assert.equal(compileCondition('c', 'authorizer != null').error,
+    "compilation failed: ERROR: <input>:1:1: undeclared reference to 'authorizer' (in container '')");
 });
 
 test('a request no rule takes is decided without reading the namespace, whatever the selectors', () => {

@@ -8,7 +8,8 @@ import type { Json, KObject } from '../../../../actors/api/types.ts';
 import type { AdmissionAttributes } from '../../../../actors/apiserver/admission/chain.ts';
 import { serverResponseMessage } from '../../../../actors/apiserver/admission/webhooks/call.ts';
 import { denied } from '../../../../actors/apiserver/admission/webhooks/errors.ts';
-import { kindOfRequest, type Invocation } from '../../../../actors/apiserver/admission/webhooks/matching.ts';
+import type { Invocation } from '../../../../actors/apiserver/admission/webhooks/matching.ts';
+import { kindOfRequest } from '../../../../actors/apiserver/admission/webhooks/request.ts';
 import { ResponseError, reviewRequest, reviewVersion, verifyResponse } from '../../../../actors/apiserver/admission/webhooks/review.ts';
 import { hooksOf } from '../../../../actors/apiserver/admission/webhooks/source.ts';
 

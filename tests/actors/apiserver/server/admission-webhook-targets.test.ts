@@ -1,5 +1,6 @@
 // Which requests reach a webhook and where it is reached: the namespace and object selectors, dry
-// runs (sent with dryRun: true to webhooks without side effects, refused for those with), and a
+// runs (sent with dryRun: true to webhooks without side effects, refused for those with),
+// matchConditions (CEL), and a
 // service reference, dialled at its Endpoints' or EndpointSlices' address or its externalName and
 // verified as `<service>.<namespace>.svc`.
 import * as assert from 'uvu/assert';
@@ -55,6 +56,34 @@ withAdmission('a webhook with side effects (as an older server stored it) refuse
   assert.is(hook.received.length, 0);
   assert.is((await h.post(cm('default'), configMap('a'))).status, 201);
   assert.is(hook.received.length, 1);
+});
+
+const conditions = (...expressions: string[]) => ({ matchConditions: expressions.map((expression, i) => ({ name: `c${i}`, expression })) });
+
+withAdmission('matchConditions send only the requests every condition holds for, reading object, oldObject and request', async ({ h, hook, configure }) => {
+  await configure('ValidatingWebhookConfiguration', 'v', [hookFor(hook, 'cel.example.com', conditions(
+    "object.metadata.name.startsWith('checked-')", "oldObject == null && request.operation == 'CREATE' && request.namespace == 'default'",
+    "request.userInfo.username == 'system:anonymous' && !request.dryRun && request.kind.kind == 'ConfigMap'"))]);
+  hook.answer(deny('checked'));
+  assert.is((await h.post(cm('default'), configMap('other'))).status, 201);
+  assert.is(hook.received.length, 0);
+  assert.is((await h.post(cm('default'), configMap('checked-a'))).status, 400);
+  assert.is((await h.post(`${cm('default')}?dryRun=All`, configMap('checked-b'))).status, 201, 'a dry run fails the last condition');
+  assert.is(hook.received.length, 1);
+});
+
+withAdmission('a condition that cannot be evaluated refuses the request with 403 under Fail and skips the webhook under Ignore; a false one skips it either way', async ({ h, hook, configure }) => {
+  const broken = "object.metadata.labels.team == 'a'";
+  await configure('ValidatingWebhookConfiguration', 'v', [hookFor(hook, 'cel.example.com', conditions(broken))]);
+  hook.answer(allow);
+  const r = await h.post(cm('default'), configMap('c'));
+  assert.is(r.status, 403);
+  assert.equal([r.json.reason, r.json.message], ['Forbidden', `configmaps "c" is forbidden: expression '${broken}' resulted in error: no such key: labels`]);
+  assert.is((await h.del(`${VALIDATING}/v`)).status, 200);
+  await configure('ValidatingWebhookConfiguration', 'lenient', [hookFor(hook, 'cel.example.com', { ...conditions(broken), failurePolicy: 'Ignore' })]);
+  await configure('ValidatingWebhookConfiguration', 'strict', [hookFor(hook, 'false-wins.example.com', conditions(broken, 'false'))]);
+  assert.is((await h.post(cm('default'), configMap('c'))).status, 201);
+  assert.is(hook.received.length, 0);
 });
 
 /** A Service without a selector, port 443 named https, as one points a cluster at a webhook outside it. */

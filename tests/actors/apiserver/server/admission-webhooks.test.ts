@@ -7,6 +7,7 @@ import { configMap, headerValues, pod } from '../../../helpers/in-process-server
 import { allow, answer, deny, hookFor, patch } from '../../../helpers/admission-webhooks.ts';
 import { withAdmission } from '../../../helpers/admission-world.ts';
 import type { ReceivedReview } from '../../../helpers/webhook-server.ts';
+import { settle } from '../../../helpers/watch-stream.ts';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const PODS = '/api/v1/namespaces/default/pods';
@@ -136,6 +137,31 @@ withAdmission('an update and a delete are sent with the old object and their opt
     { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', propagationPolicy: 'Background' }]);
   hook.answer(allow);
   assert.is((await h.del(`${CM}/c`)).status, 200);
+});
+
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+const SCHEMA = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } };
+const WIDGETS = {
+  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+  spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' },
+    versions: [{ name: 'v1beta1', served: true, storage: false, schema: SCHEMA }, { name: 'v1', served: true, storage: true, schema: SCHEMA }] },
+};
+const widgetRules = { rules: [{ operations: ['CREATE'], apiGroups: ['example.com'], apiVersions: ['v1beta1'], resources: ['widgets'] }] };
+
+withAdmission('a rule naming another served version of a custom resource calls the webhook at that version (Equivalent), and what its patch adds outside the schema is pruned', async ({ h, hook, configure }) => {
+  assert.is((await h.post(CRDS, WIDGETS)).status, 201);
+  await settle();
+  await configure('MutatingWebhookConfiguration', 'm', [hookFor(hook, 'widgets.example.com', widgetRules)]);
+  await configure('MutatingWebhookConfiguration', 'exact', [hookFor(hook, 'exact.example.com', { ...widgetRules, matchPolicy: 'Exact' }, '/exact')]);
+  hook.answer(patch([{ op: 'replace', path: '/spec/size', value: 5 }, { op: 'add', path: '/spec/color', value: 'red' }]));
+  const r = await h.post('/apis/example.com/v1/namespaces/default/widgets', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } });
+  assert.is(r.status, 201, r.text);
+  assert.equal([r.json.apiVersion, r.json.spec], ['example.com/v1', { size: 5 }]);
+  assert.equal(hook.received.map((x) => x.path), ['/admit?timeout=10s'], 'Exact does not call a webhook for another version');
+  const { kind, resource, requestKind, requestResource, object } = hook.received[0]!.body.request;
+  assert.equal([kind, resource, requestKind, requestResource, object.apiVersion], [
+    { group: 'example.com', version: 'v1beta1', kind: 'Widget' }, { group: 'example.com', version: 'v1beta1', resource: 'widgets' },
+    { group: 'example.com', version: 'v1', kind: 'Widget' }, { group: 'example.com', version: 'v1', resource: 'widgets' }, 'example.com/v1beta1']);
 });
 
 test.run();

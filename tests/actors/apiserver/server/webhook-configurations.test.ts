@@ -93,9 +93,19 @@ test('exactly one of url and service; a service names itself, a valid port and a
   ]);
 });
 
-test('matchConditions are refused, saying this server cannot evaluate CEL', async () => {
-  const [cause] = await refusal(configuration('ValidatingWebhookConfiguration', 'v', [webhook({ matchConditions: [{ name: 'a', expression: 'true' }] })]));
-  assert.match(cause!, /^webhooks\[0\]\.matchConditions: Forbidden: matchConditions are CEL expressions, which this server cannot evaluate/);
+test('matchConditions are named by unique qualified names, at most 64, with expressions that compile over object, oldObject and request', async () => {
+  const cond = (name: string, expression: string) => ({ name, expression });
+  assert.equal(await refusal(configuration('ValidatingWebhookConfiguration', 'v', [webhook({ matchConditions: [
+    cond('ok', "request.userInfo.username != 'system:admin' && object.metadata.name != ''"), cond('ok', 'oldObject == null'),
+    cond('', '  '), cond('bad name!', 'params.x'),
+  ] }), webhook({ name: 'many.example.com', matchConditions: Array.from({ length: 65 }, (_, i) => cond(`c${i}`, 'true')) })])), [
+    'webhooks[0].matchConditions[1].name: Duplicate value: "ok"',
+    'webhooks[0].matchConditions[2].expression: Required value',
+    'webhooks[0].matchConditions[2].name: Required value',
+    'webhooks[0].matchConditions[3].expression: Invalid value: "params.x": compilation failed: ERROR: <input>:1:1: undeclared reference to \'params\' (in container \'\')',
+    'webhooks[0].matchConditions[3].name: Invalid value: "bad name!": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character, and be at most 63 characters',
+    'webhooks[1].matchConditions: Too many: 65: must have at most 64 items',
+  ]);
 });
 
 test('generation counts changes of the webhooks, not of labels', async () => {
