@@ -1,6 +1,7 @@
 // kubectl (the one on PATH) against the real HTTPS server with admission webhooks a test runs: a
 // ValidatingWebhookConfiguration applied from YAML, a create it denies printing the real error, a
-// mutating webhook's change and warnings seen by kubectl, and `kubectl get` of the configurations.
+// MutatingWebhookConfiguration created from YAML whose change and warning kubectl sees, and
+// `kubectl get` of the configurations.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { stringify } from 'yaml';
@@ -39,7 +40,8 @@ kubectl('a create a validating webhook denies prints the real error, and kubectl
 });
 
 kubectl('a mutating webhook\'s label is what kubectl creates, and its warning is printed', async (ctx) => {
-  await kubectlOk(ctx, ['apply', '-f', '-'], manifest('MutatingWebhookConfiguration', 'labeler', [hookFor(ctx.hook, 'labeler.example.com', {}, '/mutate')]));
+  assert.is(await kubectlOk(ctx, ['create', '-f', '-'], manifest('MutatingWebhookConfiguration', 'labeler', [hookFor(ctx.hook, 'labeler.example.com', {}, '/mutate')])),
+    'mutatingwebhookconfiguration.admissionregistration.k8s.io/labeler created\n');
   ctx.hook.answer((review) => answer(review, { allowed: true, warnings: ['labelled by the webhook'], patchType: 'JSONPatch',
     patch: Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels', value: { labelled: 'true' } }])).toString('base64') }));
   const r = await ctx.s.kubectl(['create', 'configmap', 'settings', '--from-literal=a=b']);
