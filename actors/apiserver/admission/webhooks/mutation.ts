@@ -58,7 +58,8 @@ export function applyWebhookPatch(name: string, response: ReviewResponse, a: Adm
   }
   if (!isPlainObject(patched)) throw internal(`json: cannot unmarshal ${goJsonKind(patched)} into Go value of type ${a.type.kind}`);
   const kind = kindOf(a.type);
-  const decoded = decode(a, { ...patched, apiVersion: apiVersionOf(a.type), kind: a.type.kind }, kind.schema);
+  // The webhook saw the object at its invocation's version; it goes back as it came (a custom object at its storage version).
+  const decoded = decode(a, { ...patched, apiVersion: object.apiVersion ?? apiVersionOf(a.type), kind: a.type.kind }, kind.schema);
   if (!isPlainObject(decoded.metadata)) decoded.metadata = {};
   kind.defaults(decoded);
   const changed = !deepEqual(object, decoded);

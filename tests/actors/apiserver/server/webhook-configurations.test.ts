@@ -103,7 +103,7 @@ test('matchConditions are named by unique qualified names, at most 64, with expr
     'webhooks[0].matchConditions[2].expression: Required value',
     'webhooks[0].matchConditions[2].name: Required value',
     'webhooks[0].matchConditions[3].expression: Invalid value: "params.x": compilation failed: ERROR: <input>:1:1: undeclared reference to \'params\' (in container \'\')',
-    'webhooks[0].matchConditions[3].name: Invalid value: "bad name!": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character, and be at most 63 characters',
+    'webhooks[0].matchConditions[3].name: Invalid value: "bad name!": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')',
     'webhooks[1].matchConditions: Too many: 65: must have at most 64 items',
   ]);
 });
