@@ -12,7 +12,7 @@
 import { isDns1035Label } from '../../api/name-rules.ts';
 import type { StatusCause } from '../../api/status.ts';
 import { isPlainObject, type KObject } from '../../api/types.ts';
-import { validateLabelSelector } from '../validation/label-selectors.ts';
+import { validateLabelSelector } from '../validation/label-selector.ts';
 import { validateName, validateQualifiedKey } from '../validation/names.ts';
 import { compileCondition } from '../admission/webhooks/match-conditions.ts';
 import { validateWebhookService, validateWebhookUrl } from '../validation/webhook-client-config.ts';
