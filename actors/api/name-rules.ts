@@ -1,5 +1,5 @@
 // The string rules of apimachinery's util/validation (qualified names, label values, DNS-1123
-// labels and subdomains, ConfigMap keys), each answering the list of problems in the real messages, empty
+// labels and subdomains, DNS-1035 labels, ConfigMap keys), each answering the list of problems in the real messages, empty
 // when the value is valid. Callers wrap them as their field errors do.
 
 const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
@@ -20,6 +20,10 @@ const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
 const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 const DNS1123_SUBDOMAIN_MESSAGE = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
+
+const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const DNS1035_LABEL = new RegExp(`^${DNS1035_LABEL_FMT}$`);
+const DNS1035_LABEL_MESSAGE = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 
 const CONFIG_MAP_KEY_FMT = '[-._a-zA-Z0-9]+';
 const CONFIG_MAP_KEY = new RegExp(`^${CONFIG_MAP_KEY_FMT}$`);
@@ -72,6 +76,14 @@ export function isDns1123Subdomain(value: string): string[] {
   const errors: string[] = [];
   if (value.length > DNS1123_SUBDOMAIN_MAX_LENGTH) errors.push(maxLengthError(DNS1123_SUBDOMAIN_MAX_LENGTH));
   if (!DNS1123_SUBDOMAIN.test(value)) errors.push(regexError(DNS1123_SUBDOMAIN_MESSAGE, DNS1123_SUBDOMAIN_FMT, 'example.com'));
+  return errors;
+}
+
+/** Versions and the like: a DNS label that starts with a letter. */
+export function isDns1035Label(value: string): string[] {
+  const errors: string[] = [];
+  if (value.length > DNS1123_LABEL_MAX_LENGTH) errors.push(maxLengthError(DNS1123_LABEL_MAX_LENGTH));
+  if (!DNS1035_LABEL.test(value)) errors.push(regexError(DNS1035_LABEL_MESSAGE, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
   return errors;
 }
 

@@ -74,9 +74,13 @@ export const REPEATED_HEADER_SEPARATOR = '\n';
 /** The values of such a header: none when it is absent or empty. */
 export const headerValues = (raw: string | undefined): string[] => (raw ? raw.split(REPEATED_HEADER_SEPARATOR) : []);
 
-/** The requester as write options carry it: nothing for a request nobody authenticated (the server's own). */
-export function asUser(req: ApiRequest): { user?: UserInfo } {
-  return req.user ? { user: req.user } : {};
+/**
+ * What a write tells admission besides its body: the requester (none for a request nobody
+ * authenticated: the server's own), the fieldValidation it named, and where warnings go.
+ */
+export function admissionOptions(req: ApiRequest, r: ResourceRequest, warnings: string[]): { user?: UserInfo; fieldValidation?: string; warnings: string[] } {
+  const fieldValidation = r.query.string('fieldValidation');
+  return { ...(req.user ? { user: req.user } : {}), ...(fieldValidation ? { fieldValidation } : {}), warnings };
 }
 
 /** Which of the server's CAs signed a client certificate: --client-ca-file's, or --requestheader-client-ca-file's (a front proxy). */

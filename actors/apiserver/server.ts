@@ -11,6 +11,8 @@ import { AdmissionChain } from './admission/chain.ts';
 import { makePlugin } from './admission/plugins.ts';
 import { PolicyObjects } from './admission/policy-objects.ts';
 import { SYSTEM_PRIORITY_CLASSES } from './registry/kinds/priority-class.ts';
+import { equivalenceIn } from './admission/webhooks/matching.ts';
+import { WebhookSource } from './admission/webhooks/source.ts';
 import { SYSTEM_NAMESPACES } from '../api/namespaces.ts';
 import { authenticator, loadTokenFile, type Authenticator } from './auth/authenticator.ts';
 import { loadPolicyFile } from './auth/abac.ts';
@@ -41,7 +43,7 @@ import { negotiate } from './negotiation.ts';
 import { admissionPluginNames, type ApiServerOptions } from './options.ts';
 import { Catalogue } from './catalogue.ts';
 import { CustomResourceDefinitions } from './custom-resources/definitions.ts';
-import { objectKey } from './registry/keys.ts';
+import { collectionKey, objectKey } from './registry/keys.ts';
 import { kindOf } from './registry/kinds/index.ts';
 import { Registry } from './registry/registry.ts';
 import { pathNotFound, type ApiRequest, type Arrival, type ResourceRequest } from './request.ts';
@@ -111,6 +113,8 @@ export class ApiServer {
   /** The RBAC objects, read from the store, when the RBAC mode is on. */
   readonly rbac: RbacPolicy | undefined;
   readonly #nodeGraph: NodeGraph | undefined;
+  /** The admission webhook configurations, read from the store. */
+  readonly webhooks: WebhookSource;
   readonly #serviceAccounts: ServiceAccountTokens | undefined;
   #compactionTimer: unknown;
   #revisionAtLastTick: number;
@@ -133,9 +137,15 @@ export class ApiServer {
     this.store = env.store ?? new MemoryStore();
     const system = env.system ?? new ActorSystem(env.clock);
     this.#policy = new PolicyObjects(this.store, options.etcdPrefix);
+    const prefix = options.etcdPrefix;
+    this.webhooks = new WebhookSource(this.store, prefix);
+    const namespaced = (group: string, resource: string) => ({ group, resource, scope: 'Namespaced' as const });
+    const read = { get: (group: string, resource: string, ns: string, name: string) => this.store.get(objectKey(prefix, namespaced(group, resource), ns, name)),
+      list: async (group: string, resource: string, ns: string) => (await this.store.list(collectionKey(prefix, namespaced(group, resource), ns))).items };
     const pluginOpts = { defaultNotReadyTolerationSeconds: options.defaultNotReadyTolerationSeconds,
       defaultUnreachableTolerationSeconds: options.defaultUnreachableTolerationSeconds,
-      policy: { objects: this.#policy, store: this.store, keyPrefix: options.etcdPrefix, clock: env.clock } };
+      policy: { objects: this.#policy, store: this.store, keyPrefix: options.etcdPrefix, clock: env.clock },
+      webhooks: { source: this.webhooks, call: { random: env.random.fork('admission-webhooks'), read }, equivalents: equivalenceIn(this.catalogue) } };
     const modes = options.authorizationMode;
     this.rbac = modes.includes('RBAC') ? new RbacPolicy(this.store, options.etcdPrefix) : undefined;
     this.#nodeGraph = modes.includes('Node') ? new NodeGraph(this.store, options.etcdPrefix) : undefined;
@@ -143,7 +153,7 @@ export class ApiServer {
       ...(modes.includes('ABAC') ? { abac: loadPolicyFile(options.authorizationPolicyFile!) } : {}),
       ...(modes.includes('Webhook') ? { webhook: webhookAuthorizer(options, env.clock) } : {}) });
     const plugins = admissionPluginNames(options).map((n) => makePlugin(n, pluginOpts)!);
-    // Part of RBAC's storage in the real server, not a plugin one can turn off.
+    // Part of RBAC's storage in the real server, not a plugin one can turn off: last of the mutating phase.
     if (this.rbac) plugins.push(rbacEscalationPlugin(this.rbac, this.#authorizer));
     const namespaces = lookupResource('', 'v1', 'namespaces')!;
     this.registry = new Registry({ store: this.store, clock: env.clock, random: env.random.fork('apiserver'),
@@ -203,6 +213,7 @@ export class ApiServer {
     await this.#nodeGraph?.load();
     await this.#definitions.start();
     await this.#policy.load();
+    await this.webhooks.load();
     this.#scheduleCompaction();
     this.#stopBus = serveOnBus(this.bus, (req) => this.handle(req),
       (q, limit) => changesAfter(this.store, this.#fanout.chains, this.options.etcdPrefix, q, this.catalogue, limit), (q) => this.#refuseChanges(q));

@@ -1,5 +1,6 @@
-// A real HTTPS authorization webhook on a random loopback port, for the Webhook mode's tests: its
-// certificate made by the project's certs helper, client certificates asked for (and checked
+// A real HTTPS webhook on a random loopback port, for the authorization Webhook mode's tests and
+// the admission webhooks': its certificate made by the project's certs helper (for `extraName`
+// too, such as a service's `<name>.<namespace>.svc`), client certificates asked for (and checked
 // against a client CA of its own), every review it receives recorded, and its answers given by
 // the test. `kubeconfig()` writes the file --authorization-webhook-config-file reads.
 import { createServer, type Server } from 'node:https';
@@ -20,8 +21,11 @@ export interface ReceivedReview {
   body: any;
 }
 
-/** What the webhook answers a review with: a status, or raw text with an HTTP code; `hold` never answers. */
-export type WebhookReply = { status: Record<string, unknown> } | { code: number; text: string } | 'hold';
+/**
+ * What the webhook answers a review with: a SubjectAccessReview's status, any JSON document (with
+ * 200 unless `code` says), or raw text with an HTTP code; `hold` never answers.
+ */
+export type WebhookReply = { status: Record<string, unknown> } | { json: unknown; code?: number } | { code: number; text: string } | 'hold';
 
 export interface WebhookServer {
   url: string;
@@ -38,10 +42,10 @@ export interface WebhookServer {
   close(): Promise<void>;
 }
 
-export async function startWebhookServer(): Promise<WebhookServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'orchsim-authz-webhook-'));
+export async function startWebhookServer(opts: { extraName?: string } = {}): Promise<WebhookServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'orchsim-webhook-'));
   const clock = wallClock();
-  const serving = await servingCert({ certDir: join(dir, 'serving') }, clock);
+  const serving = await servingCert({ certDir: join(dir, 'serving'), ...(opts.extraName ? { externalHostname: opts.extraName } : {}) }, clock);
   const ca = await clientCa(join(dir, 'client-ca'), clock);
   const received: ReceivedReview[] = [];
   const waiters = new Set<() => void>();
@@ -71,6 +75,9 @@ export async function startWebhookServer(): Promise<WebhookServer> {
       if ('status' in r) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ apiVersion: (body as { apiVersion?: string }).apiVersion, kind: 'SubjectAccessReview', status: r.status }));
+      } else if ('json' in r) {
+        res.writeHead(r.code ?? 200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(r.json));
       } else {
         res.writeHead(r.code, { 'content-type': 'text/plain' });
         res.end(r.text);

@@ -7,6 +7,11 @@ import type { AdmissionPlugin } from './chain.ts';
 import { limitRangerPlugin } from './limit-ranger.ts';
 import { priorityPlugin } from './priority.ts';
 import { resourceQuotaPlugin, type QuotaStorage } from './resource-quota.ts';
+import type { CallDeps } from './webhooks/call.ts';
+import type { Equivalents } from './webhooks/matching.ts';
+import { mutatingWebhookPlugin } from './webhooks/mutating.ts';
+import type { WebhookSource } from './webhooks/source.ts';
+import { validatingWebhookPlugin } from './webhooks/validating.ts';
 
 /** Namespaces that exist from the start and may not be deleted. */
 const UNDELETABLE = new Set(['default', SYSTEM_NAMESPACE, PUBLIC_NAMESPACE]);
@@ -72,8 +77,12 @@ const alwaysDeny: AdmissionPlugin = {
 
 const alwaysAdmit: AdmissionPlugin = { name: 'AlwaysAdmit' };
 
-/** Enabled unless disabled, in this order (seed 001's defaults that orchsim implements). */
-export const DEFAULT_PLUGINS = ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'TaintNodesByCondition', 'Priority', 'DefaultTolerationSeconds', 'ResourceQuota'];
+/**
+ * Enabled unless disabled, in this order (seed 001's defaults that orchsim implements): the
+ * webhooks last but ResourceQuota, as the real server orders them.
+ */
+export const DEFAULT_PLUGINS = ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'TaintNodesByCondition', 'Priority', 'DefaultTolerationSeconds',
+  'MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook', 'ResourceQuota'];
 
 /** Every plugin makePlugin makes. */
 export const PLUGIN_NAMES: ReadonlySet<string> = new Set([...DEFAULT_PLUGINS, 'AlwaysDeny', 'AlwaysAdmit']);
@@ -83,6 +92,8 @@ export interface PluginOptions {
   defaultUnreachableTolerationSeconds: number;
   /** What Priority, LimitRanger and ResourceQuota read (and ResourceQuota writes): the PriorityClasses, quotas and limit ranges. */
   policy: QuotaStorage;
+  /** The webhook configurations, what calling their webhooks needs, and which served resources are one (matchPolicy Equivalent). */
+  webhooks: { source: WebhookSource; call: CallDeps; equivalents: Equivalents };
 }
 
 export function makePlugin(name: string, o: PluginOptions): AdmissionPlugin | undefined {
@@ -96,6 +107,8 @@ export function makePlugin(name: string, o: PluginOptions): AdmissionPlugin | un
     case 'DefaultTolerationSeconds': return defaultTolerationSeconds(o.defaultNotReadyTolerationSeconds, o.defaultUnreachableTolerationSeconds);
     case 'AlwaysDeny': return alwaysDeny;
     case 'AlwaysAdmit': return alwaysAdmit;
+    case 'MutatingAdmissionWebhook': return mutatingWebhookPlugin(o.webhooks.source, o.webhooks.call, o.webhooks.equivalents);
+    case 'ValidatingAdmissionWebhook': return validatingWebhookPlugin(o.webhooks.source, o.webhooks.call, o.webhooks.equivalents);
     default: return undefined;
   }
 }

@@ -6,7 +6,9 @@
 // - A binding is written by a user who holds all the rules of the role it references, or who may
 //   `bind` that role. A reference to a role that does not exist is answered 404.
 // Members of system:masters and the server's own writes pass. Updates that change only what the
-// garbage collector changes (owner references, finalizers) pass too.
+// garbage collector changes (owner references, finalizers) pass too. The check runs at the end of
+// the mutating admission phase: after every mutation, before the kind's validation, where the
+// real storage checks it (before its strategy validates).
 import { forbidden, goQuoted, notFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../admission/chain.ts';
@@ -43,7 +45,7 @@ export function rbacEscalationPlugin(policy: RbacPolicy, authorizer: Authorizer)
 
   return {
     name: 'RBACEscalation',
-    validate(a) {
+    mutate(a) {
       const { user, object: obj } = a;
       if (a.type.group !== RBAC_GROUP || !obj || a.subresource || a.operation === 'DELETE') return;
       if (!user || user.groups.includes(MASTERS)) return;

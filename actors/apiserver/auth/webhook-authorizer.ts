@@ -11,9 +11,10 @@
 //   is not cached: the next mode decides, and if none allows the request fails with 500;
 // - it cannot list a user's rules (SelfSubjectRulesReview): incomplete.
 // Unlike the real one it does not retry a failed post.
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Clock } from '../../api/env.ts';
+import { readAnswer } from '../answer-body.ts';
 import { ExpiringCache } from '../../api/expiring-cache.ts';
 import { parseFieldTerms } from '../../api/selectors.ts';
 import type { Answer, AuthorizationAttributes, Authorizer, Decision, RuleSet } from './authorizer.ts';
@@ -141,7 +142,7 @@ export class WebhookAuthorizer implements Authorizer {
       const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', 'content-length': String(Buffer.byteLength(body)) };
       if (token) headers.authorization = `Bearer ${token}`;
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const req = send(url, { method: 'POST', agent: this.#agent, headers }, (res) => read(res).then((text) => {
+      const req = send(url, { method: 'POST', agent: this.#agent, headers }, (res) => readAnswer(res, MAX_ANSWER_BYTES).then((text) => {
         const code = res.statusCode ?? 0;
         if (code < 200 || code > 299) throw new Error(`the webhook answered ${code}${text ? `: ${text.slice(0, 200)}` : ''}`);
         return statusOf(text);
@@ -152,22 +153,6 @@ export class WebhookAuthorizer implements Authorizer {
       req.end(body);
     });
   }
-}
-
-/** The answer's body as text, refused beyond MAX_ANSWER_BYTES. */
-function read(res: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    res.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_ANSWER_BYTES) res.destroy(new Error(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`));
-      else chunks.push(c);
-    });
-    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    res.on('error', reject);
-    res.on('aborted', () => reject(new Error('the answer was cut short')));
-  });
 }
 
 /** The authorizer --authorization-webhook-config-file and its companions describe; throws when the file does not read. */

@@ -50,6 +50,15 @@ export function compileRule(rule: ValidationRule, s: Structural, isResourceRoot:
   return out;
 }
 
+/**
+ * An expression over variables no schema describes (admission's `object`, `oldObject` and
+ * `request`): its program, or why it does not compile ("compilation failed: ERROR: ...").
+ */
+export function compileExpressionOver(text: string, variables: readonly string[]): { program: Program } | { error: string } {
+  const compiled = compileExpression(text, new Map(variables.map((v) => [v, 'dyn' as const])));
+  return 'error' in compiled ? { error: `compilation failed: ${compiled.error}` } : { program: compiled.program };
+}
+
 function compileExpression(text: string, scope: Scope): { program: Program; names: Set<string> } | { error: string } {
   if (text.length > MAX_RULE_LENGTH) return { error: `ERROR: <input>:1:1: expression is longer than ${MAX_RULE_LENGTH} characters` };
   let parsed;

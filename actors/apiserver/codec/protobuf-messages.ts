@@ -1,6 +1,7 @@
 // Which kinds the API server speaks as Protobuf, and the message of each: every built-in kind it
 // serves that has a Protobuf form (the ones kubectl 1.32's typed commands send as Protobuf bodies
 // among them), their lists, the reviews and token requests, and meta/v1 Status.
+import { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from './protobuf-messages-admissionregistration.ts';
 import { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from './protobuf-messages-apps.ts';
 import { SelfSubjectReview, TokenRequest, TokenReview } from './protobuf-messages-authentication.ts';
 import { CronJob, Job } from './protobuf-messages-batch.ts';
@@ -45,6 +46,7 @@ serve('authorization.k8s.io/v1', [SelfSubjectAccessReview, SubjectAccessReview, 
 serve('policy/v1', [Eviction], { lists: false });
 serve('v1', [ResourceQuota, LimitRange], { lists: true });
 serve('scheduling.k8s.io/v1', [PriorityClass], { lists: true });
+serve('admissionregistration.k8s.io/v1', [MutatingWebhookConfiguration, ValidatingWebhookConfiguration], { lists: true });
 
 /** The message of a kind, or undefined when the kind is not served as Protobuf. */
 export function messageFor(apiVersion: string, kind: string): Message | undefined {

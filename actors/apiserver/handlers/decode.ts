@@ -80,9 +80,10 @@ export interface Checked {
 /**
  * Groups whose registry validation finds missing fields as the real server does, once defaulting
  * has filled some in: a binding's roleRef.apiGroup is defaulted, not required, and an empty rule's
- * verbs are refused with the real message. Their schema's required list is not checked here.
+ * verbs are refused with the real message; so are a webhook's sideEffects and review versions.
+ * Their schema's required list is not checked here.
  */
-const CHECKED_AFTER_DEFAULTS: ReadonlySet<string> = new Set(['rbac.authorization.k8s.io']);
+const CHECKED_AFTER_DEFAULTS: ReadonlySet<string> = new Set(['rbac.authorization.k8s.io', 'admissionregistration.k8s.io']);
 
 /** `Pod in version "v1" cannot be handled as a Pod: ...`: the message of every decode failure. */
 function cannotHandle(kind: string, version: string, why: string): StatusError {
@@ -142,10 +143,10 @@ export function requiredProblems(report: SchemaReport, group: string): StatusCau
   return report.missing.filter((c) => c.field !== 'status' && !c.field?.startsWith('status.'));
 }
 
-/** One `Warning` header value per problem, as real servers send them. */
+/** One `Warning` header value per problem, each said once, as real servers send them. */
 export function warningHeaders(warnings: string[]): Record<string, string[]> {
   if (warnings.length === 0) return {};
-  return { warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) };
+  return { warning: [...new Set(warnings)].map((w) => `299 - ${JSON.stringify(w)}`) };
 }
 
 export function expectOf(type: ResourceType): { apiVersion: string; kind: string; group: string; version: string } {

@@ -4,8 +4,8 @@ import { forbidden, invalid, success } from '../../api/status.ts';
 import { isPlainObject, type KObject } from '../../api/types.ts';
 import { kindOf } from '../registry/kinds/index.ts';
 import type { DeleteOptions, Registry } from '../registry/registry.ts';
-import type { ApiRequest, ResourceRequest } from '../request.ts';
-import { bodyText, dryRun, parseBody } from './decode.ts';
+import { admissionOptions, type ApiRequest, type ResourceRequest } from '../request.ts';
+import { bodyText, dryRun, parseBody, warningHeaders } from './decode.ts';
 import { encodeList, encodeObject, encodeStatus, type EncodeContext } from './encode.ts';
 import { planList } from './read.ts';
 import type { ApiResponse } from './response.ts';
@@ -60,19 +60,20 @@ export function deleteOptionsFrom(b: Record<string, unknown>): DeleteOptions {
  * the request said orphanDependents=false, as the real server does (for compatibility it answers
  * 200 to every other delete that does not remove at once, propagationPolicy=Foreground too).
  */
-function deletedResponse(r: ResourceRequest, obj: KObject, removed: boolean, opts: DeleteOptions, ctx: EncodeContext): ApiResponse {
+function deletedResponse(r: ResourceRequest, obj: KObject, removed: boolean, opts: DeleteOptions, ctx: EncodeContext, headers: Record<string, string[]>): ApiResponse {
   const code = !removed && opts.orphanDependents === false ? 202 : 200;
-  if (!removed || kindOf(r.type).returnsDeletedObject) return encodeObject(ctx, obj, code);
-  return encodeStatus(ctx, success({ name: obj.metadata.name, group: r.type.group, kind: r.type.resource, uid: obj.metadata.uid }), 200);
+  if (!removed || kindOf(r.type).returnsDeletedObject) return encodeObject(ctx, obj, code, headers);
+  return encodeStatus(ctx, success({ name: obj.metadata.name, group: r.type.group, kind: r.type.resource, uid: obj.metadata.uid }), 200, headers);
 }
 
 export async function handleDelete(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
-  const opts = deleteOptions(req, r);
+  const warnings: string[] = [];
+  const opts = { ...deleteOptions(req, r), ...admissionOptions(req, r, warnings) };
   // As the real kind's REST Delete refuses it; a collection delete goes by each object's storage delete, which does not.
   const refused = kindOf(r.type).deleteForbidden(r.name!);
   if (refused) throw forbidden({ group: r.type.group, resource: r.type.resource, name: r.name }, refused);
   const { object, removed } = await registry.delete(r.type, r.namespace, r.name!, opts);
-  return deletedResponse(r, object, removed, opts, ctx);
+  return deletedResponse(r, object, removed, opts, ctx, warningHeaders(warnings));
 }
 
 /**
@@ -81,7 +82,8 @@ export async function handleDelete(req: ApiRequest, r: ResourceRequest, registry
  * of deleted objects.
  */
 export async function handleDeleteCollection(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
-  const opts = deleteOptions(req, r);
+  const warnings: string[] = [];
+  const opts = { ...deleteOptions(req, r), ...admissionOptions(req, r, warnings) };
   const plan = planList(r, registry);
   const listed = await registry.list(r.type, r.namespace, { revision: plan.revision, after: plan.after, limit: plan.limit, filter: plan.filter });
   const deleted: KObject[] = [];
@@ -94,5 +96,5 @@ export async function handleDeleteCollection(req: ApiRequest, r: ResourceRequest
       if (!(e instanceof Error && 'status' in e && (e as { code?: number }).code === 404)) throw e;
     }
   }
-  return encodeList({ ...ctx, read: false }, deleted, { resourceVersion: String(registry.env.store.revision) });
+  return encodeList({ ...ctx, read: false }, deleted, { resourceVersion: String(registry.env.store.revision) }, 200, warningHeaders(warnings));
 }

@@ -158,7 +158,7 @@ export function encodeList(ctx: EncodeContext, items: KObject[], meta: ListMeta,
 }
 
 /** A Status or other non-kind body (success of a delete, an eviction): JSON or Protobuf. */
-export function encodeStatus(ctx: EncodeContext, value: KObject | object, status: number): ApiResponse {
+export function encodeStatus(ctx: EncodeContext, value: KObject | object, status: number, headers: Record<string, string | string[]> = {}): ApiResponse {
   const out = negotiate(ctx.accept, { table: false, protobuf: true, pretty: ctx.query.bool('pretty') });
-  return serialize(value, out, status, {});
+  return serialize(value, out, status, headers);
 }

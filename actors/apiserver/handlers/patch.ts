@@ -15,7 +15,7 @@ import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.ts';
 import type { BodySchema } from '../registry/kind.ts';
 import { kindOf } from '../registry/kinds/index.ts';
 import { target, type Registry } from '../registry/registry.ts';
-import { asUser, type ApiRequest, type ResourceRequest } from '../request.ts';
+import { admissionOptions, type ApiRequest, type ResourceRequest } from '../request.ts';
 import { checkNesting } from '../validation/nesting.ts';
 import { checkSchema, modelName, type SchemaReport } from '../validation/schema.ts';
 import { bodyText, checkObject, copiedBody, dryRun, expectOf, fieldValidation, requiredProblems, warningHeaders, type FieldValidation } from './decode.ts';
@@ -105,7 +105,7 @@ export async function handlePatch(req: ApiRequest, r: ResourceRequest, registry:
       if (!current) throw notFound(target(r.type, r.name));
       warnings.length = 0; // a retry after a write race patches again: warn once
       return checkResult(decodePatched(applyNonApply(kind, current, patch, model), r.type, schema, mode, warnings, patchProblems), r);
-    }, { dryRun: dry, fieldManager: manager, ...subresource, ...asUser(req) });
+    }, { dryRun: dry, fieldManager: manager, ...subresource, ...admissionOptions(req, r, warnings) });
     return encodeObject(ctx, result.object, 200, warningHeaders(warnings));
   }
 
@@ -123,6 +123,6 @@ export async function handlePatch(req: ApiRequest, r: ResourceRequest, registry:
     ...(schema ? { shape: schema.shape, statusSubresource: kindOf(r.type).hasStatus } : {}) };
   const result = await registry.update(r.type, r.namespace, r.name!,
     (current) => checkResult(decodePatched(applyPatch(current, applied, options) as unknown as Json, r.type, schema, 'Ignore', [], []), r),
-    { dryRun: dry, fieldManager: manager, applied: true, forceAllowCreate: true, ...subresource, ...asUser(req) });
+    { dryRun: dry, fieldManager: manager, applied: true, forceAllowCreate: true, ...subresource, ...admissionOptions(req, r, warnings) });
   return encodeObject(ctx, result.object, result.created ? 201 : 200, warningHeaders(warnings));
 }

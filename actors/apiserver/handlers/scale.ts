@@ -5,7 +5,7 @@
 // admission), at the Scale's resourceVersion when it names one.
 import { invalid, StatusError } from '../../api/status.ts';
 import { isPlainObject, type Json, type KObject } from '../../api/types.ts';
-import { bodyText, checkObject, dryRun, fieldValidation, parseBody } from './decode.ts';
+import { bodyText, checkObject, dryRun, fieldValidation, parseBody, warningHeaders } from './decode.ts';
 import { encodeObject, type EncodeContext } from './encode.ts';
 import { fieldManager } from './field-manager.ts';
 import type { ApiResponse } from './response.ts';
@@ -17,7 +17,7 @@ import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.ts';
 import type { ScalePaths } from '../registry/kind.ts';
 import { kindOf } from '../registry/kinds/index.ts';
 import type { Registry } from '../registry/registry.ts';
-import { asUser, type ApiRequest, type ResourceRequest } from '../request.ts';
+import { admissionOptions, type ApiRequest, type ResourceRequest } from '../request.ts';
 import { checkNesting } from '../validation/nesting.ts';
 
 const SCALE = { apiVersion: 'autoscaling/v1', kind: 'Scale', group: 'autoscaling', version: 'v1' };
@@ -83,7 +83,9 @@ export async function handleScale(req: ApiRequest, r: ResourceRequest, registry:
   const scaleCtx = { ...ctx, read: false };
   if (r.verb === 'get') return encodeObject(scaleCtx, scaleOf(await registry.get(r.type, r.namespace, r.name!), paths));
   const optionsKind = r.verb === 'patch' ? 'PatchOptions' : 'UpdateOptions';
-  const opts = { dryRun: dryRun(r.query.params.getAll('dryRun'), optionsKind), fieldManager: fieldManager(r.query, req.headers['user-agent'], optionsKind), ...asUser(req) };
+  const warnings: string[] = [];
+  const opts = { dryRun: dryRun(r.query.params.getAll('dryRun'), optionsKind), fieldManager: fieldManager(r.query, req.headers['user-agent'], optionsKind),
+    ...admissionOptions(req, r, warnings) };
   const body = r.verb === 'update' ? checkObject(parseBody(req), SCALE, fieldValidation(r.query, optionsKind)).object : undefined;
   const result = await registry.update(r.type, r.namespace, r.name!, (current) => {
     if (!current) throw new Error('the scale subresource never creates');
@@ -94,5 +96,5 @@ export async function handleScale(req: ApiRequest, r: ResourceRequest, registry:
     const rv = scale.metadata?.resourceVersion;
     return { ...next, metadata: { ...next.metadata, resourceVersion: rv || undefined } };
   }, opts);
-  return encodeObject(scaleCtx, scaleOf(result.object, paths));
+  return encodeObject(scaleCtx, scaleOf(result.object, paths), 200, warningHeaders(warnings));
 }

@@ -12,7 +12,7 @@ import { alreadyExists, badRequest, conflict, invalid, notFound, StatusError, to
 import type { KObject } from '../../api/types.ts';
 import type { ActorSystem } from '../../system/actor-system.ts';
 import { actorIds } from '../../system/ids.ts';
-import type { AdmissionChain, AdmissionLookup, Operation } from '../admission/chain.ts';
+import type { AdmissionAttributes, AdmissionChain, AdmissionLookup, Operation } from '../admission/chain.ts';
 import { recordUpdate } from '../patch/apply.ts';
 import { StorageError } from '../storage/errors.ts';
 import type { ListOptions, ListResult, Store } from '../storage/store.ts';
@@ -45,8 +45,12 @@ export interface WriteOptions {
   skipAdmission?: boolean;
   /** An update's tryUpdate returns an object nobody else holds (a decoded body): no private copy is needed. */
   ownResult?: boolean;
-  /** Who asks, for admission (the RBAC escalation checks); absent for the server's own writes. */
+  /** Who asks, for admission (the RBAC escalation checks, webhooks); absent for the server's own writes. */
   user?: UserInfo;
+  /** The fieldValidation the request named, as admission webhooks are told it. */
+  fieldValidation?: string;
+  /** Where admission adds the answer's warnings. */
+  warnings?: string[];
 }
 
 export interface DeleteOptions {
@@ -57,6 +61,10 @@ export interface DeleteOptions {
   propagationPolicy?: string;
   /** The deprecated form of the policy (true: Orphan); never set together with propagationPolicy. */
   orphanDependents?: boolean;
+  /** Who asks, for admission. */
+  user?: UserInfo;
+  /** Where admission adds the answer's warnings. */
+  warnings?: string[];
 }
 
 export interface DeleteResult {
@@ -246,9 +254,10 @@ export class Registry {
     if (mutating) await mutating;
     if (deletion) deletion.step = finalizersChanged(kind, next, current);
     this.#validate(type, next, current, opts.subresource, deletion?.step);
+    if (kind.hasGeneration && kind.specChanged(next, current)) next.metadata.generation = (old.generation ?? 0) + 1;
+    // After the generation moves, as the real PrepareForUpdate moves it before validating admission.
     const validating = this.env.admission.validate(attrs, this.env.lookup);
     if (validating) await validating;
-    if (kind.hasGeneration && kind.specChanged(next, current)) next.metadata.generation = (old.generation ?? 0) + 1;
     if (deepEqual(next, current)) return current; // nothing changed: no write, no new revision
     if (opts.applied) return next;
     const now = timestamp(this.env.clock.now());
@@ -277,7 +286,9 @@ export class Registry {
       const current = await this.env.store.get(key);
       if (!current) throw notFound(target(type, name));
       checkPreconditions(type, name, current, opts.preconditions);
-      const admitting = this.env.admission.admit({ operation: 'DELETE', type, namespace, name, dryRun: opts.dryRun, old: current }, this.env.lookup);
+      const attrs: AdmissionAttributes = { operation: 'DELETE', type, namespace, name, dryRun: opts.dryRun, old: current, options: opts,
+        ...(opts.user ? { user: opts.user } : {}), ...(opts.warnings ? { warnings: opts.warnings } : {}) };
+      const admitting = this.env.admission.admit(attrs, this.env.lookup);
       if (admitting) await admitting;
       // A first delete may write something of its kind's first (a finalizer its cleanup needs).
       const live = current.metadata.deletionTimestamp ? current : kind.prepareForDelete(current);
@@ -323,9 +334,10 @@ export class Registry {
     this.#terminating.delete(key);
   }
 
-  #attrs(operation: Operation, type: ResourceType, namespace: string | undefined, object: KObject, old: KObject | undefined, opts: WriteOptions) {
-    return { operation, type, namespace, name: object.metadata.name ?? '', dryRun: opts.dryRun, object, ...(old ? { old } : {}),
-      ...(opts.subresource ? { subresource: opts.subresource } : {}), ...(opts.user ? { user: opts.user } : {}) };
+  #attrs(operation: Operation, type: ResourceType, namespace: string | undefined, object: KObject, old: KObject | undefined, opts: WriteOptions): AdmissionAttributes {
+    return { operation, type, namespace, name: object.metadata.name ?? '', dryRun: opts.dryRun, object, options: opts, ...(old ? { old } : {}),
+      ...(opts.subresource ? { subresource: opts.subresource } : {}), ...(opts.user ? { user: opts.user } : {}),
+      ...(opts.warnings ? { warnings: opts.warnings } : {}) };
   }
 
   #checkNamespace(type: ResourceType, namespace: string | undefined, obj: KObject): void {

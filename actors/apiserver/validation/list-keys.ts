@@ -1,6 +1,6 @@
 // How list fields merge: the `patchStrategy`/`patchMergeKey` struct tags (strategic merge patch)
 // and the `+listType`/`+listMapKey` markers (server-side apply) of k8s.io/api, which the client
-// models do not carry. Copied from core/v1, apps/v1, policy/v1 and apimachinery meta/v1 types.go
+// models do not carry. Copied from core/v1, apps/v1, policy/v1, admissionregistration/v1 and apimachinery meta/v1 types.go
 // for the types the server serves; a list not named here is atomic with no patch strategy.
 
 export interface ListKeys {
@@ -24,6 +24,8 @@ const CONTAINER: Record<string, ListKeys> = {
   envFrom: ATOMIC,
   resizePolicy: ATOMIC,
 };
+
+const WEBHOOK: Record<string, ListKeys> = { rules: ATOMIC, admissionReviewVersions: ATOMIC, matchConditions: byName() };
 
 /** By Go type name, then JSON field name. */
 const TABLE: Record<string, Record<string, ListKeys>> = {
@@ -75,6 +77,11 @@ const TABLE: Record<string, Record<string, ListKeys>> = {
   StatefulSetStatus: { conditions: byType },
   PodDisruptionBudgetStatus: { conditions: byType },
   LabelSelector: { matchExpressions: ATOMIC },
+  MutatingWebhookConfiguration: { webhooks: byName() },
+  ValidatingWebhookConfiguration: { webhooks: byName() },
+  MutatingWebhook: WEBHOOK,
+  ValidatingWebhook: WEBHOOK,
+  RuleWithOperations: { operations: ATOMIC, apiGroups: ATOMIC, apiVersions: ATOMIC, resources: ATOMIC },
 };
 
 // Callers share these objects: make sure none of them edits the table.

@@ -273,10 +273,13 @@ test('deprecated options and values are taken with a warning', () => {
 
 test('admission: the seed\'s names are all accepted, orchsim runs the ones it implements', () => {
   const o = apiServerOptions({ enableAdmissionPlugins: ['NodeRestriction', 'AlwaysDeny'], disableAdmissionPlugins: ['ServiceAccount', 'LimitRanger'] });
-  assert.equal(admissionPluginNames(o), ['NamespaceLifecycle', 'TaintNodesByCondition', 'Priority', 'DefaultTolerationSeconds', 'ResourceQuota', 'AlwaysDeny']);
+  assert.equal(admissionPluginNames(o), ['NamespaceLifecycle', 'TaintNodesByCondition', 'Priority', 'DefaultTolerationSeconds',
+    'MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook', 'ResourceQuota', 'AlwaysDeny']);
   assert.equal(inertAdmissionPlugins(o), ['NodeRestriction']);
   assert.equal(admissionPluginNames(apiServerOptions()), ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'TaintNodesByCondition', 'Priority',
-    'DefaultTolerationSeconds', 'ResourceQuota']);
+    'DefaultTolerationSeconds', 'MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook', 'ResourceQuota']);
+  assert.equal(admissionPluginNames(apiServerOptions({ disableAdmissionPlugins: ['ValidatingAdmissionWebhook'] })).slice(-3),
+    ['DefaultTolerationSeconds', 'MutatingAdmissionWebhook', 'ResourceQuota'], 'the webhook plugins are disabled by their names');
 });
 
 test.run();

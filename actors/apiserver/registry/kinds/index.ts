@@ -28,6 +28,7 @@ import { secret } from './secret.ts';
 import { serviceAccount } from './service-account.ts';
 import { service } from './service.ts';
 import { statefulSet } from './statefulset.ts';
+import { mutatingWebhookConfiguration, validatingWebhookConfiguration } from './webhook-configuration.ts';
 
 const BUILTIN: ReadonlyMap<string, Kind> = new Map([
   ['/namespaces', namespace],
@@ -59,6 +60,8 @@ const BUILTIN: ReadonlyMap<string, Kind> = new Map([
   ['apiextensions.k8s.io/customresourcedefinitions', customResourceDefinition],
   ['flowcontrol.apiserver.k8s.io/flowschemas', flowSchema],
   ['flowcontrol.apiserver.k8s.io/prioritylevelconfigurations', priorityLevel],
+  ['admissionregistration.k8s.io/mutatingwebhookconfigurations', mutatingWebhookConfiguration],
+  ['admissionregistration.k8s.io/validatingwebhookconfigurations', validatingWebhookConfiguration],
 ]);
 
 /** Kinds defined while a server runs (custom resources), by their type: each server's types are its own objects. */

@@ -5,6 +5,7 @@ import type { KObject, ObjectMeta } from '../../../../actors/api/types.ts';
 import { accessObjects } from './protobuf-fixtures-access.ts';
 import { kindObjects } from './protobuf-fixtures-kinds.ts';
 import { batchObjects } from './protobuf-fixtures-batch.ts';
+import { admissionObjects } from './protobuf-fixtures-admission.ts';
 
 export const fullMetadata: ObjectMeta & { selfLink: string } = {
   name: 'web',
@@ -292,6 +293,7 @@ export const objects: Record<string, KObject> = {
   ...accessObjects,
   ...kindObjects,
   ...batchObjects,
+  ...admissionObjects,
 };
 
 /** A list of the given kind, with items stripped of apiVersion and kind as servers send them. */

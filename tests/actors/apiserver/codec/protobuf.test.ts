@@ -33,7 +33,7 @@ for (const [name, obj] of Object.entries(objects)) {
 }
 
 for (const name of ['Namespace', 'ConfigMap', 'Secret', 'ServiceAccount', 'Deployment', 'Pod', 'Node', 'ControllerRevision',
-  'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'Job', 'CronJob']) {
+  'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'Job', 'CronJob', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
   test(`a ${name}List survives encode then decode, items and list metadata included`, () => {
     const list = listOf(objects[name], 2);
     assert.ok(supportsProtobuf(String(list.apiVersion), String(list.kind)));
