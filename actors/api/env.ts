@@ -50,3 +50,8 @@ export function timestamp(ms: number): string {
 
 let lastSecond = NaN;
 let lastStamp = '';
+
+/** metav1.MicroTime: RFC 3339 with six fraction digits (the clock has millisecond resolution). */
+export function microTime(ms: number): string {
+  return timestamp(ms).replace(/Z$/, `.${String(((ms % 1000) + 1000) % 1000).padStart(3, '0')}000Z`);
+}

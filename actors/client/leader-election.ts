@@ -9,7 +9,7 @@
 // Given a registry, the elector reports client-go's `leader_election_master_status{name}`: 1 while
 // it leads the lock `name`, 0 otherwise.
 import { fromPromise, type Actor } from 'xstate';
-import type { Clock, Random } from '../api/env.ts';
+import { microTime, type Clock, type Random } from '../api/env.ts';
 import { Gauge, type Registry } from '../api/metrics.ts';
 import { lookupResource } from '../api/resources.ts';
 import { StatusError } from '../api/status.ts';
@@ -93,7 +93,6 @@ export function electionConfig(o: LeaderElectOptions): Omit<LeaderElectionConfig
 }
 
 /** The Lease's MicroTime form of `ms`. */
-const microTime = (ms: number) => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 
 /** Throws a RangeError unless the durations can work (client-go's checks). */
 export function checkLeaderElection(c: Pick<LeaderElectionConfig, 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'>): void {

@@ -12,7 +12,7 @@
 // Ready, as the real agent's status loops compare what they report with the server's copy.
 // Its metrics (metrics.ts) and its client's requests (rest_client_*) go to its registry.
 import { NODE_LEASE_NAMESPACE } from '../api/namespaces.ts';
-import { timestamp, uuid, type Clock, type Random } from '../api/env.ts';
+import { microTime, timestamp, uuid, type Clock, type Random } from '../api/env.ts';
 import { newRegistry, type Registry } from '../api/metrics.ts';
 import { lookupResource } from '../api/resources.ts';
 import { StatusError } from '../api/status.ts';
@@ -82,11 +82,6 @@ function podMemory(pod: KObject): Omit<PodUsage, 'key'> & { container: string } 
     }
   }
   return { priority: (pod.spec as { priority?: number }).priority ?? 0, request, usage, container: containers[0]?.name ?? '' };
-}
-
-/** metav1.MicroTime: RFC 3339 with six fraction digits (the clock has millisecond resolution). */
-export function microTime(ms: number): string {
-  return timestamp(ms).replace(/Z$/, `.${String(((ms % 1000) + 1000) % 1000).padStart(3, '0')}000Z`);
 }
 
 export class NodeAgent {

@@ -14,7 +14,7 @@ import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
 import { ControllerManager } from '../../../actors/controller-manager/controller-manager.ts';
 import { defaultControllerManagerOptions, type ControllerManagerOptions } from '../../../actors/controller-manager/options.ts';
-import { microTime } from '../../../actors/nodeagent/nodeagent.ts';
+import { microTime } from '../../../actors/api/env.ts';
 import { NODE_LEASE_NAMESPACE } from '../../../actors/api/namespaces.ts';
 import { virtualWorld } from '../../helpers/virtual-world.ts';
 
