@@ -213,6 +213,8 @@ export const nodeMachine = setup({
     evictOne: (_, _params: { availableBytes: number }) => {},
     /** Host: write again the running status of pods the server holds not Ready (the real status manager's sync). */
     resyncPods: () => {},
+    /** Host: this check found memory pressure begun (true) or over (false). */
+    pressureChanged: (_, _params: { pressure: boolean }) => {},
     reportError: (_, _params: { error: unknown }) => {},
     /** Host: stop watching and running pods; the agent is gone. */
     halt: () => {},
@@ -291,7 +293,7 @@ export const nodeMachine = setup({
         Normal: {
           on: {
             MEASURED: [
-              { guard: 'underPressure', target: 'Pressure', actions: measuredLow },
+              { guard: 'underPressure', target: 'Pressure', actions: [...measuredLow, { type: 'pressureChanged', params: { pressure: true } }] },
               { guard: 'memoryLow', actions: measuredLow },
               { actions: measuredOk },
             ],
@@ -302,7 +304,7 @@ export const nodeMachine = setup({
             MEASURED: [
               { guard: 'memoryLow', actions: measuredLow },
               { guard: 'underPressure', actions: measuredOk },
-              { target: 'Normal', actions: measuredOk },
+              { target: 'Normal', actions: [...measuredOk, { type: 'pressureChanged', params: { pressure: false } }] },
             ],
           },
         },

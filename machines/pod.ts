@@ -17,9 +17,11 @@
 // What the API sees is the host's to write: entering ContainerCreating, Running, Succeeded or
 // Failed asks it to `report` that state (the status of the phase), entering BackOff to report
 // the container waiting (and leaving it, running again), entering Removed to `remove` the pod (a
-// delete with grace 0). An evicted pod's message and a restarted one's count are kept in the
-// context for its reports. How a batch run ends (its exit code, whether a failure restarts the
-// container) is part of the input, given only to pods whose run ends.
+// delete with grace 0). Leaving Running for Terminating or, evicted, for Failed asks it to
+// `stopContainers` (what the real agent reports as Killing); containers that never started, or
+// that ended on their own, have nothing to stop. An evicted pod's message and a restarted one's
+// count are kept in the context for its reports. How a batch run ends (its exit code, whether a
+// failure restarts the container) is part of the input, given only to pods whose run ends.
 //
 // The timings come from a stage table (`stages.ts`) through a plan the hosting actor draws once,
 // from its own random stream, when it creates the pod (with the containers' stop time). The plan
@@ -99,6 +101,12 @@ function restartsOnFailure({ context }: { context: PodContext }): boolean {
 const to = (step: PlannedStep, target: PodTarget) => ({ type: 'planned' as const, params: { step, to: target } });
 const report = (state: ReportedPodState) => ({ type: 'report' as const, params: { state } });
 const evicted = { target: 'Failed', actions: 'noteEviction' } as const;
+const deleted = { target: 'Terminating', actions: 'overrideGracePeriod' } as const;
+/** Leaving a running container: the same, and the host stops it. */
+const whileRunning = {
+  EVICTED: { target: '#pod.Failed', actions: ['noteEviction', 'stopContainers'] },
+  DELETE: { target: '#pod.Terminating', actions: ['overrideGracePeriod', 'stopContainers'] },
+} as const;
 
 export const podMachine = setup({
   types: {
@@ -126,6 +134,8 @@ export const podMachine = setup({
     report: (_, _params: { state: ReportedPodState }) => {},
     /** Host: delete the pod, its containers gone. */
     remove: () => {},
+    /** Host: the running containers are being stopped (deleted or evicted). */
+    stopContainers: () => {},
   },
 }).createMachine({
   id: 'pod',
@@ -144,7 +154,7 @@ export const podMachine = setup({
           { guard: to('scheduledTo', 'Failed'), target: 'Failed' },
         ],
       },
-      on: { EVICTED: evicted, DELETE: { target: 'Terminating', actions: 'overrideGracePeriod' } },
+      on: { EVICTED: evicted, DELETE: deleted },
     },
     ContainerCreating: {
       id: 'pod.ContainerCreating',
@@ -156,16 +166,18 @@ export const podMachine = setup({
           { guard: to('creatingTo', 'Failed'), target: 'Failed' },
         ],
       },
-      on: { EVICTED: evicted, DELETE: { target: 'Terminating', actions: 'overrideGracePeriod' } },
+      on: { EVICTED: evicted, DELETE: deleted },
     },
     Running: {
       initial: 'UntilDeleted',
       entry: report('Running'),
-      on: { EVICTED: evicted, DELETE: { target: 'Terminating', actions: 'overrideGracePeriod' } },
+      // A container waiting in BackOff has nothing to stop; a running one is stopped.
+      on: { EVICTED: evicted, DELETE: deleted },
       states: {
-        UntilDeleted: {},
+        UntilDeleted: { on: whileRunning },
         UntilDone: {
           id: 'pod.Running.UntilDone',
+          on: whileRunning,
           after: {
             runningMs: [
               { guard: to('runningTo', 'Succeeded'), target: '#pod.Succeeded' },

@@ -279,6 +279,8 @@ export function nodeAgentOptionsFromConfig(loaded: LoadedNodeAgentConfig): Parti
     evictionPressureTransitionPeriodMs: Math.max(1, c.evictionPressureTransitionPeriod),
     orchApiQps: c.orchAPIQPS,
     orchApiBurst: c.orchAPIBurst,
+    eventRecordQps: c.eventRecordQPS,
+    eventBurst: c.eventBurst,
     registerWithTaints: c.registerNode ? [...(c.registerWithTaints ?? [])] : [],
     nodeLabels: { ...((loaded.flags['node-labels'] as Record<string, string> | undefined) ?? {}) },
   };

@@ -32,6 +32,8 @@ import { parseQuantity, wholeUnits } from '../api/quantity.ts';
 import { isReady } from '../api/fields.ts';
 import { podMachineFor, PodRuntime, type HostedPodMachine } from './pod-runtime.ts';
 import { PodRuns } from './pod-run.ts';
+import { AgentEvents } from './agent-events.ts';
+import { CoreEventRecorder, NO_EVENTS, referenceTo, type ObjectReference } from '../client/events/index.ts';
 import { assign, fromPromise, type Actor } from 'xstate';
 import { nodeMachine, type Measurement, type Written } from '../../machines/node.ts';
 import { ActorSystem } from '../system/actor-system.ts';
@@ -62,6 +64,8 @@ export interface NodeAgentInit {
   registry?: Registry;
   /** The process's actor system: the node machine is hosted there as `node/<name>`, its pods as `pod/<ns>/<name>`. */
   system?: ActorSystem;
+  /** Whether it records events, as the real agent does (default); false: none. */
+  events?: boolean;
 }
 
 /** Annotation giving the memory a pod uses (a quantity); without it a pod uses what it requests. */
@@ -100,6 +104,7 @@ export class NodeAgent {
    */
   readonly #heartbeat: ApiClient;
   readonly #informer: Informer;
+  readonly #events: AgentEvents;
   readonly #onError: (error: unknown) => void;
   readonly #pods = new Map<string, PodRuntime>();
   /** The same runtimes by their pod actor's id: where the pod machine's actions land. */
@@ -140,6 +145,11 @@ export class NodeAgent {
     // Not rate limited, as the real agent's heartbeat client is not.
     const heartbeatTimeoutMs = Math.min(o.nodeStatusUpdateFrequencyMs, o.nodeLeaseDurationSeconds * 1000);
     this.#heartbeat = new ApiClient(bus, `nodeagent/${init.nodeName}`, heartbeatTimeoutMs, undefined, { clock: init.clock });
+    // Events go through a client of their own, limited to eventRecordQPS, as the real agent's.
+    this.#events = new AgentEvents(init.events === false ? NO_EVENTS : new CoreEventRecorder({
+      client: new ApiClient(bus, `nodeagent/${init.nodeName}`, undefined, o.eventRecordQps > 0 ? new RateLimiter(init.clock, o.eventRecordQps, o.eventBurst) : undefined),
+      clock: init.clock, random: init.random.fork('events'), source: { component: 'kubelet', host: init.nodeName },
+    }), init.nodeName);
     this.#onError = init.onError ?? ((e) => console.error(`nodeagent ${init.nodeName}:`, e));
     this.#runs = new PodRuns(this.options.podStages, (problem) => this.#report(new Error(problem)));
     this.#informer = new Informer({ client: this.#client, hub: new WatchHub(bus), clock: init.clock, type: PODS,
@@ -162,6 +172,7 @@ export class NodeAgent {
         registerNode: ({ self }) => void this.#register().then(({ atMs }) => self.send({ type: 'REPORTED', atMs }),
           (error: unknown) => self.send({ type: 'REPORT_FAILED', error })),
         measure: assign({ measurement: () => this.#measure() }),
+        pressureChanged: (_, { pressure }) => this.#events.pressure(pressure),
         evictOne: (_, { availableBytes }) => this.#evictOne(availableBytes),
         resyncPods: () => this.#resyncPods(),
         reportError: (_, { error }) => this.#report(error),
@@ -245,7 +256,10 @@ export class NodeAgent {
     const victim = evictionVictim(candidates);
     if (!victim) return;
     this.#metrics.evicted('memory.available');
-    this.#pods.get(victim.key)!.evict(evictionMessage(threshold, availableBytes, victim, this.#usage.get(victim.key)!.container));
+    const { container } = this.#usage.get(victim.key)!;
+    const message = evictionMessage(threshold, availableBytes, victim, container);
+    this.#events.evicting(this.#podRef(victim.key), message, container, victim.usage);
+    this.#pods.get(victim.key)!.evict(message);
   }
 
   /** The informer of this node's pods (the checkers compare its cache with the store). */
@@ -270,6 +284,7 @@ export class NodeAgent {
 
   #halt(): void {
     this.#informer.stop();
+    this.#events.stop();
     for (const p of this.#pods.values()) p.stop();
     this.#pods.clear();
     this.#runtimes.clear();
@@ -365,6 +380,7 @@ export class NodeAgent {
       if (!(e instanceof StatusError && e.code === 409)) throw e;
       await this.#heartbeat.patch(NODES, undefined, this.nodeName, { status }, 'merge', 'status');
     }
+    this.#events.registered();
     return { atMs: now };
   }
 
@@ -443,8 +459,9 @@ export class NodeAgent {
     for (const p of this.#pods.values()) if (p.active) used++;
     const limit = podLimit(this.options);
     if (used >= limit) {
-      const message = `Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: ${used}, capacity: ${limit}`;
-      void this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, { status: { phase: 'Failed', reason: 'OutOfpods', message } },
+      const message = `Node didn't have enough resource: pods, requested: 1, used: ${used}, capacity: ${limit}`;
+      this.#events.rejected(referenceTo(PODS, pod), 'OutOfpods', message);
+      void this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, { status: { phase: 'Failed', reason: 'OutOfpods', message: `Pod was rejected: ${message}` } },
         'merge', 'status').catch((e) => this.#report(e));
       return undefined;
     }
@@ -462,6 +479,7 @@ export class NodeAgent {
       onError: (e) => this.#report(e),
       ...(resumed ? { resumed: { startTime: status.startTime! } } : { onRunning: (atMs: number) => this.#metrics.podRunning(atMs - seenMs) }),
       ...(run.exit ? { exit: run.exit } : {}),
+      events: { agent: this.#events, pod: (fieldPath) => this.#podRef(key, fieldPath) },
     });
     this.#pods.set(key, runtime);
     this.#runtimes.set(runtime.actorId, runtime);
@@ -472,6 +490,14 @@ export class NodeAgent {
     runtime.start();
     this.#changed();
     return runtime;
+  }
+
+  /** The pod of `key` as this agent holds it (its newest version), or as it was when it went; a container's with `fieldPath`. */
+  #podRef(key: string, fieldPath?: string): ObjectReference {
+    const pod = this.#informer.cache.byKey(key);
+    if (pod) return referenceTo(PODS, pod, fieldPath);
+    const [namespace, name] = key.split('/') as [string, string];
+    return { kind: 'Pod', namespace, name, uid: this.#pods.get(key)?.uid ?? '', apiVersion: 'v1', ...(fieldPath ? { fieldPath } : {}) };
   }
 
   /**

@@ -32,6 +32,9 @@ export interface NodeAgentOptions {
   /** `orchAPIQPS`, `orchAPIBurst`: the agent's limit towards the API server (leases and node status are not limited); 0 QPS: no limit. */
   orchApiQps: number;
   orchApiBurst: number;
+  /** `eventRecordQPS`, `eventBurst`: the limit of the agent's event writes (a client of their own); 0 QPS: no limit. */
+  eventRecordQps: number;
+  eventBurst: number;
 
   /** `registerWithTaints`: taints the Node is created with. */
   registerWithTaints: Taint[];
@@ -63,6 +66,8 @@ export const defaultNodeAgentOptions: Readonly<NodeAgentOptions> = {
   evictionPressureTransitionPeriodMs: 5 * 60_000,
   orchApiQps: 5,
   orchApiBurst: 10,
+  eventRecordQps: 5,
+  eventBurst: 10,
   registerWithTaints: [],
   nodeLabels: {},
   region: '',
@@ -95,6 +100,8 @@ export function nodeAgentOptions(options: Partial<NodeAgentOptions> = {}): NodeA
   positive('evictionPressureTransitionPeriodMs', o.evictionPressureTransitionPeriodMs);
   if (!(Number.isFinite(o.orchApiQps) && o.orchApiQps >= 0)) throw new RangeError(`nodeagent option orchApiQps must be a number of at least 0, got ${o.orchApiQps}`);
   if (!(Number.isInteger(o.orchApiBurst) && o.orchApiBurst >= 0)) throw new RangeError(`nodeagent option orchApiBurst must be an integer of at least 0, got ${o.orchApiBurst}`);
+  if (!(Number.isFinite(o.eventRecordQps) && o.eventRecordQps >= 0)) throw new RangeError(`nodeagent option eventRecordQps must be a number of at least 0, got ${o.eventRecordQps}`);
+  if (!(Number.isInteger(o.eventBurst) && o.eventBurst >= 0)) throw new RangeError(`nodeagent option eventBurst must be an integer of at least 0, got ${o.eventBurst}`);
   memoryThreshold(o.evictionHard);
   if (!(o.leaseRenewJitterFactor >= 0 && o.leaseRenewJitterFactor < 1))
     throw new RangeError(`nodeagent option leaseRenewJitterFactor must be in [0, 1), got ${o.leaseRenewJitterFactor}`);

@@ -28,6 +28,8 @@ import type { KObject } from '../api/types.ts';
 import { podInput, podMachine, podPhase, restartBackOffMs, type PodContext, type PodExit, type PodInput, type PodPhase, type ReportedPodState } from '../../machines/pod.ts';
 import type { PodPlan } from '../../machines/stages.ts';
 import type { ActorSystem } from '../system/actor-system.ts';
+import type { ObjectReference } from '../client/events/index.ts';
+import type { AgentEvents, ContainerSpec } from './agent-events.ts';
 import { actorIds } from '../system/ids.ts';
 import { BusTimeoutError, NoRespondersError } from '../../transport/bus.ts';
 
@@ -40,6 +42,7 @@ export function podMachineFor(runtimeOf: (actorId: string) => PodRuntime | undef
     actions: {
       report: ({ self }, { state }) => runtimeOf(self.id)?.report(state),
       remove: ({ self }) => runtimeOf(self.id)?.remove(),
+      stopContainers: ({ self }) => runtimeOf(self.id)?.stopContainers(),
     },
   });
 }
@@ -69,11 +72,8 @@ export interface PodRuntimeDeps {
   onRunning?: (atMs: number) => void;
   /** How a batch pod's run ends (its exit code, whether a failure restarts it); absent for pods that run until deleted. */
   exit?: PodExit;
-}
-
-interface Container {
-  name: string;
-  image: string;
+  /** Where the pod's container events go, and the reference to the pod (a container's, with its field path). */
+  events?: { agent: AgentEvents; pod: (fieldPath: string) => ObjectReference };
 }
 
 interface Condition {
@@ -93,7 +93,7 @@ const FINISHED: ReadonlySet<PodPhase> = new Set(['Succeeded', 'Failed', 'Removed
 const RESTING = (s: { matches(v: StateValue): boolean }) => s.matches({ Running: 'UntilDeleted' }) || s.matches('Succeeded') || s.matches('Failed');
 
 /** 64 hex digits, a pure function of `text` (an image's digest stands still across runs). */
-function digest(text: string): string {
+export function digest(text: string): string {
   let out = '';
   for (let round = 0; round < 8; round++) {
     let h = 0x811c9dc5 ^ round;
@@ -115,7 +115,7 @@ export class PodRuntime {
   /** The pod's actor in the system (`pod/<namespace>/<name>`, unique while it lives). */
   readonly actorId: string;
   readonly #deps: Omit<PodRuntimeDeps, 'random'>;
-  readonly #containers: (Container & { id: string })[];
+  readonly #containers: (ContainerSpec & { id: string })[];
   /** The live machine; undefined while the pod sleeps and once it stopped. */
   #actor: Actor<HostedPodMachine> | undefined;
   /** The machine's input (its plan; the context is this very object until an eviction). */
@@ -131,14 +131,17 @@ export class PodRuntime {
   #queue: Promise<void> = Promise.resolve();
   /** Writes enqueued and not yet landed or given up. */
   #inFlight = 0;
+  /** While the containers are created (with events): since when, and which images are being pulled. */
+  #creating: { atMs: number; pulls: boolean[] } | undefined;
 
   constructor(pod: KObject, plan: PodPlan, deps: PodRuntimeDeps) {
     this.uid = pod.metadata.uid!;
     this.podIP = deps.podIP;
     const { random, ...rest } = deps;
     this.#deps = rest;
-    const spec = pod.spec as { containers?: Container[]; terminationGracePeriodSeconds?: number };
-    this.#containers = (spec.containers ?? []).map((c) => ({ name: c.name, image: c.image, id: `containerd://${randomHex(random, 64)}` }));
+    const spec = pod.spec as { containers?: ContainerSpec[]; terminationGracePeriodSeconds?: number };
+    this.#containers = (spec.containers ?? []).map((c) => ({ name: c.name, image: c.image, ...(c.imagePullPolicy ? { imagePullPolicy: c.imagePullPolicy } : {}),
+      id: `containerd://${randomHex(random, 64)}` }));
     // Drawn up front, after the container ids: a pod keeps no random stream.
     const stopMs = STOP_MS.min + Math.floor(random.next() * (STOP_MS.max - STOP_MS.min));
     const grace = spec.terminationGracePeriodSeconds ?? 30;
@@ -241,8 +244,10 @@ export class PodRuntime {
     // Once this transition has settled, a pod with nothing to wait for but events goes to sleep.
     if (state !== 'ContainerCreating') queueMicrotask(() => this.#sleep());
     const now = this.#deps.clock.now();
+    const events = this.#deps.events;
     switch (state) {
       case 'ContainerCreating':
+        if (events) this.#creating = { atMs: now, pulls: events.agent.creating(events.pod, this.#containers) };
         if (this.#deps.resumed) {
           this.#startMs = Date.parse(this.#deps.resumed.startTime);
           return;
@@ -252,6 +257,8 @@ export class PodRuntime {
       case 'Running':
         if (this.#lastRun === undefined) this.#deps.onRunning?.(now); // a restart is not a start
         this.#runningMs = now;
+        if (events) events.agent.running(events.pod, this.#containers, now - (this.#creating?.atMs ?? now), this.#creating?.pulls);
+        this.#creating = undefined;
         return this.#enqueue(() => this.#deps.write(this.#runningStatus(now)));
       case 'BackOff':
         this.#lastRun = { startedMs: this.#runningMs, finishedMs: now };
@@ -260,6 +267,12 @@ export class PodRuntime {
       case 'Failed':
         return this.#enqueue(() => this.#deps.write(this.#finishedStatus(state, now)));
     }
+  }
+
+  /** The machine stops the running containers (the pod deleted or evicted). */
+  stopContainers(): void {
+    const events = this.#deps.events;
+    if (events) events.agent.stopping(events.pod, this.#containers);
   }
 
   /** The machine reached Removed: the pod is deleted once the writes before it landed. */
@@ -328,7 +341,7 @@ export class PodRuntime {
   }
 
   /** The failed run before a restart, as containerStatuses[].lastState shows it. */
-  #lastState(c: Container & { id: string }) {
+  #lastState(c: ContainerSpec & { id: string }) {
     const run = this.#lastRun;
     if (!run) return {};
     return { lastState: { terminated: { exitCode: this.#context?.exitCode ?? 1, reason: 'Error', containerID: c.id,

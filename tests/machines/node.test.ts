@@ -40,6 +40,7 @@ async function startNode(o: Options = {}) {
   const statuses: { atMs: number; pressure: boolean }[] = [];
   const evictions: number[] = [];
   const checks: number[] = [];
+  const pressureChanges: { atMs: number; pressure: boolean }[] = [];
   const unanswered = new Error('unanswered');
   let halted = 0;
   const renew = async () => {
@@ -70,6 +71,7 @@ async function startNode(o: Options = {}) {
         return { atMs: clock.now(), memoryLow: o.memoryLowAt?.(clock.now()) ?? false, availableBytes: 1, unreadyPods: o.unreadyAt?.(clock.now()) ?? 0 };
       } }),
       evictOne: () => void evictions.push(clock.now()),
+      pressureChanged: (_, { pressure }) => void pressureChanges.push({ atMs: clock.now(), pressure }),
       halt: () => void halted++,
     },
     guards: { unanswered: ({ event }) => (event as { error?: unknown }).error === unanswered },
@@ -85,7 +87,7 @@ async function startNode(o: Options = {}) {
     while (clock.step(end - clock.now())) await settle();
   };
   await settle(); // registered and running at 0
-  return { clock, actor, records, renewals, statuses, evictions, checks, halted: () => halted, run };
+  return { clock, actor, records, renewals, statuses, evictions, checks, pressureChanges, halted: () => halted, run };
 }
 
 test('a node registers, creates its lease, syncs its pods and runs; renewals come every 10 s plus up to 4% jitter', async () => {
@@ -167,6 +169,7 @@ test('low memory starts pressure, evicts a pod per check, reports at once, and l
   const end = gridAt(low.at(-1)! + 30_000);
   assert.equal(n.evictions, low);
   assert.equal(n.statuses, [{ atMs: low[0]!, pressure: true }, { atMs: end, pressure: false }]);
+  assert.equal(n.pressureChanges, n.statuses, 'the host is told at the checks that start and end the pressure, and only then');
   const pressure = n.records.filter((r) => r.kind === 'transition' && r.from.startsWith('Running'));
   assert.equal(pressure.map((r) => [r.t, r.kind === 'transition' && `${r.event} ${r.from} → ${r.to}`]),
     [[low[0]!, 'CHECK Running.Normal → Running.Pressure'], [end, 'CHECK Running.Pressure → Running.Normal']]);

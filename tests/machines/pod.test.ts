@@ -11,7 +11,9 @@ function runPod(table: PodStageTable, seed: number, terminationGracePeriodSecond
   const clock = machineClock();
   const plan = drawPodPlan(table, seededRandom(seed));
   const asked: string[] = [];
-  const machine = podMachine.provide({ actions: { report: (_, { state }) => void asked.push(`report ${state}`), remove: () => void asked.push('remove') } });
+  const machine = podMachine.provide({ actions: {
+    report: (_, { state }) => void asked.push(`report ${state}`), remove: () => void asked.push('remove'), stopContainers: () => void asked.push('stopContainers'),
+  } });
   const actor = createActor(machine, { clock, input: podInput(plan, terminationGracePeriodSeconds, containersStopMs, exit) });
   const phases: string[] = [];
   actor.subscribe((s) => {
@@ -115,6 +117,26 @@ test('the machine asks the host to report each phase the API sees, and to remove
   assert.equal(asked, ['report ContainerCreating', 'report Running', 'report Succeeded', 'remove']);
 });
 
+test('a running pod deleted has its containers stopped; one deleted before its containers ran, or after they ended, has none to stop', () => {
+  const running = runPod(podStages(), 6);
+  running.actor.send({ type: 'BIND' });
+  running.clock.advance(10_000);
+  running.actor.send({ type: 'DELETE' });
+  assert.equal(running.asked, ['report ContainerCreating', 'report Running', 'stopContainers']);
+  const creating = runPod(podStages(), 6);
+  creating.actor.send({ type: 'BIND' });
+  creating.clock.advance(creating.plan.scheduledMs);
+  assert.is(creating.phase(), 'ContainerCreating');
+  creating.actor.send({ type: 'DELETE' });
+  creating.actor.send({ type: 'EVICTED', message: 'low memory' });
+  assert.not.ok(creating.asked.includes('stopContainers'));
+  const finished = runPod(podStages(batchPodStages(1_000, 0)), 6);
+  finished.actor.send({ type: 'BIND' });
+  finished.clock.advance(10_000);
+  finished.actor.send({ type: 'DELETE' });
+  assert.not.ok(finished.asked.includes('stopContainers'));
+});
+
 test('a delete cancels the pending stage timer: a terminating batch pod never succeeds', () => {
   const { clock, plan, actor, phases } = runPod(podStages(batchPodStages(10_000, 0)), 9, 60);
   actor.send({ type: 'BIND' });
@@ -150,7 +172,7 @@ test('node-pressure eviction fails a running pod and keeps its message for the r
   actor.send({ type: 'EVICTED', message: 'The node was low on resource: memory.' });
   assert.is(phase(), 'Failed');
   assert.is(actor.getSnapshot().context.evictionMessage, 'The node was low on resource: memory.');
-  assert.is(asked.at(-1), 'report Failed');
+  assert.equal(asked.slice(-2), ['stopContainers', 'report Failed'], 'its running containers are stopped, then it reports Failed');
   actor.send({ type: 'EVICTED', message: 'again' });
   assert.is(actor.getSnapshot().context.evictionMessage, 'The node was low on resource: memory.', 'evicted once');
 });
@@ -186,6 +208,16 @@ test('under restartPolicy OnFailure a failed run restarts the container after 10
   assert.equal(asked.slice(0, 5), ['report ContainerCreating', 'report Running', 'report BackOff', 'report Running', 'report BackOff']);
   actor.send({ type: 'DELETE' });
   assert.is(phase(), 'Terminating', 'a restarting pod is deleted as a running one');
+});
+
+test('a pod whose container waits in BackOff is deleted with no container to stop', () => {
+  const { clock, plan, actor, asked } = runPod(podStages(batchPodStages(30_000, 0, 1)), 6, 30, 60_000, { exitCode: 3, restartOnFailure: true });
+  actor.send({ type: 'BIND' });
+  clock.advance(plan.scheduledMs + plan.creatingMs + 30_000);
+  assert.equal(actor.getSnapshot().value, { Running: 'BackOff' });
+  actor.send({ type: 'DELETE' });
+  assert.equal(actor.getSnapshot().value, 'Terminating');
+  assert.not.ok(asked.includes('stopContainers'));
 });
 
 test('under restartPolicy OnFailure a run that succeeds ends the pod; without it a failed run fails the pod', () => {

@@ -298,11 +298,11 @@ test('paths in the file are relative to the file; a relative --config is the cal
 
 test('the simulated agent takes the fields it acts on, and its own options accept them', () => {
   const l = load({ nodeLeaseDurationSeconds: 60, nodeStatusUpdateFrequency: '20s', maxPods: 50, podsPerCore: 10, evictionPressureTransitionPeriod: '0s',
-    registerWithTaints: [{ key: 'gpu', effect: 'NoExecute' }], orchAPIQPS: 20 }, ['--node-labels=node.kubernetes.io/pool=a']);
+    registerWithTaints: [{ key: 'gpu', effect: 'NoExecute' }], orchAPIQPS: 20, eventRecordQPS: 0, eventBurst: 3 }, ['--node-labels=node.kubernetes.io/pool=a']);
   const o = nodeAgentOptionsFromConfig(l);
   assert.equal(o, { nodeLeaseDurationSeconds: 60, nodeStatusUpdateFrequencyMs: 20_000, nodeStatusReportFrequencyMs: 20_000, maxPods: 50, podsPerCore: 10,
     evictionHard: { 'imagefs.available': '15%', 'memory.available': '100Mi', 'nodefs.available': '10%', 'nodefs.inodesFree': '5%' },
-    evictionPressureTransitionPeriodMs: 1, orchApiQps: 20, orchApiBurst: 10, registerWithTaints: [{ key: 'gpu', effect: 'NoExecute' }], nodeLabels: { 'node.kubernetes.io/pool': 'a' } });
+    evictionPressureTransitionPeriodMs: 1, orchApiQps: 20, orchApiBurst: 10, eventRecordQps: 0, eventBurst: 3, registerWithTaints: [{ key: 'gpu', effect: 'NoExecute' }], nodeLabels: { 'node.kubernetes.io/pool': 'a' } });
   assert.is(nodeAgentOptions(o).maxPods, 50);
   assert.equal(nodeAgentOptionsFromConfig(load({ registerNode: false, registerWithTaints: [{ key: 'gpu', effect: 'NoExecute' }] })).registerWithTaints, []);
 });
