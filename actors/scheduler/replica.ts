@@ -30,6 +30,8 @@ export interface SchedulerReplicaInit {
   registry?: Registry;
   /** The process's actor system (a system of its own when absent). */
   system?: ActorSystem;
+  /** Whether its schedulers record events (default true). */
+  events?: boolean;
 }
 
 export function schedulerReplica(init: SchedulerReplicaInit): Replica<Scheduler> {
@@ -39,7 +41,8 @@ export function schedulerReplica(init: SchedulerReplicaInit): Replica<Scheduler>
   const system = init.system ?? new ActorSystem(clock);
   return new Replica({
     identity, clock, registry, system,
-    make: () => new Scheduler({ bus, clock, random, options, onError, registry, system, ...(init.onDecision ? { onDecision: init.onDecision } : {}) }),
+    make: () => new Scheduler({ bus, clock, random, options, onError, registry, system, identity, ...(init.events === false ? { events: false } : {}),
+      ...(init.onDecision ? { onDecision: init.onDecision } : {}) }),
     ...(options.leaderElect ? { election: {
       // As the real one: the election's requests give up after the renew deadline.
       client: new ApiClient(meteredBus(bus, clock, registry), `${options.schedulerName}/leader-election`, options.leaderElectRenewDeadlineMs, undefined, { clock }), random: random.fork('leader-election'),

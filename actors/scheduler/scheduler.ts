@@ -16,6 +16,7 @@ import { cacheKey } from '../client/cache.ts';
 import { ApiClient } from '../client/client.ts';
 import { Informer } from '../client/informer.ts';
 import { RateLimiter } from '../client/rate-limiter.ts';
+import { NO_EVENTS, referenceTo, SeriesEventRecorder, truncateMessage, type EventRecorder } from '../client/events/index.ts';
 import { meteredBus } from '../client/request-metrics.ts';
 import type { Bus } from '../../transport/bus.ts';
 import { fromPromise, type Actor } from 'xstate';
@@ -80,6 +81,10 @@ export interface SchedulerInit {
   registry?: Registry;
   /** The process's actor system: the scheduler's machine is hosted there as `scheduler/<schedulerName>`. */
   system?: ActorSystem;
+  /** Whether it records events, as the real scheduler does (default); false: none. */
+  events?: boolean;
+  /** The replica's identity: its events' reporting instance is `<schedulerName>-<identity>` (the real one's host name). */
+  identity?: string;
 }
 
 type Rec = Record<string, unknown>;
@@ -98,6 +103,7 @@ export class Scheduler {
   readonly #tieBreaks: Random;
   readonly #preemptionOffsets: Random;
   readonly #client: ApiClient;
+  readonly #events: EventRecorder;
   readonly #nodes: Informer;
   readonly #pods: Informer;
   readonly #filters: FilterPlugin[];
@@ -125,6 +131,11 @@ export class Scheduler {
     this.#metrics = new SchedulerMetrics(this.metrics, o.schedulerName, () => this.queue.counts());
     const bus = meteredBus(init.bus, init.clock, this.metrics);
     this.#client = new ApiClient(bus, o.schedulerName, 30_000, new RateLimiter(init.clock, o.orchApiQps, o.orchApiBurst));
+    // Events go through a client of their own with the same limits, as the real scheduler's event client.
+    this.#events = init.events === false ? NO_EVENTS : new SeriesEventRecorder({
+      client: new ApiClient(bus, o.schedulerName, 30_000, new RateLimiter(init.clock, o.orchApiQps, o.orchApiBurst)), clock: init.clock,
+      random: init.random.fork('events'), reportingController: o.schedulerName, reportingInstance: `${o.schedulerName}-${init.identity ?? o.schedulerName}`,
+    });
     // Informers read through their own unlimited client: list and watch are not what the QPS limit paces here.
     const reader = new ApiClient(bus, o.schedulerName, undefined, undefined, { clock: init.clock });
     const hub = new WatchHub(bus);
@@ -150,6 +161,7 @@ export class Scheduler {
         halt: () => {
           this.#nodes.stop();
           this.#pods.stop();
+          this.#events.stop();
           this.#metrics.close();
         },
       },
@@ -337,7 +349,7 @@ export class Scheduler {
         decision.preemption = { node: nominate, victims: p.preemption.victims.map((v) => v.key) };
         // Room is kept for it at once, before its status says so; lower-priority pods nominated there lose theirs.
         this.nominator.nominate(info, nominate);
-        for (const v of p.preemption.victims) void this.#evict(v, info.key);
+        for (const v of p.preemption.victims) void this.#evict(v, pod, nominate);
         for (const u of p.preemption.unnominated) void this.#unnominate(u);
       } else message += ` ${p.message}`;
     }
@@ -345,6 +357,7 @@ export class Scheduler {
     this.#record(decision);
     this.#metrics.attempt('unschedulable', startMs, this.#clock.now());
     this.queue.failed(info.key, this.#clock.now(), true);
+    this.#events.event(referenceTo(PODS, pod), 'Warning', 'FailedScheduling', truncateMessage(message), { action: 'Scheduling' });
     void this.#markUnschedulable(pod, message, nominate);
   }
 
@@ -369,9 +382,12 @@ export class Scheduler {
       const now = this.#clock.now();
       this.#metrics.attempt('scheduled', attempt.startMs, now);
       this.#metrics.podScheduled(attempt.attempts, now - attempt.queuedMs);
+      this.#events.event(referenceTo(PODS, pod), 'Normal', 'Scheduled', `Successfully assigned ${namespace}/${name} to ${node}`, { action: 'Binding' });
       this.#init.onBound?.(info.key, node);
     } catch (e) {
       this.counts.bindFailures++;
+      this.#events.event(referenceTo(PODS, pod), 'Warning', 'FailedScheduling', truncateMessage(`running Bind plugin "DefaultBinder": ${(e as Error).message}`),
+        { action: 'Scheduling' });
       this.#metrics.attempt('error', attempt.startMs, this.#clock.now());
       // Forget the assumption; a pod that still exists unbound is tried again after a backoff.
       const placed = this.cache.placement(info.key);
@@ -401,17 +417,20 @@ export class Scheduler {
 
   /**
    * Marks a preemption victim (its DisruptionTarget condition: what tells a preemptor waiting on
-   * it that it goes) and deletes it with its own grace period, as the real scheduler does.
+   * it that it goes) and deletes it with its own grace period, as the real scheduler does; then
+   * records that it was preempted, by whom and where.
    */
-  async #evict(victim: PodInfo, preemptor: string): Promise<void> {
+  async #evict(victim: PodInfo, preemptor: KObject, node: string): Promise<void> {
     const { namespace, name, uid } = victim.pod.metadata;
     const condition = { ...PREEMPTED, status: 'True', message: `${this.options.schedulerName}: preempting to accommodate a higher priority pod`,
       lastTransitionTime: timestamp(this.#clock.now()) };
     try {
       await this.#client.patch(PODS, namespace, name!, { status: { conditions: [condition] } }, 'strategic', 'status');
       await this.#client.delete(PODS, namespace, name!, { preconditions: { uid } });
+      this.#events.event(referenceTo(PODS, victim.pod), 'Normal', 'Preempted', `Preempted by pod ${preemptor.metadata.uid} on node ${node}`,
+        { related: referenceTo(PODS, preemptor), action: 'Preempting' });
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#report(new Error(`preempting ${victim.key} for ${preemptor}: ${(e as Error).message}`));
+      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#report(new Error(`preempting ${victim.key} for ${cacheKey(preemptor)}: ${(e as Error).message}`));
     }
   }
 

@@ -53,7 +53,7 @@ test('after the scheduler binds N pods, the scheduled attempts, their durations 
   assert.is(await sample(m, 'scheduler_pod_scheduling_attempts_count'), 6);
   assert.is(await sample(m, 'scheduler_pod_scheduling_attempts_bucket', { le: 1 }), 6, 'each at its first attempt');
   assert.is(await sample(m, 'scheduler_pod_scheduling_sli_duration_seconds_count', { attempts: '1' }), 6);
-  assert.is(await sample(m, 'rest_client_requests_total', { code: '201', method: 'POST' }), 6, 'one binding each');
+  assert.is(await sample(m, 'rest_client_requests_total', { code: '201', method: 'POST' }), 12, 'one binding and one Scheduled event each');
   for (const queue of ['active', 'backoff', 'unschedulable', 'gated']) assert.is(await sample(m, 'scheduler_pending_pods', { queue }), 0, queue);
   scheduler.stop();
   w.stop();
