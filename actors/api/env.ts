@@ -51,7 +51,8 @@ export function timestamp(ms: number): string {
 let lastSecond = NaN;
 let lastStamp = '';
 
-/** metav1.MicroTime: RFC 3339 with six fraction digits (the clock has millisecond resolution). */
+/** metav1.MicroTime: RFC 3339 with six fraction digits, of the whole milliseconds (a virtual clock may hold fractions). */
 export function microTime(ms: number): string {
-  return timestamp(ms).replace(/Z$/, `.${String(((ms % 1000) + 1000) % 1000).padStart(3, '0')}000Z`);
+  const whole = Math.floor(ms);
+  return timestamp(whole).replace(/Z$/, `.${String(((whole % 1000) + 1000) % 1000).padStart(3, '0')}000Z`);
 }

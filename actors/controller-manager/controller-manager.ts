@@ -29,6 +29,7 @@ import { fromPromise, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
 import { newRegistry, type Registry } from '../api/metrics.ts';
 import { ApiClient } from '../client/client.ts';
+import { coreRecorders } from '../client/events/index.ts';
 import type { Informer } from '../client/informer.ts';
 import { electionConfig } from '../client/leader-election.ts';
 import { Replica } from '../client/replica.ts';
@@ -77,6 +78,8 @@ export interface ControllerManagerInit {
   registry?: Registry;
   /** The process's actor system, where its machines are hosted (a system of its own when absent). */
   system?: ActorSystem;
+  /** Whether its controllers record events, as the real ones do (default); false: none. */
+  events?: boolean;
 }
 
 /** The service account each controller uses, where it is not the controller's name (the real ones). */
@@ -115,9 +118,12 @@ class Loops {
     const limiter = () => (o.orchApiQps > 0 ? new RateLimiter(clock, o.orchApiQps, o.orchApiBurst) : undefined);
     const onError = (controller: string) => (e: unknown) => (init.onError ? init.onError(controller, e) : console.error(`${controller}:`, e));
     const optional = <T>(value: T | undefined, key: string) => (value === undefined ? {} : { [key]: value });
+    // Each controller records through its own client, as the real ones each have a broadcaster.
+    const events = init.events === false ? undefined : coreRecorders(clock, init.random.fork('events'));
     const enabled = (name: ControllerName) => controllerEnabled(o.controllers, name);
     /** What every loop gets: the bus, clock and shared informers, its own rate-limited client, its error path. */
-    const base = (name: ControllerName) => ({ bus: busOf(name), clock, informers, registry, system, onError: onError(name), ...optional(limiter(), 'limiter') });
+    const base = (name: ControllerName) => ({ bus: busOf(name), clock, informers, registry, system, onError: onError(name), ...optional(limiter(), 'limiter'),
+      ...optional(events, 'events') });
     const add = <T extends { start(): Promise<void>; stop(): void }>(loop: T): T => (this.#all.push(loop), loop);
     if (enabled('node-lifecycle-controller'))
       this.nodeLifecycle = add(new NodeLifecycleController({ ...base('node-lifecycle-controller'), options: o, ...optional(init.onTaint, 'onTaint') }));

@@ -4,10 +4,12 @@
 // constructor and implements `sync(key)`. With a registry, its queue reports the workqueue_*
 // metrics under the name the real controller gives its queue. Its lifecycle is a controller
 // actor (controller-actor.ts): it waits for the caches, then its workers run until it stops.
+// Its events go through its own client, with its name as their source, when it is given recorders.
 import type { Clock } from '../api/env.ts';
 import type { KObject } from '../api/types.ts';
 import type { Registry } from '../api/metrics.ts';
 import { ApiClient } from '../client/client.ts';
+import { NO_EVENTS, referenceOf, type EventRecorder, type EventType, type RecorderFactory } from '../client/events/index.ts';
 import type { RateLimiter } from '../client/rate-limiter.ts';
 import type { SharedInformers } from '../client/shared-informers.ts';
 import { WorkQueue } from '../client/work-queue.ts';
@@ -26,8 +28,8 @@ export interface QueuedControllerInit {
   registry?: Registry;
   /** The process's actor system, where the controller's lifecycle is hosted as `controller/<name>`. */
   system?: ActorSystem;
-  /** Told of each Event the real controller records (the object, Normal or Warning, reason, message); none are written yet. */
-  onEvent?: (obj: KObject, type: 'Normal' | 'Warning', reason: string, message: string) => void;
+  /** Makes its event recorder; without it, it records none. */
+  events?: RecorderFactory;
 }
 
 /** The real controllers' work queue names where they are not the controller's name less `-controller`. */
@@ -41,22 +43,22 @@ export const workQueueName = (controller: string) => QUEUE_NAMES[controller] ?? 
 
 export abstract class QueuedController {
   protected readonly client: ApiClient;
+  protected readonly events: EventRecorder;
   protected readonly queue: WorkQueue;
   protected readonly informers: SharedInformers;
   protected readonly clock: Clock;
   /** Where the controller's lifecycle, and any machine it hosts, live. */
   protected readonly system: ActorSystem;
   readonly #onError: ((e: unknown) => void) | undefined;
-  readonly #onEvent: QueuedControllerInit['onEvent'];
   readonly #lifecycle: ControllerActor;
 
   /** `periodic`: a pass the controller makes every `periodMs` besides working off its queue (the garbage collector's rediscovery). */
   constructor(readonly name: string, init: QueuedControllerInit, periodic?: { periodMs: number; pass(): Promise<void> }) {
     this.client = new ApiClient(init.bus, name, undefined, init.limiter, { clock: init.clock });
+    this.events = init.events?.(this.client, { component: name }) ?? NO_EVENTS;
     this.informers = init.informers;
     this.clock = init.clock;
     this.#onError = init.onError;
-    this.#onEvent = init.onEvent;
     this.queue = new WorkQueue(init.clock, init.workers, (key) => this.sync(key), (_key, e) => this.report(e),
       init.registry ? { registry: init.registry, name: workQueueName(name) } : undefined);
     this.system = init.system ?? new ActorSystem(init.clock);
@@ -74,9 +76,9 @@ export abstract class QueuedController {
     this.#lifecycle.stop();
   }
 
-  /** An Event about `obj`, as the real controller records it (only to `onEvent` until components write Events). */
-  protected event(obj: KObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    this.#onEvent?.(obj, type, reason, message);
+  /** An Event about `obj` (an object of the cache, which says its kind), as the real controller records it. */
+  protected event(obj: KObject, type: EventType, reason: string, message: string): void {
+    this.events.event(referenceOf(obj), type, reason, message);
   }
 
   protected report(e: unknown): void {
@@ -89,9 +91,10 @@ export abstract class QueuedController {
     this.queue.run();
   }
 
-  /** The controller stops: its workers with it. */
+  /** The controller stops: its workers with it, and what its recorder has yet to write. */
   protected halt(): void {
     this.queue.stop();
+    this.events.stop();
   }
 
   protected abstract sync(key: string): Promise<void>;

@@ -63,6 +63,15 @@ export function referenceTo(type: ResourceType, obj: KObject, fieldPath?: string
   };
 }
 
+/** The reference to `obj` by the kind and group version it carries (GetReference with the object's TypeMeta set). */
+export function referenceOf(obj: KObject, fieldPath?: string): ObjectReference {
+  const m = obj.metadata;
+  return {
+    kind: obj.kind, ...(m.namespace ? { namespace: m.namespace } : {}), name: m.name!, ...(m.uid ? { uid: m.uid } : {}),
+    apiVersion: obj.apiVersion, ...(m.resourceVersion ? { resourceVersion: m.resourceVersion } : {}), ...(fieldPath ? { fieldPath } : {}),
+  };
+}
+
 const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /**

@@ -29,6 +29,13 @@ export interface EventRecorder {
 /** The recorder of a component that records nothing (events turned off). */
 export const NO_EVENTS: EventRecorder = { event: () => {}, stop: () => {} };
 
+/** Makes the recorder of one part of a component (a controller), on that part's own client. */
+export type RecorderFactory = (client: ApiClient, source: EventSource) => EventRecorder;
+
+/** Core v1 recorders on `clock`, each drawing from its own stream of `random`, named after its source. */
+export const coreRecorders = (clock: Clock, random: Random): RecorderFactory => (client, source) =>
+  new CoreEventRecorder({ client, clock, random: random.fork(source.component), source });
+
 export interface RecorderInit {
   /** The component's client: its writes go through its rate limit. */
   client: ApiClient;

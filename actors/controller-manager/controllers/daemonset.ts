@@ -15,6 +15,7 @@
 // - Status: desiredNumberScheduled, currentNumberScheduled, numberMisscheduled, numberReady,
 //   updatedNumberScheduled, numberAvailable, numberUnavailable, observedGeneration, and
 //   collisionCount once a revision name collided.
+// - Each pod created or deleted is recorded on the set, as the real pod control records it.
 import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
@@ -23,6 +24,8 @@ import { selectorFromSet } from '../../scheduler/label-selector.ts';
 import type { Taint, Toleration } from '../../scheduler/framework.ts';
 import { tolerationsTolerate } from '../../scheduler/plugins/taint-toleration.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
+import { referenceTo } from '../../client/events/index.ts';
+import { podCreated, podDeleted } from '../pod-control-events.ts';
 import { NODES, taintsOf } from '../node-taints.ts';
 import { controllerRef, ownedRevisions, REVISION_HASH, REVISIONS, revisionHash, syncRevision, truncateHistory } from './revisions.ts';
 
@@ -90,9 +93,9 @@ export class DaemonSetController extends QueuedController {
     for (const [node, list] of byNode) {
       // Not wanted there, or one too many: the extra pods go (the oldest pod on a node stays).
       const extra = wanted.has(node) ? [...list].sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '')).slice(1) : list;
-      for (const pod of extra) await this.#deletePod(pod);
+      for (const pod of extra) await this.#deletePod(ds, pod);
     }
-    if ((spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') await this.#rollingUpdate(spec, pods.filter((p) => wanted.has(targetNode(p) ?? '')), eligible, hash);
+    if ((spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') await this.#rollingUpdate(ds, spec, pods.filter((p) => wanted.has(targetNode(p) ?? '')), eligible, hash);
     await this.#writeStatus(ds, pods, eligible, hash, collisionCount);
   }
 
@@ -108,7 +111,7 @@ export class DaemonSetController extends QueuedController {
     const ref = controllerRef(ds, 'DaemonSet');
     const template = spec.template ?? {};
     const podSpec = template.spec ?? {};
-    await this.client.create(PODS, {
+    const pod = this.client.create(PODS, {
       metadata: { generateName: `${ds.metadata.name}-`, namespace: ds.metadata.namespace, labels: { ...template.metadata?.labels, [REVISION_HASH]: hash },
         ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}), ownerReferences: [ref] },
       spec: {
@@ -118,14 +121,22 @@ export class DaemonSetController extends QueuedController {
           nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] } } },
       },
     } as KObject);
+    await pod.then((p) => podCreated(this.events, referenceTo(DAEMONSETS, ds), { name: p.metadata.name! }), (error: unknown) => {
+      podCreated(this.events, referenceTo(DAEMONSETS, ds), { error });
+      throw error;
+    });
   }
 
-  async #deletePod(pod: KObject): Promise<void> {
-    await this.client.delete(PODS, pod.metadata.namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } }).catch(conflictOk);
+  async #deletePod(ds: KObject, pod: KObject): Promise<void> {
+    await this.client.delete(PODS, pod.metadata.namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } })
+      .then(() => podDeleted(this.events, referenceTo(DAEMONSETS, ds), pod.metadata.name!), (error: unknown) => {
+        podDeleted(this.events, referenceTo(DAEMONSETS, ds), pod.metadata.name!, error);
+        conflictOk(error);
+      });
   }
 
   /** Old-revision pods go while at most maxUnavailable eligible nodes lack a ready pod of the set (the one just deleted included). */
-  async #rollingUpdate(spec: DaemonSetSpec, pods: KObject[], eligible: string[], hash: string): Promise<void> {
+  async #rollingUpdate(ds: KObject, spec: DaemonSetSpec, pods: KObject[], eligible: string[], hash: string): Promise<void> {
     const maxUnavailable = spec.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1;
     const readyOn = new Set(pods.filter(ready).map((p) => targetNode(p)));
     let unavailable = eligible.filter((n) => !readyOn.has(n)).length;
@@ -136,7 +147,7 @@ export class DaemonSetController extends QueuedController {
         if (unavailable >= maxUnavailable) break;
         unavailable++;
       }
-      await this.#deletePod(pod);
+      await this.#deletePod(ds, pod);
     }
   }
 

@@ -13,6 +13,8 @@
 //   desired-replicas no longer spec.replicas): the only active set takes it all, else a rolling
 //   Deployment's active sets share replicas + maxSurge in proportion to their sizes.
 // - Old sets with no replicas beyond revisionHistoryLimit (10) are deleted, oldest first.
+// - Each change of a set's size is recorded on the Deployment (ScalingReplicaSet, `Scaled up
+//   replica set web-5d8f from 0 to 3`), as the real controller records it.
 // - Status: replicas, updatedReplicas, readyReplicas, availableReplicas, unavailableReplicas,
 //   observedGeneration, the Available condition, and the Progressing condition: NewReplicaSetCreated
 //   or FoundNewReplicaSet, ReplicaSetUpdated each time more pods are updated, Ready or available
@@ -27,6 +29,7 @@ import { StatusError } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
+import { referenceTo } from '../../client/events/index.ts';
 import { REPLICASETS } from './replicaset.ts';
 import {
   TEMPLATE_HASH, REVISION, DESIRED_REPLICAS, MAX_REPLICAS, canonical, templateHash, fenceposts, isRolling, maxSurge, progressDeadlineMs, proportion, statusOf, replicasOf, annotationOf, sum, byAge, setCondition, putCondition, progressingOf,
@@ -169,7 +172,7 @@ export class DeploymentController extends QueuedController {
     const rolling = isRolling(spec) && old.length > 0;
     const start = rolling ? Math.max(0, Math.min(replicas, replicas + fenceposts(spec, replicas).surge - sum(old, replicasOf))) : !isRolling(spec) && old.some((rs) => replicasOf(rs) > 0) ? 0 : replicas;
     try {
-      return await this.client.create(REPLICASETS, {
+      const created = await this.client.create(REPLICASETS, {
         metadata: { name: `${d.metadata.name}-${hash}`, namespace: d.metadata.namespace, labels, annotations: newSetAnnotations(d, {}, revision, false), ownerReferences: [ref] },
         spec: {
           replicas: start,
@@ -178,6 +181,8 @@ export class DeploymentController extends QueuedController {
           template: { ...spec.template, metadata: { ...spec.template?.metadata, labels } },
         },
       } as KObject);
+      if (start > 0) this.events.event(referenceTo(DEPLOYMENTS, d), 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${created.metadata.name} from 0 to ${start}`);
+      return created;
     } catch (e) {
       // Made already (the cache had not seen it): the next sync finds it.
       if (e instanceof StatusError && e.code === 409) return undefined;
@@ -228,6 +233,9 @@ export class DeploymentController extends QueuedController {
     if (replicasOf(rs) === replicas && !(orStale && stale)) return;
     try {
       await this.client.patch(REPLICASETS, rs.metadata.namespace, rs.metadata.name!, { metadata: { resourceVersion: rs.metadata.resourceVersion, annotations }, spec: { replicas } }, 'merge');
+      const from = replicasOf(rs);
+      if (from !== replicas)
+        this.events.event(referenceTo(DEPLOYMENTS, d), 'Normal', 'ScalingReplicaSet', `Scaled ${from < replicas ? 'up' : 'down'} replica set ${rs.metadata.name} from ${from} to ${replicas}`);
     } catch (e) {
       if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
     }

@@ -28,6 +28,9 @@
 // the client's rate limiter, and a zone's taints land its rate apart. With it runs the tainting of nodes by
 // condition (node-condition-taints.ts). Pods are evicted by the taint eviction controller once a
 // taint lands (taint-eviction.ts).
+// It records, as `node-controller`: RegisteredNode and RemovingNode when a pass first sees a node
+// and sees it gone, NodeNotReady on a node whose Ready it took away, and NodeNotReady (Warning,
+// "Node is not ready") on each pod it marks not Ready.
 import { assign, type Actor } from 'xstate';
 import type { Clock } from '../../api/env.ts';
 import { timestamp } from '../../api/env.ts';
@@ -35,6 +38,7 @@ import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { ApiClient } from '../../client/client.ts';
+import { NO_EVENTS, referenceTo, type EventRecorder, type RecorderFactory } from '../../client/events/index.ts';
 import type { Informer } from '../../client/informer.ts';
 import type { SharedInformers } from '../../client/shared-informers.ts';
 import type { RateLimiter } from '../../client/rate-limiter.ts';
@@ -97,6 +101,8 @@ export interface NodeLifecycleInit {
   onTaint?: (node: string, key: string, atMs: number) => void;
   /** Where its machines are hosted (a system of its own when absent). */
   system?: ActorSystem;
+  /** Makes its event recorder; without it, it records none. */
+  events?: RecorderFactory;
 }
 
 const conditionsOf = (node: KObject): Condition[] => ((node.status as { conditions?: Condition[] } | undefined)?.conditions ?? []);
@@ -114,6 +120,7 @@ export class NodeLifecycleController {
   readonly #clock: Clock;
   readonly #system: ActorSystem;
   readonly #client: ApiClient;
+  readonly #events: EventRecorder;
   readonly #informers: SharedInformers;
   readonly #nodes: Informer;
   readonly #leases: Informer;
@@ -127,6 +134,8 @@ export class NodeLifecycleController {
   /** The same records by their health machine's id: where the machine's `look` reads. */
   readonly #byActor = new Map<string, NodeHealth>();
   readonly #known = new Map<string, string>();
+  /** The uid of each known node, for the event when it goes. */
+  readonly #uids = new Map<string, string>();
   readonly #zones: Zones;
   /** Nodes whose health machine's grace period is over: the next pass gives its verdict. */
   readonly #silent = new Set<string>();
@@ -151,6 +160,7 @@ export class NodeLifecycleController {
     this.#clock = init.clock;
     this.#system = init.system ?? new ActorSystem(init.clock);
     this.#client = new ApiClient(init.bus, 'node-lifecycle-controller', undefined, init.limiter, { clock: init.clock });
+    this.#events = init.events?.(this.#client, { component: 'node-controller' }) ?? NO_EVENTS;
     this.#informers = init.informers;
     this.#nodes = init.informers.get(NODES);
     this.#leases = init.informers.get(LEASES, NODE_LEASE_NAMESPACE);
@@ -182,7 +192,10 @@ export class NodeLifecycleController {
         look: assign(({ self }) => ({ probeMs: this.#byActor.get(self.id)?.probeMs ?? 0, nowMs: this.#clock.now() })),
         markUnknown: () => this.#markUnknown(),
         markPodsNotReady: () => {
-          if (this.#passing) this.#passing.tookReady = true;
+          if (!this.#passing) return;
+          this.#passing.tookReady = true;
+          const { name, uid } = this.#passing.node.metadata;
+          this.#nodeEvent(name!, uid ?? '', 'NodeNotReady', `Node ${name} status is now: NodeNotReady`);
         },
         silent: ({ self }) => void this.#silent.add(self.id),
         heard: ({ self }) => void this.#silent.delete(self.id),
@@ -199,6 +212,7 @@ export class NodeLifecycleController {
   }
 
   #halt(): void {
+    this.#events.stop();
     this.#clock.clearTimeout(this.#taintingTimer);
     this.#taintingTimer = undefined;
     this.#conditionTaints.stop();
@@ -232,13 +246,17 @@ export class NodeLifecycleController {
       if (this.#known.has(name)) continue;
       const zone = zoneOf(node);
       this.#known.set(name, zone);
+      this.#uids.set(name, node.metadata.uid ?? '');
+      this.#nodeEvent(name, node.metadata.uid ?? '', 'RegisteredNode', `Node ${name} event: Registered Node ${name} in Controller`);
       this.#zones.ensure(zone);
       await this.#lifecycle.as(() => this.#markReachable(node));
     }
     for (const name of [...this.#known.keys()]) {
       if (present.has(name)) continue;
       this.#zones.queue(this.#known.get(name)!)?.remove(name);
+      this.#nodeEvent(name, this.#uids.get(name) ?? '', 'RemovingNode', `Node ${name} event: Removing Node ${name} from Controller`);
       this.#known.delete(name);
+      this.#uids.delete(name);
       const h = this.#health.get(name);
       if (h) {
         this.#silent.delete(h.actor.id);
@@ -407,14 +425,22 @@ export class NodeLifecycleController {
       if (!ready || ready.status === 'False' || (pod.spec as { nodeName?: string } | undefined)?.nodeName !== nodeName) continue;
       const marked = conditions.map((c) => (c === ready ? { ...c, status: 'False', lastTransitionTime: timestamp(now) } : c));
       const patch = { metadata: { resourceVersion: pod.metadata.resourceVersion }, status: { conditions: marked } };
-      await this.#lifecycle.as(() => this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'merge', 'status')).catch((e) => {
-        if (e instanceof StatusError && e.code === 404) return;
+      const gone = await this.#lifecycle.as(() => this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'merge', 'status')).then(() => false, (e) => {
+        if (e instanceof StatusError && e.code === 404) return true;
         if (!(e instanceof StatusError && e.code === 409)) this.#onError(e);
         failed = true;
+        return false;
       });
+      // As the real one: recorded once the write was tried, unless the pod was gone.
+      if (!gone) this.#events.event(referenceTo(PODS, pod), 'Warning', 'NodeNotReady', 'Node is not ready');
     }
     if (failed) this.#markRetries.add(nodeName);
     else this.#markRetries.delete(nodeName);
+  }
+
+  /** An event about a node, referred to as the real RecordNodeEvent and RecordNodeStatusChange refer to it. */
+  #nodeEvent(name: string, uid: string, reason: string, message: string): void {
+    this.#events.event({ apiVersion: 'v1', kind: 'Node', name, uid }, 'Normal', reason, message);
   }
 
   // ---- Tainting -----------------------------------------------------------------------------------

@@ -9,6 +9,8 @@
 //   or go before acting on the set again (or five minutes), so a stale cache never doubles them.
 // - It writes the status: replicas, fullyLabeledReplicas, readyReplicas, availableReplicas
 //   (Ready for minReadySeconds), observedGeneration.
+// - Each pod created or deleted is recorded on the set (SuccessfulCreate, SuccessfulDelete, or
+//   their failures), as the real pod control records it.
 // Keys are reconciled from a work queue with `concurrentReplicasetSyncs` workers.
 import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
@@ -18,6 +20,8 @@ import type { Informer } from '../../client/informer.ts';
 import { compileLabelSelector, type LabelSelector } from '../../scheduler/label-selector.ts';
 import { Expectations } from '../expectations.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
+import { referenceTo } from '../../client/events/index.ts';
+import { podCreated, podDeleted } from '../pod-control-events.ts';
 
 export const REPLICASETS = lookupResource('apps', 'v1', 'replicasets')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
@@ -158,6 +162,7 @@ export class ReplicaSetController extends QueuedController {
       for (let batch = 1; created < want; batch *= 2) {
         const size = Math.min(batch, want - created);
         const results = await Promise.allSettled(Array.from({ length: size }, () => this.#createPod(rs, template)));
+        for (const r of results) podCreated(this.events, referenceTo(REPLICASETS, rs), r.status === 'fulfilled' ? { name: r.value.metadata.name! } : { error: r.reason });
         created += size;
         const failed = results.filter((r) => r.status === 'rejected');
         if (failed.length === 0) continue;
@@ -168,6 +173,7 @@ export class ReplicaSetController extends QueuedController {
       const victims = [...owned].sort(deletionOrder).slice(0, Math.min(diff, BURST_REPLICAS));
       this.#expectations.expect(key, 0, victims.length);
       const results = await Promise.allSettled(victims.map((p) => this.client.delete(PODS, p.metadata.namespace, p.metadata.name!)));
+      results.forEach((r, i) => podDeleted(this.events, referenceTo(REPLICASETS, rs), victims[i]!.metadata.name!, r.status === 'rejected' ? r.reason : undefined));
       for (const r of results) {
         if (r.status === 'fulfilled') continue;
         this.#expectations.observed(key, 'deletes');

@@ -19,6 +19,8 @@
 //   currentRevision stays as it was (as in 1.32: kubernetes#73492).
 // - Status: replicas, readyReplicas, currentReplicas, updatedReplicas, availableReplicas,
 //   currentRevision, updateRevision, observedGeneration, collisionCount.
+// - Each pod created or deleted is recorded on the set in the real controller's words
+//   (`create Pod web-0 in StatefulSet web successful`, SuccessfulCreate; FailedCreate with the error).
 // Not done: volumeClaimTemplates and the PVC retention policy (the API server serves no
 // PersistentVolumeClaims), maxUnavailable (the MaxUnavailableStatefulSet gate is off), releasing
 // owned pods the selector no longer matches, and conditions. A set being deleted is left alone.
@@ -30,6 +32,7 @@ import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
 import { compileLabelSelector, type CompiledSelector, type LabelSelector } from '../../scheduler/label-selector.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
+import { referenceTo } from '../../client/events/index.ts';
 import { controllerRef, ownedRevisions, REVISION_HASH, REVISIONS, revisionNumber, revisionTemplate, syncRevision, truncateHistory, type PodTemplate } from './revisions.ts';
 
 export const STATEFULSETS = lookupResource('apps', 'v1', 'statefulsets')!;
@@ -176,7 +179,7 @@ export class StatefulSetController extends QueuedController {
   async #processReplica(p: Plan, slots: (KObject | undefined)[], i: number): Promise<boolean> {
     let pod = slots[i];
     if (pod && finished(pod)) {
-      await this.#deletePod(pod);
+      await this.#deletePod(p, pod);
       pod = slots[i] = undefined;
     }
     if (!pod) {
@@ -196,7 +199,7 @@ export class StatefulSetController extends QueuedController {
   async #processCondemned(p: Plan, pod: KObject, firstUnhealthy: KObject | undefined): Promise<boolean> {
     if (terminating(pod)) return p.monotonic;
     if (p.monotonic && pod !== firstUnhealthy && !available(pod, p)) return true;
-    await this.#deletePod(pod);
+    await this.#deletePod(p, pod);
     return true;
   }
 
@@ -207,7 +210,7 @@ export class StatefulSetController extends QueuedController {
       const pod = slots[target];
       if (!pod) return; // being made at the update revision
       if (revisionOf(pod) !== p.update.metadata.name && !terminating(pod)) {
-        await this.#deletePod(pod);
+        await this.#deletePod(p, pod);
         status.currentReplicas--;
         return;
       }
@@ -226,15 +229,32 @@ export class StatefulSetController extends QueuedController {
     const template = revisionTemplate(revision);
     const name = `${p.set.metadata.name}-${ordinal}`;
     const meta = template.metadata ?? {};
-    await this.client.create(PODS, {
+    const created = this.client.create(PODS, {
       metadata: { name, namespace: p.set.metadata.namespace, labels: { ...meta.labels, [POD_NAME_LABEL]: name, [POD_INDEX_LABEL]: String(ordinal), [REVISION_HASH]: revision.metadata.name! },
         ...(meta.annotations ? { annotations: meta.annotations } : {}), ...(meta.finalizers ? { finalizers: meta.finalizers } : {}), ownerReferences: [controllerRef(p.set, 'StatefulSet')] },
       spec: { ...template.spec, hostname: name, ...(p.spec.serviceName ? { subdomain: p.spec.serviceName } : {}) },
-    } as KObject).catch(lostRace);
+    } as KObject);
+    await created.then(() => this.#record('create', p.set, name), (e: unknown) => {
+      // One made already (the cache had not seen it) is no failure, and not recorded.
+      if (!(e instanceof StatusError && e.code === 409)) this.#record('create', p.set, name, e);
+      lostRace(e);
+    });
   }
 
-  async #deletePod(pod: KObject): Promise<void> {
-    await this.client.delete(PODS, pod.metadata.namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } }).catch(lostRace);
+  async #deletePod(p: Plan, pod: KObject): Promise<void> {
+    await this.client.delete(PODS, pod.metadata.namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } })
+      .then(() => this.#record('delete', p.set, pod.metadata.name!), (e: unknown) => {
+        if (!(e instanceof StatusError && e.code === 409)) this.#record('delete', p.set, pod.metadata.name!, e);
+        lostRace(e);
+      });
+  }
+
+  /** The real recordPodEvent: `Successful<Verb>`, or `Failed<Verb>` with the error. */
+  #record(verb: 'create' | 'delete', set: KObject, pod: string, error?: unknown): void {
+    const Verb = verb === 'create' ? 'Create' : 'Delete';
+    const what = `${verb} Pod ${pod} in StatefulSet ${set.metadata.name}`;
+    if (error === undefined) this.events.event(referenceTo(STATEFULSETS, set), 'Normal', `Successful${Verb}`, `${what} successful`);
+    else this.events.event(referenceTo(STATEFULSETS, set), 'Warning', `Failed${Verb}`, `${what} failed error: ${(error as Error).message}`);
   }
 
   #status(p: Plan, pods: KObject[]): SetStatus {

@@ -4,13 +4,16 @@
 // tolerate for ever). The clock starts when this controller first sees the pod under the taints,
 // and an eviction once scheduled keeps its start: a later change of taints only cancels it (no
 // NoExecute taint left, the pod gone) or leaves it. Before deleting, the pod gets the
-// DisruptionTarget condition saying why. A pod already being deleted is left alone.
+// DisruptionTarget condition saying why. A pod already being deleted is left alone. It records, as
+// the real one: TaintManagerEviction "Marking for deletion Pod ns/name" as it deletes a pod, and
+// "Cancelling deletion of Pod ns/name" when an eviction still waiting is called off.
 import type { Clock } from '../../api/env.ts';
 import { timestamp } from '../../api/env.ts';
 import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { ApiClient } from '../../client/client.ts';
+import { NO_EVENTS, type EventRecorder, type RecorderFactory } from '../../client/events/index.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
 import type { SharedInformers } from '../../client/shared-informers.ts';
@@ -40,6 +43,8 @@ export interface TaintEvictionInit {
   onEvict?: (pod: string, atMs: number) => void;
   /** Where its lifecycle is hosted as `controller/taint-eviction-controller`. */
   system?: ActorSystem;
+  /** Makes its event recorder; without it, it records none. */
+  events?: RecorderFactory;
 }
 
 const noExecuteTaints = (node: KObject | undefined): Taint[] => (node ? taintsOf(node).filter((t) => t.effect === 'NoExecute') : []);
@@ -75,6 +80,7 @@ export class TaintEvictionController {
   readonly #nodes: Informer;
   readonly #pods: Informer;
   readonly #onError: (e: unknown) => void;
+  readonly #events: EventRecorder;
   readonly #onEvict: TaintEvictionInit['onEvict'];
   readonly #scheduled = new Map<string, Scheduled>();
   /** Events before both caches are synced wait for the sweep over every node when it runs. */
@@ -83,6 +89,7 @@ export class TaintEvictionController {
   constructor(init: TaintEvictionInit) {
     this.#clock = init.clock;
     this.#client = new ApiClient(init.bus, 'taint-eviction-controller', undefined, init.limiter, { clock: init.clock });
+    this.#events = init.events?.(this.#client, { component: 'taint-eviction-controller' }) ?? NO_EVENTS;
     this.#informers = init.informers;
     this.#nodes = init.informers.get(NODES);
     this.#pods = init.informers.get(PODS);
@@ -107,6 +114,7 @@ export class TaintEvictionController {
       halt: () => {
         for (const s of this.#scheduled.values()) this.#clock.clearTimeout(s.timer);
         this.#scheduled.clear();
+        this.#events.stop();
       },
     }, init.system ?? new ActorSystem(init.clock));
   }
@@ -161,6 +169,13 @@ export class TaintEvictionController {
     if (!s) return;
     this.#clock.clearTimeout(s.timer);
     this.#scheduled.delete(key);
+    if (s.timer !== undefined) this.#event(key, `Cancelling deletion of Pod ${key}`);
+  }
+
+  /** About the pod by name, as the real controller refers to it (no uid). */
+  #event(key: string, message: string): void {
+    const [namespace, name] = key.split('/') as [string, string];
+    this.#events.event({ apiVersion: 'v1', kind: 'Pod', name, namespace }, 'Normal', 'TaintManagerEviction', message);
   }
 
   #evict(key: string, entry: Scheduled): void {
@@ -171,6 +186,7 @@ export class TaintEvictionController {
     if (!pod) return;
     const now = this.#clock.now();
     this.#onEvict?.(key, now);
+    this.#event(key, `Marking for deletion Pod ${key}`);
     void this.#deleteWithCondition(pod, now).catch((e) => {
       if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#onError(e);
     });

@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
 import { ApiClient } from '../../../actors/client/client.ts';
+import { coreRecorders, EVENTS, type CoreEvent } from '../../../actors/client/events/index.ts';
 import { SharedInformers } from '../../../actors/client/shared-informers.ts';
 import { CronJobController } from '../../../actors/controller-manager/controllers/cronjob.ts';
 import { SimCluster } from '../../../sim/cluster.ts';
@@ -123,11 +124,13 @@ test('the scheduled timestamp is written in the CronJob\'s time zone', async () 
 });
 
 test('the controller records the real Events: the Job created, then seen completed', async () => {
-  const { clock, bus, server, client, run } = await virtualWorld({ seed: 6 });
+  const { clock, bus, server, client, run, random } = await virtualWorld({ seed: 6 });
   const informers = new SharedInformers(bus, clock, 'test');
-  const events: string[] = [];
-  const controller = new CronJobController({ bus, clock, informers, workers: 5, onError: (e) => { throw e; },
-    onEvent: (o, type, reason, message) => void events.push(`${o.metadata.name} ${type} ${reason}: ${message}`) });
+  const controller = new CronJobController({ bus, clock, informers, workers: 5, onError: (e) => { throw e; }, events: coreRecorders(clock, random.fork('events')) });
+  /** The Events written, in the order they were, as `object type reason: message`. */
+  const events = async () => ((await client.list(EVENTS, 'default')).items as CoreEvent[])
+    .sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion))
+    .map((e) => `${e.involvedObject.name} ${e.type} ${e.reason}: ${e.message}`);
   await controller.start();
   await client.create(CRONJOBS, cronJob('tick'));
   const next = Math.ceil((clock.now() + 1) / 60_000) * 60_000;
@@ -140,7 +143,7 @@ test('the controller records the real Events: the Job created, then seen complet
   await client.patch(JOBS, 'default', name, { status: { startTime: done, completionTime: done, succeeded: 1,
     conditions: [{ type: 'SuccessCriteriaMet', status: 'True' }, { type: 'Complete', status: 'True' }] } }, 'merge', 'status');
   await run(1_000);
-  assert.equal(events, [`tick Normal SuccessfulCreate: Created job ${name}`, `tick Normal SawCompletedJob: Saw completed job: ${name}, condition: Complete`]);
+  assert.equal(await events(), [`tick Normal SuccessfulCreate: Created job ${name}`, `tick Normal SawCompletedJob: Saw completed job: ${name}, condition: Complete`]);
   const status = (await client.get(CRONJOBS, 'default', 'tick')).status as Rec;
   assert.equal([status.active, status.lastScheduleTime], [undefined, iso(next)]);
   controller.stop();

@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
 import { ApiClient } from '../../../actors/client/client.ts';
+import { coreRecorders, EVENTS, type CoreEvent } from '../../../actors/client/events/index.ts';
 import { SharedInformers } from '../../../actors/client/shared-informers.ts';
 import { JobController } from '../../../actors/controller-manager/controllers/job.ts';
 import { SimCluster } from '../../../sim/cluster.ts';
@@ -175,11 +176,13 @@ test('deleting a running Job in the background deletes its pods: their tracking 
 });
 
 test('the controller records the real Events: pods created, the Job completed', async () => {
-  const { clock, bus, server, client, run } = await virtualWorld({ seed: 5 });
+  const { clock, bus, server, client, run, random } = await virtualWorld({ seed: 5 });
   const informers = new SharedInformers(bus, clock, 'test');
-  const events: string[] = [];
-  const controller = new JobController({ bus, clock, informers, workers: 5, onError: (e) => { throw e; },
-    onEvent: (o, type, reason, message) => void events.push(`${o.metadata.name} ${type} ${reason}: ${message}`) });
+  const controller = new JobController({ bus, clock, informers, workers: 5, onError: (e) => { throw e; }, events: coreRecorders(clock, random.fork('events')) });
+  /** The Events written, in the order they were, as `object type reason: message`. */
+  const events = async () => ((await client.list(EVENTS, 'default')).items as CoreEvent[])
+    .sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion))
+    .map((e) => `${e.involvedObject.name} ${e.type} ${e.reason}: ${e.message}`);
   await controller.start();
   await client.create(JOBS, job('once'));
   await run(2_000);
@@ -190,7 +193,7 @@ test('the controller records the real Events: pods created, the Job completed', 
   await client.patch(PODS, 'default', pod!.metadata.name!, { status: { phase: 'Succeeded',
     containerStatuses: [{ name: 'main', state: { terminated: { exitCode: 0, reason: 'Completed', finishedAt: now } } }] } }, 'merge', 'status');
   await run(5_000);
-  assert.equal(events, [`once Normal SuccessfulCreate: Created pod: ${pod!.metadata.name}`, 'once Normal Completed: Job completed']);
+  assert.equal(await events(), [`once Normal SuccessfulCreate: Created pod: ${pod!.metadata.name}`, 'once Normal Completed: Job completed']);
   assert.equal(((await client.get(JOBS, 'default', 'once')).status as Rec).succeeded, 1);
   controller.stop();
   informers.stop();

@@ -1,6 +1,6 @@
 // The controller manager's metrics against a real API server on virtual time: its work queues
 // report under the real controllers' queue names (adds, depth, durations), its clients' requests
-// are counted (the ReplicaSet controller's pod creations among them), and
+// are counted (the ReplicaSet controller's pod creations and their events among them), and
 // leader_election_master_status flips from the crashed leader to its successor.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -47,7 +47,7 @@ test("a ReplicaSet's syncs show in the replicaset queue's metrics and its pod cr
   assert.is(await sample(m, 'workqueue_queue_duration_seconds_count', q), adds);
   assert.is(await sample(m, 'workqueue_depth', q), 0);
   assert.is(await sample(m, 'workqueue_retries_total', q), 0, 'no sync failed');
-  assert.is(await sample(m, 'rest_client_requests_total', { code: '201', method: 'POST' }), 3, 'three pods created');
+  assert.is(await sample(m, 'rest_client_requests_total', { code: '201', method: 'POST' }), 6, 'three pods created, and the event of each');
   assert.ok((await sample(m, 'rest_client_requests_total', { code: '200', method: 'GET' }))! >= 1, 'the informers listed');
   await cm.stop();
   w.stop();
