@@ -173,7 +173,7 @@ export class SimCluster {
     const hooks = this.#hooks;
     return new ControllerManager({
       bus: this.#link(identity), asIdentity: this.#tokens.asIdentity, clock: this.clock, random: this.random.fork(identity),
-      options: controllerManagerFromScenario(this.scenario.options.controllerManager), identity, system: this.system,
+      options: controllerManagerFromScenario(this.scenario.options.controllerManager), identity, system: this.system, events: this.scenario.events,
       onError: (controller, e) => this.#error(controller, e),
       ...(hooks.onTaint ? { onTaint: hooks.onTaint } : {}), ...(hooks.onEvict ? { onEvict: hooks.onEvict } : {}),
       ...(hooks.onLeading ? { onLeading: (id, leading, at) => hooks.onLeading!('orch-controller-manager', id, leading, at) } : {}),
@@ -185,7 +185,7 @@ export class SimCluster {
     const hooks = this.#hooks;
     return schedulerReplica({
       bus: this.#tokens.asIdentity(this.#link(identity), SCHEDULER), clock: this.clock, random: this.random.fork(i === 0 ? 'scheduler' : identity),
-      options: schedulerFromScenario(this.scenario.options.scheduler), identity, system: this.system,
+      options: schedulerFromScenario(this.scenario.options.scheduler), identity, system: this.system, events: this.scenario.events,
       ...(hooks.onDecision ? { onDecision: hooks.onDecision } : {}),
       ...(hooks.onLeading ? { onLeading: hooks.onLeading } : {}),
       onError: (e) => this.#error('scheduler', e),
@@ -202,7 +202,7 @@ export class SimCluster {
     if (!node) throw new Error(`no node ${name} in this cluster`);
     if (this.agents.has(name)) return;
     const agent = new NodeAgent({ bus: this.#tokens.asIdentity(this.#link(name), nodeIdentity(name)), clock: this.clock, random: this.random.fork(`nodeagent/${name}`), nodeName: name,
-      options: node.options, system: this.system, onError: (e) => this.#error(`nodeagent/${name}`, e) });
+      options: node.options, system: this.system, events: this.scenario.events, onError: (e) => this.#error(`nodeagent/${name}`, e) });
     this.agents.set(name, agent);
     await agent.start();
   }

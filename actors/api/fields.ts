@@ -38,6 +38,8 @@ const DERIVED: Record<string, FieldGetter> = {
   'spec.hostNetwork': (o) => at(o, ['spec', 'hostNetwork']) || 'false',
   /** A Job's succeeded pods, 0 when none (JobToSelectableFields). */
   'status.successful': (o) => at(o, ['status', 'succeeded']) || '0',
+  /** An event's source component, else its reporting component (events of the events API have no source). */
+  source: (o) => at(o, ['source', 'component']) || at(o, ['reportingComponent']),
 };
 
 const cache = new Map<string, Record<string, FieldGetter>>();

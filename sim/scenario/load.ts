@@ -60,6 +60,7 @@
 //                               # flags by name (leader-elect-lease-duration: 20s); the scheduler also takes
 //                               # its configuration file's fields (percentageOfNodesToScore: 50)
 //   replicas: { controllerManager: 2, scheduler: 2 }   # optional, 1..10 each, default 1: they elect leaders
+//   events: false               # optional, default true: whether the components record Events
 //   plan: { vary: [...], seeds: 3, targets: {...} }    # for `orchsim plan` (plan.ts)
 //   manifests: cluster.yaml     # or a list: files of Node, Pod and PodTemplate objects (or Lists of
 //                               # them), relative to this file. A Node is a pool of one named after it;
@@ -82,7 +83,7 @@ import { fault } from './faults.ts';
 import { readManifests, type Sourced } from './manifests.ts';
 import { plan } from './plan.ts';
 import { nodePool } from './pools.ts';
-import { durationMs, integer, nonEmptyString, optional, string } from './schema.ts';
+import { boolean, durationMs, integer, nonEmptyString, optional, string } from './schema.ts';
 import { workload } from './workloads.ts';
 import { yamlDocuments } from './yaml-documents.ts';
 import { requestTime } from './request-time.ts';
@@ -90,7 +91,7 @@ import { requestTime } from './request-time.ts';
 export { ScenarioError } from './field.ts';
 export { nodeNames } from './pools.ts';
 
-const SCENARIO_FIELDS = ['name', 'description', 'seed', 'duration', 'sampleInterval', 'nodePools', 'workloads', 'faults', 'options', 'replicas', 'requestTime', 'plan', 'manifests'];
+const SCENARIO_FIELDS = ['name', 'description', 'seed', 'duration', 'sampleInterval', 'nodePools', 'workloads', 'faults', 'options', 'replicas', 'events', 'requestTime', 'plan', 'manifests'];
 const REPLICAS_MAX = 10;
 const COMPONENTS = ['apiserver', 'scheduler', 'nodeagent', 'controllerManager'] as const;
 const RUN_MAX_MS = 7 * 24 * 3_600_000; // 7 days
@@ -157,6 +158,7 @@ export function parseScenario(text: string, source: { name: string; dir: string;
     faults: listed(root.child('faults'), 'faults', FAULTS_MAX).map((f) => fault(f, runMs, poolsByName, replicaCounts)),
     options: componentOptions(root.child('options')),
     replicas: replicaCounts,
+    events: optional(root.child('events'), boolean, true),
     ...(root.child('requestTime').present ? { requestTime: requestTime(root.child('requestTime')) } : {}),
     ...(root.child('plan').present ? { plan: plan(root.child('plan'), poolsByName) } : {}),
   };

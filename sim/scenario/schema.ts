@@ -110,6 +110,11 @@ export function labels(f: Field): Record<string, string> {
   return out;
 }
 
+export function boolean(f: Field): boolean {
+  if (typeof f.value !== 'boolean') f.fail('must be true or false');
+  return f.value as boolean;
+}
+
 export function oneOf<T extends string>(f: Field, values: readonly T[]): T {
   if (!values.includes(f.value as T)) f.fail(`must be one of ${values.join(', ')}`);
   return f.value as T;

@@ -23,6 +23,8 @@ export interface Scenario {
   options: ComponentOptions;
   /** `replicas:` how many controller managers and schedulers run (default 1 each); they elect leaders. */
   replicas: { controllerManager: number; scheduler: number };
+  /** `events:` whether the components record Events, as the real ones do (default true). */
+  events: boolean;
   /** `requestTime:` how long API requests take; absent, they are answered at the instant they are sent. */
   requestTime?: RequestTimeModel;
   /** `plan:` what `orchsim plan` varies and the targets it checks. */

@@ -117,6 +117,7 @@ faults:
 options:
   scheduler: { percentageOfNodesToScore: 50 }
   apiserver: { etcd-compaction-interval: 5m0s }
+events: false
 `;
 
 const EXPECTED_FULL: Scenario = {
@@ -190,6 +191,7 @@ const EXPECTED_FULL: Scenario = {
   ],
   options: { apiserver: { 'etcd-compaction-interval': '5m0s' }, scheduler: { percentageOfNodesToScore: 50 }, nodeagent: {}, controllerManager: {} },
   replicas: { controllerManager: 1, scheduler: 1 },
+  events: false,
 };
 
 test('a scenario using every field parses to exactly the expected object', () => {
@@ -208,6 +210,7 @@ test('omitted fields take their defaults', () => {
     faults: [{ kind: 'nodeCrash', atMs: 60_000, count: 1 }],
     options: { apiserver: {}, scheduler: {}, nodeagent: {}, controllerManager: {} },
     replicas: { controllerManager: 1, scheduler: 1 },
+    events: true,
   });
 });
 
@@ -238,7 +241,7 @@ test('an unknown field is named, with the closest allowed field and the list of 
   rejects('workloads: [{ name: w, cuont: 1, requests: {} }]', 'workloads[0].cuont',
     'unknown field (did you mean count?); allowed fields: name, namespace, count, start, arrival, requests, limits, priority, labels, image, tolerations, nodeSelector, pod, template, runDuration, failureProbability, controller');
   const top = errorOf('durration: 30m\n');
-  assert.is(top.message, 'scenario.yaml: durration: unknown field (did you mean duration?); allowed fields: name, description, seed, duration, sampleInterval, nodePools, workloads, faults, options, replicas, requestTime, plan, manifests');
+  assert.is(top.message, 'scenario.yaml: durration: unknown field (did you mean duration?); allowed fields: name, description, seed, duration, sampleInterval, nodePools, workloads, faults, options, replicas, events, requestTime, plan, manifests');
   rejects('options: { schedular: {} }', 'options.schedular', 'unknown field (did you mean scheduler?); allowed fields: apiserver, scheduler, nodeagent, controllerManager');
   rejects('workloads: [{ name: w, count: 1, requests: {}, arrival: { kind: poisson, interval: 1s } }]', 'workloads[0].arrival.interval',
     'unknown field; allowed fields: kind, ratePerSecond');
@@ -400,6 +403,11 @@ test('replicas and the control-plane faults: the leader or an index, a freeze ne
   rejectsWhole(`${base}faults: [{ kind: zonePartition, at: 1m }]`, 'faults[0].zone', 'is required for zonePartition: the zone cut off, or any (each zone in turn)');
   rejectsWhole(`${base}faults: [{ kind: schedulerCrash, at: 1m, count: 2 }]`, 'faults[0].count', 'does not apply to schedulerCrash: it hits one replica (replica: leader or an index)');
   rejectsWhole('duration: 5m\nnodePools: [{ name: a, count: 1 }]\nreplicas: { scheduler: 0 }', 'replicas.scheduler', 'must be an integer from 1 to 10, got 0');
+});
+
+test('events is true or false, nothing else', () => {
+  rejectsWhole(`${BASE}events: off`, 'events', 'must be true or false, got "off"');
+  rejectsWhole(`${BASE}events: 0`, 'events', 'must be true or false, got 0');
 });
 
 test('a ReplicaSet workload: one set of count replicas at its start, no arrival process, no batch run', () => {

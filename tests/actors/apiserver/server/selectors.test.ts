@@ -169,6 +169,25 @@ test('field selector values: escapes as the real parser reads them, bare = refus
   assert.equal(await names(h, field('metadata.name=p\\,1')), [], 'an escaped comma is part of the value "p,1"');
 });
 
+test('field selectors on events: the involved object, as kubectl describe asks, and source, the source component else the reporting one', async () => {
+  const h = await startServer();
+  const EVENTS = '/api/v1/namespaces/default/events';
+  const event = (name: string, involvedObject: object, more: object) => ({ metadata: { name }, involvedObject, reason: 'R', message: 'm', type: 'Normal', ...more });
+  await h.post(EVENTS, event('e1', { kind: 'Pod', namespace: 'default', name: 'web', uid: 'u1' }, { source: { component: 'kubelet', host: 'n1' }, reportingComponent: 'kubelet' }));
+  await h.post(EVENTS, event('e2', { kind: 'Pod', namespace: 'default', name: 'web', uid: 'u2' }, { source: {}, reportingComponent: 'default-scheduler', eventTime: '2026-01-01T00:00:00.000000Z', action: 'Binding', reportingInstance: 's' }));
+  await h.post(EVENTS, event('e3', { kind: 'Node', name: 'n1', uid: 'n1' }, { source: { component: 'kubelet' } }));
+  const names = async (selector: string, path = EVENTS) => {
+    const r = await h.get(`${path}?${field(selector)}`);
+    assert.is(r.status, 200, r.text);
+    return r.json.items.map((i: any) => i.metadata.name);
+  };
+  assert.equal(await names('involvedObject.name=web,involvedObject.namespace=default,involvedObject.uid=u1'), ['e1']);
+  assert.equal(await names('involvedObject.name=n1,involvedObject.namespace=,involvedObject.uid=n1', '/api/v1/events'), ['e3'], 'a node\'s events have no namespace in their reference');
+  assert.equal(await names('involvedObject.kind=Pod'), ['e1', 'e2']);
+  assert.equal(await names('source=default-scheduler'), ['e2']);
+  assert.equal(await names('source=kubelet'), ['e1', 'e3']);
+});
+
 test('selectors apply to deletecollection of config maps too', async () => {
   const h = await startServer();
   await h.post('/api/v1/namespaces/default/configmaps', configMap('a'));
