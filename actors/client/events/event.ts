@@ -76,11 +76,11 @@ const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])
 
 /**
  * The real GenerateEventName: `<object name>.<nanoseconds since the epoch in hex>`, or a uuid when
- * that is no valid name (an object name with a colon). The clock has milliseconds: the digits
- * below them are drawn from `random`, so two events of one object in one millisecond differ.
+ * that is no valid name (an object name with a colon). The clock's whole milliseconds count; the
+ * digits below them are drawn from `random`, so two events of one object in one millisecond differ.
  */
 export function eventName(objectName: string, ms: number, random: Random): string {
-  const nanos = BigInt(ms) * 1_000_000n + BigInt(Math.floor(random.next() * 1_000_000));
+  const nanos = BigInt(Math.floor(ms)) * 1_000_000n + BigInt(Math.floor(random.next() * 1_000_000));
   const name = `${objectName}.${nanos.toString(16)}`;
   return name.length <= 253 && SUBDOMAIN.test(name) ? name : uuid(random);
 }
