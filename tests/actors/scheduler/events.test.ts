@@ -9,6 +9,7 @@ import { EVENTS, type CoreEvent } from '../../../actors/client/events/index.ts';
 import { SharedInformers } from '../../../actors/client/shared-informers.ts';
 import { NodeConditionTaints } from '../../../actors/controller-manager/controllers/node-condition-taints.ts';
 import { Scheduler } from '../../../actors/scheduler/scheduler.ts';
+import { priorityClasses } from '../../helpers/priority-classes.ts';
 import { virtualWorld } from '../../helpers/virtual-world.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
@@ -19,8 +20,10 @@ async function world(events = true) {
   const scheduler = new Scheduler({ bus, clock, random: random.fork('scheduler'), identity: 'scheduler-0', events, onError: (e) => { throw e; } });
   const node = (name: string, cpu: string) => client.create(NODES, { metadata: { name, labels: { 'kubernetes.io/hostname': name } },
     status: { allocatable: { cpu, memory: '16Gi', pods: '110' }, capacity: { cpu, memory: '16Gi', pods: '110' }, conditions: [{ type: 'Ready', status: 'True' }] } } as KObject);
-  const pod = (name: string, cpu: string, priority = 0) => client.create(PODS, { metadata: { name, namespace: 'default' },
-    spec: { priority, containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu } } }], terminationGracePeriodSeconds: 0 } } as KObject);
+  const classFor = priorityClasses(client);
+  const pod = async (name: string, cpu: string, priority?: number) => client.create(PODS, { metadata: { name, namespace: 'default' },
+    spec: { ...(priority !== undefined ? { priorityClassName: await classFor(priority) } : {}),
+      containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu } } }], terminationGracePeriodSeconds: 0 } } as KObject);
   // New nodes carry the not-ready taint until the node lifecycle controller sees them Ready.
   const informers = new SharedInformers(bus, clock, 'test');
   const taints = new NodeConditionTaints({ bus, informers, onError: (e) => { throw e; } });
@@ -39,7 +42,7 @@ test('a pod bound gets Scheduled, in the shape the events API stores: event time
   assert.equal(rest, []);
   assert.equal([e!.type, e!.reason, e!.message, e!.action], ['Normal', 'Scheduled', 'Successfully assigned default/web to n1', 'Binding']);
   assert.equal([e!.reportingComponent, e!.reportingInstance], ['default-scheduler', 'default-scheduler-scheduler-0']);
-  assert.equal([e!.source, e!.firstTimestamp, e!.lastTimestamp, e!.count, e!.series], [{}, null, null, undefined, undefined]);
+  assert.equal([e!.source, e!.firstTimestamp ?? null, e!.lastTimestamp ?? null, e!.count, e!.series], [{}, null, null, undefined, undefined]);
   assert.match(e!.eventTime!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
   assert.equal({ ...e!.involvedObject, resourceVersion: undefined }, { kind: 'Pod', namespace: 'default', name: 'web', uid: p.metadata.uid, apiVersion: 'v1', resourceVersion: undefined });
   w.stop();
@@ -75,7 +78,7 @@ test('preemption: each victim gets Preempted, by the preemptor\'s uid, on the no
   const w = await world();
   await w.node('n1', '2');
   await w.scheduler.start();
-  const low = await w.pod('low', '2', 0);
+  const low = await w.pod('low', '2', 1);
   await w.run(5_000);
   const high = await w.pod('high', '2', 1000);
   await w.run(60_000);
