@@ -16,7 +16,7 @@
 // on every run.
 import { formatDuration } from '../api/duration.ts';
 import type { KObject } from '../api/types.ts';
-import type { EventRecorder, ObjectReference } from '../client/events/index.ts';
+import { NO_EVENTS, type EventRecorder, type ObjectReference } from '../client/events/index.ts';
 import { digest } from './pod-runtime.ts';
 
 /** A container as the runtime knows it. */
@@ -36,6 +36,11 @@ export class AgentEvents {
 
   constructor(readonly recorder: EventRecorder, readonly nodeName: string) {
     this.#node = { kind: 'Node', name: nodeName, uid: nodeName };
+  }
+
+  /** Whether events are recorded at all (a pod's runtime needs nothing for them otherwise). */
+  get recording(): boolean {
+    return this.recorder !== NO_EVENTS;
   }
 
   /** The node registered, or reported again after a restart: the real agent's start and its first status. */

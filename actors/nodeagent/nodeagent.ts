@@ -479,7 +479,7 @@ export class NodeAgent {
       onError: (e) => this.#report(e),
       ...(resumed ? { resumed: { startTime: status.startTime! } } : { onRunning: (atMs: number) => this.#metrics.podRunning(atMs - seenMs) }),
       ...(run.exit ? { exit: run.exit } : {}),
-      events: { agent: this.#events, pod: (fieldPath) => this.#podRef(key, fieldPath) },
+      ...(this.#events.recording ? { events: { agent: this.#events, pod: (fieldPath: string) => this.#podRef(key, fieldPath) } } : {}),
     });
     this.#pods.set(key, runtime);
     this.#runtimes.set(runtime.actorId, runtime);

@@ -44,7 +44,8 @@ export const COMBINED_PREFIX = '(combined from similar events): ';
 const bounded = <V extends {}>(size: number) => new LRUCache<number, V>({ maxSize: size, sizeCalculation: () => 1 });
 
 interface Bucket { tokens: number; atMs: number }
-interface Aggregate { messages: Set<number>; lastMs: number }
+/** The messages seen (hashed; at most maxEvents, oldest first: an array, which costs a fraction of a Set's memory). */
+interface Aggregate { messages: number[]; lastMs: number }
 interface Observation { count: number; firstTimestamp: string | null; name: string; resourceVersion: string | undefined }
 
 export class EventCorrelator {
@@ -84,12 +85,13 @@ export class EventCorrelator {
     const now = this.#clock.now();
     const key = aggregateKey(event);
     let record = this.#aggregates.get(key);
-    if (!record || now - record.lastMs > this.#o.maxIntervalMs) record = { messages: new Set(), lastMs: now };
-    record.messages.add(hashKey([event.message]));
+    if (!record || now - record.lastMs > this.#o.maxIntervalMs) record = { messages: [], lastMs: now };
+    const message = hashKey([event.message]);
+    if (!record.messages.includes(message)) record.messages.push(message);
     record.lastMs = now;
     this.#aggregates.set(key, record);
-    if (record.messages.size < this.#o.maxEvents) return { event, key: eventKey(event) };
-    record.messages.delete(record.messages.values().next().value!);
+    if (record.messages.length < this.#o.maxEvents) return { event, key: eventKey(event) };
+    record.messages.shift();
     const at = timestamp(now);
     const combined: CoreEvent = {
       metadata: { name: eventName(event.involvedObject.name ?? '', now, this.#random), namespace: event.metadata.namespace },
