@@ -10,6 +10,7 @@
 //   ContainerCreating     Pulling, for each image to pull
 //   Running               Pulled, Created, Started, for each container
 //   stopping containers   Killing
+//   a failed run restarts BackOff (Warning); Pulled, Created, Started again when it runs
 //
 // There are no real images: an image is present on the node once a pod pulled it there; one
 // pulled takes the pod's creating time, and its size is a number drawn from its name, the same
@@ -84,7 +85,10 @@ export class AgentEvents {
   running(pod: (fieldPath: string) => ObjectReference, containers: readonly ContainerSpec[], creatingMs: number, pulls?: readonly boolean[]): void {
     containers.forEach((c, i) => {
       const ref = pod(fieldPath(c));
-      if (pulls ? pulls[i] : this.#pulls(c)) {
+      const pulled = pulls ? pulls[i] : this.#pulls(c);
+      // A restart pulls as it runs again: no creating step said so before.
+      if (pulled && !pulls) this.recorder.event(ref, 'Normal', 'Pulling', `Pulling image "${c.image}"`);
+      if (pulled) {
         const took = formatDuration(creatingMs);
         this.recorder.event(ref, 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${took} (${took} including waiting). Image size: ${imageSize(c.image)} bytes.`);
         this.#images.add(c.image);
@@ -92,6 +96,14 @@ export class AgentEvents {
       this.recorder.event(ref, 'Normal', 'Created', `Created container: ${c.name}`);
       this.recorder.event(ref, 'Normal', 'Started', `Started container ${c.name}`);
     });
+  }
+
+  /** The containers failed and wait to be restarted. */
+  backOff(pod: (fieldPath: string) => ObjectReference, containers: readonly ContainerSpec[]): void {
+    for (const c of containers) {
+      const ref = pod(fieldPath(c));
+      this.recorder.event(ref, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${ref.name}_${ref.namespace}(${ref.uid})`);
+    }
   }
 
   stopping(pod: (fieldPath: string) => ObjectReference, containers: readonly ContainerSpec[]): void {

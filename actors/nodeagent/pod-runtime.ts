@@ -262,6 +262,7 @@ export class PodRuntime {
         return this.#enqueue(() => this.#deps.write(this.#runningStatus(now)));
       case 'BackOff':
         this.#lastRun = { startedMs: this.#runningMs, finishedMs: now };
+        if (events) events.agent.backOff(events.pod, this.#containers);
         return this.#enqueue(() => this.#deps.write(this.#backOffStatus(now)));
       case 'Succeeded':
       case 'Failed':

@@ -94,6 +94,18 @@ test('a running pod deleted has each of its containers stopped (Killing)', async
   w.close();
 });
 
+test('a container whose run fails under restartPolicy OnFailure backs off (BackOff), then is created and started again', async () => {
+  const w = await world({ eventRecordQps: 0 });
+  const pod = await w.client.create(PODS, { metadata: { name: 'flaky', namespace: 'default', annotations: { 'orchsim.io/run-duration': '5s', 'orchsim.io/exit-code': '1' } },
+    spec: { nodeName: NODE, restartPolicy: 'OnFailure', containers: [{ name: 'main', image: 'busybox:1.36' }] } } as KObject);
+  await w.until(60_000);
+  const lines = await w.events('flaky');
+  assert.ok(lines.includes(`Pod/flakyspec.containers{main} Warning BackOff: Back-off restarting failed container main in pod flaky_default(${pod.metadata.uid})`), lines.join('\n'));
+  const started = ((await w.stored()).find((e) => e.reason === 'Started' && e.involvedObject.name === 'flaky'))!;
+  assert.ok(started.count! >= 2, `started again after each back-off: ${started.count}`);
+  w.close();
+});
+
 test('memory pressure: the condition\'s change, the threshold met, the pod evicted with its message and annotations, stopped; and the pressure\'s end', async () => {
   const w = await world({ memory: '2Gi', eventRecordQps: 0 });
   await w.pod('hog', [{ name: 'main', image: 'nginx:1.27', resources: { requests: { memory: '512Mi' } } }], { [MEMORY_USAGE]: '2000Mi' });
