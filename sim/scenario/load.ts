@@ -60,7 +60,7 @@
 //                               # flags by name (leader-elect-lease-duration: 20s); the scheduler also takes
 //                               # its configuration file's fields (percentageOfNodesToScore: 50)
 //   replicas: { controllerManager: 2, scheduler: 2 }   # optional, 1..10 each, default 1: they elect leaders
-//   events: false               # optional, default true: whether the components record Events
+//   events: true                # optional, default false: whether the components record Events
 //   plan: { vary: [...], seeds: 3, targets: {...} }    # for `orchsim plan` (plan.ts)
 //   manifests: cluster.yaml     # or a list: files of Node, Pod and PodTemplate objects (or Lists of
 //                               # them), relative to this file. A Node is a pool of one named after it;
@@ -158,7 +158,7 @@ export function parseScenario(text: string, source: { name: string; dir: string;
     faults: listed(root.child('faults'), 'faults', FAULTS_MAX).map((f) => fault(f, runMs, poolsByName, replicaCounts)),
     options: componentOptions(root.child('options')),
     replicas: replicaCounts,
-    events: optional(root.child('events'), boolean, true),
+    events: optional(root.child('events'), boolean, false),
     ...(root.child('requestTime').present ? { requestTime: requestTime(root.child('requestTime')) } : {}),
     ...(root.child('plan').present ? { plan: plan(root.child('plan'), poolsByName) } : {}),
   };

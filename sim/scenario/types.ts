@@ -23,7 +23,7 @@ export interface Scenario {
   options: ComponentOptions;
   /** `replicas:` how many controller managers and schedulers run (default 1 each); they elect leaders. */
   replicas: { controllerManager: number; scheduler: number };
-  /** `events:` whether the components record Events, as the real ones do (default true). */
+  /** `events:` whether the components record Events, as the real ones do (default false: they cost a run about a fifth of its time). */
   events: boolean;
   /** `requestTime:` how long API requests take; absent, they are answered at the instant they are sent. */
   requestTime?: RequestTimeModel;

@@ -117,7 +117,7 @@ faults:
 options:
   scheduler: { percentageOfNodesToScore: 50 }
   apiserver: { etcd-compaction-interval: 5m0s }
-events: false
+events: true
 `;
 
 const EXPECTED_FULL: Scenario = {
@@ -191,7 +191,7 @@ const EXPECTED_FULL: Scenario = {
   ],
   options: { apiserver: { 'etcd-compaction-interval': '5m0s' }, scheduler: { percentageOfNodesToScore: 50 }, nodeagent: {}, controllerManager: {} },
   replicas: { controllerManager: 1, scheduler: 1 },
-  events: false,
+  events: true,
 };
 
 test('a scenario using every field parses to exactly the expected object', () => {
@@ -210,7 +210,7 @@ test('omitted fields take their defaults', () => {
     faults: [{ kind: 'nodeCrash', atMs: 60_000, count: 1 }],
     options: { apiserver: {}, scheduler: {}, nodeagent: {}, controllerManager: {} },
     replicas: { controllerManager: 1, scheduler: 1 },
-    events: true,
+    events: false,
   });
 });
 
