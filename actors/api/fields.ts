@@ -29,6 +29,9 @@ const BY_KIND: Record<string, string[]> = {
   '/secrets': ['type'],
   '/events': ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion',
     'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type'],
+  // The same objects (stored as core Events), under the events API's names for their fields.
+  'events.k8s.io/events': ['regarding.kind', 'regarding.namespace', 'regarding.name', 'regarding.uid', 'regarding.apiVersion',
+    'regarding.resourceVersion', 'regarding.fieldPath', 'reason', 'reportingController', 'deprecatedSource', 'type'],
   'apps/replicasets': ['status.replicas'],
   'batch/jobs': ['status.successful'],
 };
@@ -40,6 +43,16 @@ const DERIVED: Record<string, FieldGetter> = {
   'status.successful': (o) => at(o, ['status', 'succeeded']) || '0',
   /** An event's source component, else its reporting component (events of the events API have no source). */
   source: (o) => at(o, ['source', 'component']) || at(o, ['reportingComponent']),
+  /** The events API's names, read on the core Events its objects are stored as. */
+  'regarding.kind': field('involvedObject.kind'),
+  'regarding.namespace': field('involvedObject.namespace'),
+  'regarding.name': field('involvedObject.name'),
+  'regarding.uid': field('involvedObject.uid'),
+  'regarding.apiVersion': field('involvedObject.apiVersion'),
+  'regarding.resourceVersion': field('involvedObject.resourceVersion'),
+  'regarding.fieldPath': field('involvedObject.fieldPath'),
+  reportingController: field('reportingComponent'),
+  deprecatedSource: (o) => at(o, ['source', 'component']) || at(o, ['reportingComponent']),
 };
 
 const cache = new Map<string, Record<string, FieldGetter>>();

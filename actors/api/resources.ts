@@ -93,6 +93,7 @@ export const RESOURCES: readonly ResourceType[] = [
   define({ group: 'batch', resource: 'jobs', kind: 'Job', categories: ALL, subresources: [status('Job')] }),
   define({ group: 'batch', resource: 'cronjobs', kind: 'CronJob', shortNames: ['cj'], categories: ALL, subresources: [status('CronJob')] }),
   define({ group: 'coordination.k8s.io', resource: 'leases', kind: 'Lease' }),
+  define({ group: 'events.k8s.io', resource: 'events', kind: 'Event', shortNames: ['ev'] }),
   define({ group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', shortNames: ['hpa'],
     categories: ALL, subresources: [status('HorizontalPodAutoscaler')] }),
   define({ group: 'policy', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', shortNames: ['pdb'],

@@ -12,6 +12,7 @@ import { encode } from '../../transport/codec.ts';
 import { payload, valueOf } from '../../transport/payload.ts';
 import type { ApiResponse } from './handlers/response.ts';
 import { collectionKey } from './registry/keys.ts';
+import { storedTypeOf } from './registry/kinds/index.ts';
 import type { ApiRequest, ServedTypes } from './request.ts';
 import { StorageError } from './storage/errors.ts';
 import type { Store } from './storage/store.ts';
@@ -55,7 +56,7 @@ export interface WireResponse {
 export function changesAfter(store: Store, chains: Chains, keyPrefix: string, q: ChangesRequest, types: ServedTypes, limit = CHANGES_PAGE_EVENTS): ChangesReply {
   const type = types.lookup(q.group, q.version, q.resource);
   if (!type) return { status: badRequest(`unknown resource ${q.group}/${q.version}/${q.resource}`).status };
-  const prefix = collectionKey(keyPrefix, type, q.namespace);
+  const prefix = collectionKey(keyPrefix, storedTypeOf(type), q.namespace);
   const secret = isPrivate(type);
   const head = chains.head(scopeKey({ type, namespace: q.namespace, nodeName: q.nodeName }));
   const revision = store.revision;

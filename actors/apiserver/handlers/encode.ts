@@ -119,9 +119,12 @@ function objectBody(status: number, headers: Record<string, string | string[]>, 
 /**
  * `obj` as the request's version serves it. Objects of a resource served at several versions (a
  * custom resource's, whose conversion is None) are stored at one of them: at another, only their
- * apiVersion differs.
+ * apiVersion differs. A view kind's (events.k8s.io Events) are converted from the kind they are stored as.
  */
 export function servedAs(type: ResourceType, obj: KObject): KObject {
+  const view = kindOf(type).view;
+  // A view kind's objects come from the store as the kind it shows (a watch's events do).
+  if (view) return obj.apiVersion === apiVersionOf(view.of) && obj.kind === view.of.kind ? view.fromStored(obj) : obj;
   const apiVersion = apiVersionOf(type);
   return obj.apiVersion === apiVersion || obj.kind !== type.kind ? obj : { ...obj, apiVersion };
 }

@@ -4,6 +4,7 @@ import { badRequest, invalid, StatusError, tooLargeResourceVersion } from '../..
 import type { KObject, ListMeta } from '../../api/types.ts';
 import { decodeContinue, encodeContinue } from '../pagination.ts';
 import { collectionKey } from '../registry/keys.ts';
+import { storedTypeOf } from '../registry/kinds/index.ts';
 import { selectableFields } from '../../api/fields.ts';
 import type { Registry } from '../registry/registry.ts';
 import type { ResourceRequest } from '../request.ts';
@@ -68,7 +69,7 @@ export function planList(r: ResourceRequest, registry: Registry): ListPlan {
 
   if (token) {
     if (rv !== undefined && rv !== '' && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
-    const t = decodeContinue(token, collectionKey(registry.env.keyPrefix, r.type, r.namespace));
+    const t = decodeContinue(token, collectionKey(registry.env.keyPrefix, storedTypeOf(r.type), r.namespace));
     if (t.revision < store.compactedRevision) {
       // Continue from the next key at a new version: the fresh token the 410 carries.
       const fresh = encodeContinue({ revision: store.revision, after: t.after });

@@ -7,6 +7,7 @@ import { fieldMatcher, parseFieldTerms, parseLabelSelector } from '../../api/sel
 import { badRequest } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { collectionKey } from '../registry/keys.ts';
+import { storedTypeOf } from '../registry/kinds/index.ts';
 import { selectableFields } from '../../api/fields.ts';
 import type { Registry } from '../registry/registry.ts';
 import type { ResourceRequest } from '../request.ts';
@@ -59,7 +60,8 @@ export function handleWatch(r: ResourceRequest, deps: WatchDeps, ctx: EncodeCont
   const timeoutSeconds = q.int('timeoutSeconds');
   if (timeoutSeconds !== undefined && timeoutSeconds < 0) throw badRequest('timeoutSeconds must not be negative');
   const bookmarks = q.bool('allowWatchBookmarks');
-  const prefix = collectionKey(deps.registry.env.keyPrefix, r.type, r.namespace);
+  const stored = storedTypeOf(r.type);
+  const prefix = collectionKey(deps.registry.env.keyPrefix, stored, r.namespace);
   const lifetimeMs = timeoutSeconds !== undefined && timeoutSeconds > 0 ? timeoutSeconds * 1000 : deps.minRequestTimeoutMs * (1 + deps.random.next());
   const clock = deps.registry.env.clock;
 
@@ -82,7 +84,7 @@ export function handleWatch(r: ResourceRequest, deps: WatchDeps, ctx: EncodeCont
       w.end();
     };
     const watcher = new Watcher({
-      subject: watchSubject(r.type, { namespace: r.namespace, name, nodeName: r.type.resource === 'pods' && r.type.group === '' ? nodeName : undefined }),
+      subject: watchSubject(stored, { namespace: r.namespace, name, nodeName: r.type.resource === 'pods' && r.type.group === '' ? nodeName : undefined }),
       keyPrefix: prefix,
       // One object's key is known when its namespace is (or it has none): history is then read for that key only.
       ...(name !== undefined && (r.type.scope === 'Cluster' || r.namespace !== undefined) ? { key: `${prefix}${name}` } : {}),

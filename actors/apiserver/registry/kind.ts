@@ -4,6 +4,7 @@
 // ValidateUpdate, the TableConvertor, CheckGracefulDelete). The registry names no kind: it asks
 // `kindOf(type)` (kinds/index.ts).
 import type { StatusCause } from '../../api/status.ts';
+import type { ResourceType } from '../../api/resources.ts';
 import type { Json, KObject } from '../../api/types.ts';
 import type { Shape } from '../patch/shape.ts';
 import type { NameRule } from '../validation/names.ts';
@@ -32,6 +33,16 @@ export interface BodySchema {
   prune(body: Record<string, Json>): { object: Record<string, Json>; unknown: string[] };
   shape: Shape;
   strategicMerge: boolean;
+}
+
+/**
+ * A kind served as another representation of a stored resource (events.k8s.io/v1 Events are core
+ * v1 Events): objects live as `of`'s, converted on the way in and out.
+ */
+export interface KindView {
+  of: ResourceType;
+  toStored(obj: KObject): KObject;
+  fromStored(obj: KObject): KObject;
 }
 
 export interface Kind {
@@ -82,6 +93,8 @@ export interface Kind {
    * several versions stores every object at its storage version.
    */
   readonly storageApiVersion: string | undefined;
+  /** Where the objects of a view kind live; undefined for the kinds stored as themselves. */
+  readonly view: KindView | undefined;
   /** How request bodies are read when the kind has no client model (custom resources); built-in kinds have none. */
   readonly schema: BodySchema | undefined;
   /** The `scale` subresource's view of the object, for kinds that serve one. */
@@ -115,6 +128,7 @@ export function defineKind(rules: KindRules): Kind {
     scale: undefined,
     storageApiVersion: undefined,
     schema: undefined,
+    view: undefined,
     deleteForbidden: () => undefined,
     ...rules,
   };

@@ -21,7 +21,7 @@ import { modelName } from '../validation/schema.ts';
 import { deepEqual } from './deep-equal.ts';
 import { collectionKey, objectKey } from './keys.ts';
 import type { Kind } from './kind.ts';
-import { kindOf } from './kinds/index.ts';
+import { kindOf, storedTypeOf } from './kinds/index.ts';
 
 export interface RegistryEnv {
   store: Store;
@@ -103,21 +103,24 @@ export class Registry {
   }
 
   key(type: ResourceType, namespace: string | undefined, name: string): string {
-    return objectKey(this.env.keyPrefix, type, namespace, name);
+    return objectKey(this.env.keyPrefix, storedTypeOf(type), namespace, name);
   }
 
   async get(type: ResourceType, namespace: string | undefined, name: string, revision?: number): Promise<KObject> {
     const obj = await this.#storage(() => this.env.store.get(this.key(type, namespace, name), revision), type, name);
     if (!obj) throw notFound(target(type, name));
-    return obj;
+    return shown(type, obj);
   }
 
-  list(type: ResourceType, namespace: string | undefined, opts: ListOptions): Promise<ListResult> {
-    return this.#storage(() => this.env.store.list(collectionKey(this.env.keyPrefix, type, namespace), opts), type, '');
+  async list(type: ResourceType, namespace: string | undefined, opts: ListOptions): Promise<ListResult> {
+    const listed = await this.#storage(() => this.env.store.list(collectionKey(this.env.keyPrefix, storedTypeOf(type), namespace), opts), type, '');
+    const view = kindOf(type).view;
+    return view ? { ...listed, items: listed.items.map(view.fromStored) } : listed;
   }
 
   async create(type: ResourceType, namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<KObject> {
     const kind = kindOf(type);
+    if (kind.view) return shown(type, await this.create(kind.view.of, namespace, kind.view.toStored(this.#validView(type, obj)), opts));
     const meta = obj.metadata;
     obj.apiVersion = kind.storageApiVersion ?? apiVersionOf(type);
     obj.kind = type.kind;
@@ -160,6 +163,12 @@ export class Registry {
    */
   async update(type: ResourceType, namespace: string | undefined, name: string, tryUpdate: TryUpdate,
     opts: WriteOptions & { forceAllowCreate?: boolean }): Promise<{ object: KObject; created: boolean }> {
+    const view = kindOf(type).view;
+    if (view) {
+      const result = await this.update(view.of, namespace, name,
+        async (current) => view.toStored(this.#validView(type, await tryUpdate(current && view.fromStored(current)))), opts);
+      return { ...result, object: view.fromStored(result.object) };
+    }
     for (let attempt = 0; ; attempt++) {
       const key = this.key(type, namespace, name);
       const current = await this.env.store.get(key);
@@ -281,6 +290,10 @@ export class Registry {
    */
   async delete(type: ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
     const kind = kindOf(type);
+    if (kind.view) {
+      const result = await this.delete(kind.view.of, namespace, name, opts);
+      return { ...result, object: kind.view.fromStored(result.object) };
+    }
     for (let attempt = 0; ; attempt++) {
       const key = this.key(type, namespace, name);
       const current = await this.env.store.get(key);
@@ -373,6 +386,13 @@ export class Registry {
     if (causes.length > 0) throw invalid(type.group, type.kind, meta.name ?? meta.generateName ?? '', causes);
   }
 
+  /** `obj` checked by its view kind's own rules before it is stored as another kind. */
+  #validView(type: ResourceType, obj: KObject): KObject {
+    const causes = kindOf(type).validate(obj, undefined, undefined);
+    if (causes.length > 0) throw invalid(type.group, type.kind, obj.metadata.name ?? '', causes);
+    return obj;
+  }
+
   async #storage<T>(read: () => Promise<T>, type: ResourceType, name: string): Promise<T> {
     try {
       return await read();
@@ -386,6 +406,9 @@ export class Registry {
     }
   }
 }
+
+/** A stored object as `type` shows it: itself, or converted for a view kind. */
+const shown = (type: ResourceType, obj: KObject): KObject => kindOf(type).view?.fromStored(obj) ?? obj;
 
 /** A custom kind's shape for managed fields, which built-in kinds take from their models. */
 const shapeOf = (kind: Kind) => (kind.schema ? { shape: kind.schema.shape, statusSubresource: kind.hasStatus } : {});

@@ -4,7 +4,7 @@ import { timestampIsSet, translateTimestampSince } from '../human-duration.ts';
 import { defineKind } from '../kind.ts';
 import { column, fields, int, NAME_DOC, nameOf, type Printer, text, wide } from '../tables-format.ts';
 
-const printer: Printer = {
+export const printer: Printer = {
   columns: [
     column('Last Seen', 'The time at which the most recent occurrence of this event was recorded.'),
     column('Type', 'Type of this event (Normal, Warning), new types could be added in the future'),

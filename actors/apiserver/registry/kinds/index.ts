@@ -9,6 +9,7 @@ import { cronJob } from './cronjob.ts';
 import { daemonSet } from './daemonset.ts';
 import { deployment } from './deployment.ts';
 import { event } from './event.ts';
+import { eventV1 } from './event-v1.ts';
 import { flowSchema } from './flow-schema.ts';
 import { horizontalPodAutoscaler } from './horizontal-pod-autoscaler.ts';
 import { job } from './job.ts';
@@ -51,6 +52,7 @@ const BUILTIN: ReadonlyMap<string, Kind> = new Map([
   ['batch/jobs', job],
   ['batch/cronjobs', cronJob],
   ['coordination.k8s.io/leases', lease],
+  ['events.k8s.io/events', eventV1],
   ['autoscaling/horizontalpodautoscalers', horizontalPodAutoscaler],
   ['policy/poddisruptionbudgets', podDisruptionBudget],
   ['rbac.authorization.k8s.io/roles', role],
@@ -71,6 +73,9 @@ const defined = new WeakMap<ResourceType, Kind>();
 export function defineKindOf(type: ResourceType, kind: Kind): void {
   defined.set(type, kind);
 }
+
+/** The type a type's objects are stored as: itself, or what a view kind shows another way. */
+export const storedTypeOf = (type: ResourceType): ResourceType => kindOf(type).view?.of ?? type;
 
 export function kindOf(type: ResourceType): Kind {
   return defined.get(type) ?? BUILTIN.get(`${type.group}/${type.resource}`) ?? PLAIN;
