@@ -1,5 +1,5 @@
 // The admission plugins orchsim implements, by the names of the components' options (seed 001).
-import { PUBLIC_NAMESPACE, SYSTEM_NAMESPACE } from '../../api/namespaces.ts';
+import { DEFAULT_NAMESPACE, KUBE_SYSTEM_NAMESPACE, PUBLIC_NAMESPACE, SYSTEM_NAMESPACE } from '../../api/namespaces.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { defaultTolerations } from '../registry/defaults-pod.ts';
@@ -13,8 +13,8 @@ import { mutatingWebhookPlugin } from './webhooks/mutating.ts';
 import type { WebhookSource } from './webhooks/source.ts';
 import { validatingWebhookPlugin } from './webhooks/validating.ts';
 
-/** Namespaces that exist from the start and may not be deleted. */
-const UNDELETABLE = new Set(['default', SYSTEM_NAMESPACE, PUBLIC_NAMESPACE]);
+/** Namespaces that exist from the start and may not be deleted (the real plugin's immortal ones, and orchsim's own system namespace). */
+const UNDELETABLE = new Set([DEFAULT_NAMESPACE, KUBE_SYSTEM_NAMESPACE, PUBLIC_NAMESPACE, SYSTEM_NAMESPACE]);
 
 // A mutating plugin, as the real one: a missing namespace is a 404 before the object is validated.
 const namespaceLifecycle: AdmissionPlugin = {
