@@ -8,6 +8,8 @@ import { customResourceDefinition } from './custom-resource-definition.ts';
 import { cronJob } from './cronjob.ts';
 import { daemonSet } from './daemonset.ts';
 import { deployment } from './deployment.ts';
+import { endpointSlice } from './endpoint-slice.ts';
+import { endpoints } from './endpoints.ts';
 import { event } from './event.ts';
 import { flowSchema } from './flow-schema.ts';
 import { horizontalPodAutoscaler } from './horizontal-pod-autoscaler.ts';
@@ -43,6 +45,7 @@ const BUILTIN: ReadonlyMap<string, Kind> = new Map([
   ['/resourcequotas', resourceQuota],
   ['/limitranges', limitRange],
   ['scheduling.k8s.io/priorityclasses', priorityClass],
+  ['/endpoints', endpoints],
   ['apps/controllerrevisions', controllerRevision],
   ['apps/replicasets', replicaSet],
   ['apps/deployments', deployment],
@@ -52,6 +55,7 @@ const BUILTIN: ReadonlyMap<string, Kind> = new Map([
   ['batch/cronjobs', cronJob],
   ['coordination.k8s.io/leases', lease],
   ['autoscaling/horizontalpodautoscalers', horizontalPodAutoscaler],
+  ['discovery.k8s.io/endpointslices', endpointSlice],
   ['policy/poddisruptionbudgets', podDisruptionBudget],
   ['rbac.authorization.k8s.io/roles', role],
   ['rbac.authorization.k8s.io/clusterroles', clusterRole],
