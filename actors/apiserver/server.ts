@@ -146,7 +146,8 @@ export class ApiServer {
     const pluginOpts = { defaultNotReadyTolerationSeconds: options.defaultNotReadyTolerationSeconds,
       defaultUnreachableTolerationSeconds: options.defaultUnreachableTolerationSeconds,
       policy: { objects: this.#policy, store: this.store, keyPrefix: options.etcdPrefix, clock: env.clock },
-      webhooks: { source: this.webhooks, call: { random: env.random.fork('admission-webhooks'), read }, equivalents: equivalenceIn(this.catalogue) } };
+      webhooks: { source: this.webhooks, call: { random: env.random.fork('admission-webhooks'), read }, equivalents: equivalenceIn(this.catalogue) },
+      clock: env.clock, random: env.random.fork('admission') };
     const modes = options.authorizationMode;
     this.rbac = modes.includes('RBAC') ? new RbacPolicy(this.store, options.etcdPrefix) : undefined;
     this.#nodeGraph = modes.includes('Node') ? new NodeGraph(this.store, options.etcdPrefix) : undefined;
@@ -157,10 +158,12 @@ export class ApiServer {
     // Part of RBAC's storage in the real server, not a plugin one can turn off: last of the mutating phase.
     if (this.rbac) plugins.push(rbacEscalationPlugin(this.rbac, this.#authorizer));
     const namespaces = lookupResource('', 'v1', 'namespaces')!;
+    const serviceAccounts = lookupResource('', 'v1', 'serviceaccounts')!;
     this.registry = new Registry({ store: this.store, clock: env.clock, random: env.random.fork('apiserver'),
       admission: new AdmissionChain(plugins), keyPrefix: options.etcdPrefix, system,
       allocation: { serviceClusterIPRange: serviceClusterIPRanges(options), serviceNodePortRange: options.serviceNodePortRange, random: env.random.fork('service-allocation') },
-      lookup: { getNamespace: (name) => this.store.get(objectKey(options.etcdPrefix, namespaces, undefined, name)) } });
+      lookup: { getNamespace: (name) => this.store.get(objectKey(options.etcdPrefix, namespaces, undefined, name)),
+        getServiceAccount: (ns, name) => this.store.get(objectKey(options.etcdPrefix, serviceAccounts, ns, name)) } });
     const tokens = new Map([...(options.tokens ?? []), ...(options.tokenAuthFile ? loadTokenFile(options.tokenAuthFile) : [])]);
     this.#serviceAccounts = serviceAccountTokens(options, env.clock, env.random.fork('service-account-tokens'));
     const components = env.componentTokens;

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { servingCert } from '../../actors/apiserver/certs.ts';
 import { serveHttps, type Listening } from '../../actors/apiserver/https.ts';
-import { apiServerOptions, type ApiServerOptions } from '../../actors/apiserver/options.ts';
+import type { ApiServerOptions } from '../../actors/apiserver/options.ts';
+import { bareServerOptions } from './bare-server.ts';
 import { ApiServer } from '../../actors/apiserver/server.ts';
 import { wallClock } from '../../sim/clock.ts';
 import * as assert from 'uvu/assert';
@@ -75,7 +76,7 @@ export async function startTestServer(given: Partial<ApiServerOptions> = {}, env
   const dir = mkdtempSync(join(tmpdir(), 'orchsim-test-'));
   // kubectl speaks as an administrator with a token made for this server alone.
   const token = randomBytes(16).toString('hex');
-  const options = apiServerOptions({ certDir: join(dir, 'certs'), bindAddress: '127.0.0.1',
+  const options = bareServerOptions({ certDir: join(dir, 'certs'), bindAddress: '127.0.0.1',
     ...given, tokens: new Map([[token, { username: 'test-admin', groups: ['system:masters', 'system:authenticated'] }], ...(given.tokens ?? [])]) });
   const clock = wallClock();
   const server = new ApiServer(options, { clock, random: seededRandom(42), ...(env.bus ? { bus: env.bus } : {}) });
