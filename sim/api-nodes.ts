@@ -8,6 +8,7 @@
 // node IPAM controller gives one to a node that registers without it.
 import type { Clock } from '../actors/api/env.ts';
 import { lookupResource } from '../actors/api/resources.ts';
+import { StatusError } from '../actors/api/status.ts';
 import type { KObject } from '../actors/api/types.ts';
 import { WatchHub } from '../actors/apiserver/watch/hub.ts';
 import { ApiClient } from '../actors/client/client.ts';
@@ -19,9 +20,10 @@ export const SIMULATED_ANNOTATION = 'orchsim.io/simulated';
 const NODES = lookupResource('', 'v1', 'nodes')!;
 const ZONE = 'topology.kubernetes.io/zone';
 const REGION = 'topology.kubernetes.io/region';
+const RANGE_ATTEMPTS = 5;
 
 export interface ApiNodeHooks {
-  /** Whether an agent runs (or was started) for `name` already. */
+  /** Whether serve simulates `name` already (one of its own nodes): a Node of that name is not taken over. */
   has(name: string): boolean;
   /** Starts an agent for the Node with these options. */
   take(name: string, options: Partial<NodeAgentOptions>): Promise<void>;
@@ -56,29 +58,36 @@ export function agentOptionsOf(node: KObject, fallback: Pick<NodeAgentOptions, '
 export async function takeOverApiNodes(bus: Bus, clock: Clock, hooks: ApiNodeHooks): Promise<() => void> {
   const client = new ApiClient(bus, 'orchsim-serve/simulated-nodes', undefined, undefined, { clock });
   const informer = new Informer({ client, hub: new WatchHub(bus), clock, type: NODES, indexed: false });
-  /** Nodes whose agent is being started: their next events must not start a second one. */
+  /** The Nodes this takes over (serve's own nodes are not among them), and those whose agent is being started. */
+  const taken = new Set<string>();
   const starting = new Set<string>();
+  const release = (name: string) => {
+    if (taken.delete(name)) hooks.release(name);
+  };
   const consider = (node: KObject) => {
     const name = node.metadata.name!;
-    if (!annotated(node) || node.metadata.deletionTimestamp) {
-      if (hooks.has(name) && !annotated(node)) hooks.release(name);
-      return;
-    }
-    if (hooks.has(name) || starting.has(name)) return;
+    if (!annotated(node) || node.metadata.deletionTimestamp) return release(name);
+    if (taken.has(name) || starting.has(name) || hooks.has(name)) return;
     starting.add(name);
     const options = agentOptionsOf(node, hooks.addresses());
     void giveRange(client, node, options.podCIDR!)
       // Deleted meanwhile: no agent, or it would register the Node again.
-      .then(() => (informer.cache.get(undefined, name) ? hooks.take(name, options) : undefined))
+      .then(() => (informer.cache.get(undefined, name) ? (taken.add(name), hooks.take(name, options)) : undefined))
       .catch(hooks.onError).finally(() => starting.delete(name));
   };
-  informer.on({ add: consider, update: (_old, node) => consider(node), delete: (node) => hooks.has(node.metadata.name!) && hooks.release(node.metadata.name!) });
+  informer.on({ add: consider, update: (_old, node) => consider(node), delete: (node) => release(node.metadata.name!) });
   await informer.start();
   return () => informer.stop();
 }
 
-/** A Node without a pod range gets the one its agent gives its pods addresses from. */
+/** A Node without a pod range gets the one its agent gives its pods addresses from (written again when another write races it). */
 async function giveRange(client: ApiClient, node: KObject, podCIDR: string): Promise<void> {
   if ((node.spec as { podCIDR?: string } | undefined)?.podCIDR) return;
-  await client.patch(NODES, undefined, node.metadata.name!, { spec: { podCIDR, podCIDRs: [podCIDR] } }, 'merge');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return void (await client.patch(NODES, undefined, node.metadata.name!, { spec: { podCIDR, podCIDRs: [podCIDR] } }, 'merge'));
+    } catch (e) {
+      if (!(e instanceof StatusError && e.code === 409 && attempt < RANGE_ATTEMPTS)) throw e;
+    }
+  }
 }
