@@ -21,6 +21,7 @@
 //   ttl-after-finished-controller  deletes finished Jobs once their ttlSecondsAfterFinished has passed
 //   endpoints-controller        each Service's Endpoints from the ready (and not ready) pods it selects
 //   endpointslice-controller    each Service's EndpointSlices, at most --max-endpoints-per-slice endpoints each
+//   endpointslice-mirroring-controller   EndpointSlices mirroring the Endpoints of selectorless Services
 //   serviceaccount-controller   a `default` ServiceAccount in every namespace
 //   root-ca-certificate-publisher-controller   the kube-root-ca.crt ConfigMap in every namespace (given a CA)
 //
@@ -51,6 +52,7 @@ import { DeploymentController } from './controllers/deployment.ts';
 import { DisruptionController } from './controllers/disruption.ts';
 import { EndpointsController } from './controllers/endpoints.ts';
 import { EndpointSliceController } from './controllers/endpointslice.ts';
+import { EndpointSliceMirroringController } from './controllers/endpointslice-mirroring.ts';
 import { RootCaPublisher } from './controllers/root-ca-publisher.ts';
 import { ServiceAccountsController } from './controllers/serviceaccounts.ts';
 import { GarbageCollector } from './controllers/garbage-collector.ts';
@@ -95,6 +97,7 @@ const SERVICE_ACCOUNTS: Partial<Record<ControllerName, string>> = {
   'garbage-collector': 'generic-garbage-collector',
   'daemonset-controller': 'daemon-set-controller',
   'endpoints-controller': 'endpoint-controller',
+  'endpointslice-mirroring-controller': 'endpointslicemirroring-controller',
   'serviceaccount-controller': 'service-account-controller',
   'root-ca-certificate-publisher-controller': 'root-ca-cert-publisher',
 };
@@ -153,6 +156,8 @@ class Loops {
       add(new EndpointsController({ ...base('endpoints-controller'), workers: o.concurrentEndpointSyncs, batchPeriodMs: o.endpointUpdatesBatchPeriodMs ?? 0 }));
     if (enabled('endpointslice-controller')) add(new EndpointSliceController({ ...base('endpointslice-controller'), workers: o.concurrentServiceEndpointSyncs,
       maxEndpointsPerSlice: o.maxEndpointsPerSlice, batchPeriodMs: o.endpointsliceUpdatesBatchPeriodMs ?? 0 }));
+    if (enabled('endpointslice-mirroring-controller')) add(new EndpointSliceMirroringController({ ...base('endpointslice-mirroring-controller'),
+      workers: o.mirroringConcurrentServiceEndpointSyncs, maxEndpointsPerSubset: o.mirroringMaxEndpointsPerSubset, batchPeriodMs: o.mirroringEndpointsliceUpdatesBatchPeriodMs ?? 0 }));
     if (enabled('serviceaccount-controller')) add(new ServiceAccountsController(base('serviceaccount-controller')));
     if (enabled('root-ca-certificate-publisher-controller') && init.rootCa !== undefined)
       add(new RootCaPublisher({ ...base('root-ca-certificate-publisher-controller'), rootCa: init.rootCa }));

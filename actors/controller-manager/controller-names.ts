@@ -22,6 +22,7 @@ export const CONTROLLER_ALIASES: Readonly<Record<string, string>> = {
   'ttl-after-finished': 'ttl-after-finished-controller',
   endpoint: 'endpoints-controller',
   endpointslice: 'endpointslice-controller',
+  endpointslicemirroring: 'endpointslice-mirroring-controller',
   serviceaccount: 'serviceaccount-controller',
   'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
 };
@@ -30,7 +31,6 @@ export const CONTROLLER_ALIASES: Readonly<Record<string, string>> = {
 export const NOT_SIMULATED_CONTROLLERS: ReadonlySet<string> = new Set([
   'bootstrap-signer-controller', 'bootstrapsigner',
   'token-cleaner-controller', 'tokencleaner',
-  'endpointslice-mirroring-controller', 'endpointslicemirroring',
   'replicationcontroller-controller', 'replicationcontroller',
   'serviceaccount-token-controller', 'serviceaccount-token',
   'horizontal-pod-autoscaler-controller', 'horizontalpodautoscaling',

@@ -5,14 +5,15 @@
 // left empty is deleted; new endpoints fill slices being updated anyway, then an unchanged slice
 // with room for all of them, then new slices of at most `max`; a slice to create takes the place
 // of one to delete (an update keeps its name). A Service with no endpoints at all keeps one empty
-// placeholder slice. Pure: no I/O.
+// placeholder slice (mirrored ones keep none). Pure: no I/O.
 import type { KObject, OwnerReference } from '../../api/types.ts';
 
 export interface SliceEndpoint {
   addresses: string[];
-  conditions: { ready: boolean; serving: boolean; terminating: boolean };
+  /** A mirrored endpoint states readiness only. */
+  conditions: { ready: boolean; serving?: boolean; terminating?: boolean };
   hostname?: string;
-  targetRef: { kind: string; namespace?: string; name?: string; uid?: string };
+  targetRef?: { kind: string; namespace?: string; name?: string; uid?: string };
   nodeName?: string;
   zone?: string;
 }
@@ -44,10 +45,14 @@ export interface SliceMeta {
   generateName: string;
   namespace: string;
   addressType: string;
+  /** The slices' annotations, when the plan keeps them (mirrored slices copy their Endpoints'). */
+  annotations?: Record<string, string>;
+  /** Whether a Service without endpoints keeps one empty slice; true unless false. */
+  placeholder?: boolean;
 }
 
 /** An endpoint's identity across syncs: its pod and its addresses. */
-const endpointKey = (e: SliceEndpoint) => `${e.targetRef.namespace}/${e.targetRef.name}|${e.addresses.join(',')}|${e.hostname ?? ''}`;
+const endpointKey = (e: SliceEndpoint) => `${e.targetRef?.namespace}/${e.targetRef?.name}|${e.addresses.join(',')}|${e.hostname ?? ''}`;
 const portsKey = (ports: readonly SlicePort[]) => JSON.stringify([...ports].sort((a, b) => a.name.localeCompare(b.name) || a.port - b.port));
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const endpointsOf = (slice: KObject) => (slice.endpoints ?? []) as SliceEndpoint[];
@@ -70,11 +75,11 @@ export function planSlices(groups: readonly PortGroup[], existing: readonly KObj
     const group = wanted.get(key) ?? { ports: portsOf(byPorts.get(key)![0]!), endpoints: [] };
     planGroup(group, byPorts.get(key) ?? [], meta, max, plan);
   }
-  keepPlaceholder(existing, meta, plan);
+  if (meta.placeholder !== false) keepPlaceholder(existing, meta, plan);
   // A slice to create takes the place of one to delete: one write instead of two, and names stay.
   while (plan.create.length && plan.delete.length) {
     const old = plan.delete.pop()!, fresh = plan.create.pop()!;
-    plan.update.push({ ...old, metadata: { ...old.metadata, labels: meta.labels, ownerReferences: [meta.ownerReference] }, endpoints: fresh.endpoints, ports: fresh.ports });
+    plan.update.push({ ...old, metadata: withMeta(old.metadata, meta), endpoints: fresh.endpoints, ports: fresh.ports });
   }
   return plan;
 }
@@ -83,7 +88,8 @@ function planGroup(group: PortGroup, slices: readonly KObject[], meta: SliceMeta
   const desired = new Map(group.endpoints.map((e) => [endpointKey(e), e]));
   const toUpdate: Working[] = [], unchanged: Working[] = [];
   for (const slice of slices) {
-    let changed = !same(slice.metadata.labels ?? {}, meta.labels) || !same(slice.metadata.ownerReferences ?? [], [meta.ownerReference]);
+    let changed = !same(slice.metadata.labels ?? {}, meta.labels) || !same(slice.metadata.ownerReferences ?? [], [meta.ownerReference])
+      || (meta.annotations !== undefined && !same(slice.metadata.annotations ?? {}, meta.annotations));
     const kept: SliceEndpoint[] = [];
     for (const e of endpointsOf(slice)) {
       const want = desired.get(endpointKey(e));
@@ -110,7 +116,7 @@ function planGroup(group: PortGroup, slices: readonly KObject[], meta: SliceMeta
     toUpdate.push(roomy);
   }
   for (const w of toUpdate)
-    plan.update.push({ ...w.slice, metadata: { ...w.slice.metadata, labels: meta.labels, ownerReferences: [meta.ownerReference] }, endpoints: w.endpoints, ports: group.ports });
+    plan.update.push({ ...w.slice, metadata: withMeta(w.slice.metadata, meta), endpoints: w.endpoints, ports: group.ports });
   while (remaining.length) plan.create.push(newSlice(meta, group.ports, remaining.splice(0, max)));
 }
 
@@ -123,8 +129,14 @@ function keepPlaceholder(existing: readonly KObject[], meta: SliceMeta, plan: Sl
 }
 
 function newSlice(meta: SliceMeta, ports: SlicePort[], endpoints: SliceEndpoint[]): KObject {
-  return {
-    metadata: { generateName: meta.generateName, namespace: meta.namespace, labels: meta.labels, ownerReferences: [meta.ownerReference] },
-    addressType: meta.addressType, endpoints, ports,
-  };
+  return { metadata: withMeta({ generateName: meta.generateName, namespace: meta.namespace }, meta), addressType: meta.addressType, endpoints, ports };
+}
+
+/** A slice's metadata with the plan's labels, owner and (when it keeps them) annotations. */
+function withMeta(metadata: KObject['metadata'], meta: SliceMeta): KObject['metadata'] {
+  const next = { ...metadata, labels: meta.labels, ownerReferences: [meta.ownerReference] };
+  if (meta.annotations === undefined) return next;
+  if (Object.keys(meta.annotations).length) return { ...next, annotations: meta.annotations };
+  const { annotations: _none, ...rest } = next;
+  return rest;
 }

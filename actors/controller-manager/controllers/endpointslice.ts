@@ -22,7 +22,7 @@ import { belongsInEndpoints, ENDPOINTS_TRIGGER_TIME, HEADLESS_LABEL, hostnameFor
   serviceSpecOf, ServiceSelectors, servicesOnPodChange, targetPort } from './service-pods.ts';
 import { WrittenVersions } from './written-versions.ts';
 
-const SLICES = lookupResource('discovery.k8s.io', 'v1', 'endpointslices')!;
+export const SLICES = lookupResource('discovery.k8s.io', 'v1', 'endpointslices')!;
 const NODES = lookupResource('', 'v1', 'nodes')!;
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';

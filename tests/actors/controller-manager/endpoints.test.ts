@@ -157,6 +157,31 @@ test('selectorless Services are left to their owners; a Service with no pods get
   w.done();
 });
 
+test('the Endpoints of a selectorless Service are mirrored into EndpointSlices, which follow them and go when the Service gets a selector', async () => {
+  const w = await world({ controllers: ['endpoints-controller', 'endpointslice-controller', 'endpointslice-mirroring-controller'] });
+  await w.service('external', { ports: [{ port: 80 }] });
+  const ep = await w.client.create(ENDPOINTS, { metadata: { name: 'external', namespace: 'default', labels: { tier: 'db' } },
+    subsets: [{ addresses: [{ ip: '192.0.2.10' }], notReadyAddresses: [{ ip: '192.0.2.11' }], ports: [{ name: 'sql', port: 5432 }] }] } as KObject);
+  await w.run(1_000);
+  let slices = await w.slices('external');
+  assert.is(slices.length, 1);
+  assert.equal(slices[0]!.metadata.labels, { tier: 'db', 'kubernetes.io/service-name': 'external', 'endpointslice.kubernetes.io/managed-by': 'endpointslicemirroring-controller.k8s.io' });
+  assert.equal([slices[0]!.metadata.ownerReferences[0].kind, slices[0]!.metadata.ownerReferences[0].uid], ['Endpoints', ep.metadata.uid]);
+  assert.equal(slices[0]!.ports, [{ name: 'sql', port: 5432, protocol: 'TCP' }]);
+  assert.equal(sliceEndpoints(slices).map((e) => [e.addresses[0], e.conditions]), [['192.0.2.10', { ready: true }], ['192.0.2.11', { ready: false }]]);
+  await w.client.patch(ENDPOINTS, 'default', 'external', { subsets: [{ addresses: [{ ip: '192.0.2.12' }], ports: [{ name: 'sql', port: 5432 }] }] }, 'merge');
+  await w.run(1_000);
+  slices = await w.slices('external');
+  assert.equal(sliceEndpoints(slices).map((e) => e.addresses[0]), ['192.0.2.12']);
+  assert.is((await w.slices('kubernetes')).filter((s) => s.metadata.labels['endpointslice.kubernetes.io/managed-by'] !== undefined).length, 0,
+    'the kubernetes Service\'s Endpoints say skip-mirror');
+  await w.client.patch(SERVICES, 'default', 'external', { spec: { selector: { app: 'db' } } }, 'merge');
+  await w.run(1_000);
+  assert.equal((await w.slices('external')).map((s) => s.metadata.labels['endpointslice.kubernetes.io/managed-by']), ['endpointslice-controller.k8s.io'],
+    'with a selector, the endpointslice controller\'s slices, no mirrored ones');
+  w.done();
+});
+
 test('a deleted Service\'s Endpoints are deleted', async () => {
   const w = await world();
   await w.service('web', { selector: { app: 'web' }, ports: [{ port: 80 }] });
