@@ -15,7 +15,7 @@ import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { belongsInEndpoints, ENDPOINTS_TRIGGER_TIME, HEADLESS_LABEL, lastChangeTriggerTime, podAddress, podReference, selectorOf, serviceSpecOf,
-  ServiceSelectors, servicesOnPodChange, targetPort } from './service-pods.ts';
+  ServiceSelectors, followPods, targetPort } from './service-pods.ts';
 import { WrittenVersions } from './written-versions.ts';
 
 export const SERVICES = lookupResource('', 'v1', 'services')!;
@@ -59,11 +59,7 @@ export class EndpointsController extends QueuedController {
     this.#endpoints = init.informers.get(ENDPOINTS);
     const service = (svc: KObject) => (this.#selectors.set(svc), this.queue.add(cacheKey(svc)));
     this.#services.on({ add: service, update: (_old, svc) => service(svc), delete: (svc) => (this.#selectors.remove(svc), this.queue.add(cacheKey(svc))) });
-    this.#pods.on({
-      add: (pod) => this.#wake(this.#selectors.selecting(pod)),
-      update: (old, pod) => this.#wake(servicesOnPodChange(this.#selectors, old, pod)),
-      delete: (pod) => this.#wake(this.#selectors.selecting(pod)),
-    });
+    followPods(this.#pods, this.#selectors, (keys) => this.#wake(keys));
     // Endpoints it did not write (or that went) are looked at again; at start every one is, so
     // those of Services that are gone get deleted (checkLeftoverEndpoints).
     const endpoints = (ep: KObject) => this.#written.own(cacheKey(ep), ep) || this.queue.add(cacheKey(ep));

@@ -9,16 +9,15 @@
 // kubernetes Service's), those of Services with a selector, and those without a Service are not
 // mirrored (and lose what was). Keys are reconciled by --mirroring-concurrent-service-endpoint-syncs workers.
 import { lookupResource } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { SERVICES } from './endpoints.ts';
-import { MANAGED_BY_LABEL, SERVICE_NAME_LABEL, SLICES } from './endpointslice.ts';
+import { MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from './endpointslice.ts';
 import { planSlices, type PortGroup, type SliceMeta } from './endpointslice-plan.ts';
 import { ENDPOINTS_TRIGGER_TIME, selectorOf } from './service-pods.ts';
-import { WrittenVersions } from './written-versions.ts';
+import { SLICES, SliceWrites } from './slice-writes.ts';
 
 const ENDPOINTS = lookupResource('', 'v1', 'endpoints')!;
 const MIRRORED_BY = 'endpointslicemirroring-controller.k8s.io';
@@ -40,11 +39,12 @@ export class EndpointSliceMirroringController extends QueuedController {
   readonly #services: Informer;
   readonly #endpoints: Informer;
   readonly #slices: Informer;
-  readonly #written = new WrittenVersions();
+  readonly #writes: SliceWrites;
   readonly #max: number;
 
   constructor(init: MirroringControllerInit) {
     super('endpointslicemirroring-controller', init);
+    this.#writes = new SliceWrites(this.client);
     this.#max = init.maxEndpointsPerSubset;
     this.#services = init.informers.get(SERVICES);
     this.#endpoints = init.informers.get(ENDPOINTS);
@@ -55,7 +55,7 @@ export class EndpointSliceMirroringController extends QueuedController {
     this.#endpoints.on({ add: endpoints, update: (_old, ep) => endpoints(ep), delete: endpoints });
     const slice = (s: KObject) => {
       const owner = mirroredFrom(s);
-      if (owner && !this.#written.own(cacheKey(s), s)) this.queue.add(owner);
+      if (owner && !this.#writes.written.own(cacheKey(s), s)) this.queue.add(owner);
     };
     this.#slices.on({ add: slice, update: (_old, s) => slice(s), delete: (s) => { const owner = mirroredFrom(s); if (owner) this.queue.add(owner); } });
   }
@@ -63,40 +63,22 @@ export class EndpointSliceMirroringController extends QueuedController {
   protected async sync(key: string): Promise<void> {
     const [namespace] = key.split('/') as [string, string];
     const slices = this.#slices.cache.inNamespace(namespace).filter((s) => mirroredFrom(s) === key);
-    if (slices.some((s) => this.#written.stale(cacheKey(s), s))) return;
+    if (slices.some((s) => this.#writes.written.stale(cacheKey(s), s))) return;
     const svc = this.#services.cache.byKey(key);
     const ep = this.#endpoints.cache.byKey(key);
     if (!svc || selectorOf(svc) || !ep || !mirrored(ep)) {
-      for (const s of slices) await this.#delete(s);
+      for (const s of slices) await this.#writes.delete(s);
       return;
     }
     const byFamily = groupsByFamily((ep.subsets ?? []) as Subset[], this.#max);
-    for (const s of slices) if (!byFamily.has(String(s.addressType))) await this.#delete(s);
+    for (const s of slices) if (!byFamily.has(String(s.addressType))) await this.#writes.delete(s);
     for (const [family, groups] of byFamily) {
       const meta: SliceMeta = { labels: mirroredLabels(ep), annotations: mirroredAnnotations(ep), ownerReference: ownerReference(ep),
         generateName: `${ep.metadata.name}-`, namespace, addressType: family, placeholder: false };
       const plan = planSlices(groups, slices.filter((s) => s.addressType === family), meta, this.#max);
-      for (const s of plan.delete) await this.#delete(s);
-      for (const s of plan.update) await this.#write(s, false);
-      for (const s of plan.create) await this.#write(s, true);
-    }
-  }
-
-  async #write(slice: KObject, create: boolean): Promise<void> {
-    try {
-      const written = create ? await this.client.create(SLICES, slice) : await this.client.update(SLICES, slice);
-      this.#written.wrote(cacheKey(written), written);
-    } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 409 || e.code === 404 || e.code === 403))) throw e;
-    }
-  }
-
-  async #delete(slice: KObject): Promise<void> {
-    try {
-      await this.client.delete(SLICES, slice.metadata.namespace, slice.metadata.name!);
-      this.#written.deleted(cacheKey(slice), slice);
-    } catch (e) {
-      if (!(e instanceof StatusError && e.code === 404)) throw e;
+      for (const s of plan.delete) await this.#writes.delete(s);
+      for (const s of plan.update) await this.#writes.write(s, false);
+      for (const s of plan.create) await this.#writes.write(s, true);
     }
   }
 }

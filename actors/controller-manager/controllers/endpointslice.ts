@@ -10,7 +10,6 @@
 // ExternalName Services get none. A pod's event wakes only the Services selecting it (after
 // --endpointslice-updates-batch-period); keys are reconciled by --concurrent-service-endpoint-syncs workers.
 import { lookupResource } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
 import { isReady } from '../../api/fields.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
@@ -19,10 +18,9 @@ import { QueuedController, type QueuedControllerInit } from '../queued-controlle
 import { PODS, SERVICES } from './endpoints.ts';
 import { planSlices, type PortGroup, type SliceEndpoint, type SliceMeta, type SlicePort } from './endpointslice-plan.ts';
 import { belongsInEndpoints, ENDPOINTS_TRIGGER_TIME, HEADLESS_LABEL, hostnameFor, lastChangeTriggerTime, podAddress, podReference, selectorOf,
-  serviceSpecOf, ServiceSelectors, servicesOnPodChange, targetPort } from './service-pods.ts';
-import { WrittenVersions } from './written-versions.ts';
+  serviceSpecOf, ServiceSelectors, followPods, targetPort } from './service-pods.ts';
+import { SLICES, SliceWrites } from './slice-writes.ts';
 
-export const SLICES = lookupResource('discovery.k8s.io', 'v1', 'endpointslices')!;
 const NODES = lookupResource('', 'v1', 'nodes')!;
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';
@@ -43,12 +41,13 @@ export class EndpointSliceController extends QueuedController {
   readonly #slices: Informer;
   readonly #nodes: Informer;
   readonly #selectors = new ServiceSelectors();
-  readonly #written = new WrittenVersions();
+  readonly #writes: SliceWrites;
   readonly #max: number;
   readonly #batchMs: number;
 
   constructor(init: EndpointSliceControllerInit) {
     super('endpointslice-controller', init);
+    this.#writes = new SliceWrites(this.client);
     this.#max = init.maxEndpointsPerSlice;
     this.#batchMs = init.batchPeriodMs;
     this.#services = init.informers.get(SERVICES);
@@ -57,15 +56,11 @@ export class EndpointSliceController extends QueuedController {
     this.#nodes = init.informers.get(NODES);
     const service = (svc: KObject) => (this.#selectors.set(svc), this.queue.add(cacheKey(svc)));
     this.#services.on({ add: service, update: (_old, svc) => service(svc), delete: (svc) => this.#selectors.remove(svc) });
-    this.#pods.on({
-      add: (pod) => this.#wake(this.#selectors.selecting(pod)),
-      update: (old, pod) => this.#wake(servicesOnPodChange(this.#selectors, old, pod)),
-      delete: (pod) => this.#wake(this.#selectors.selecting(pod)),
-    });
+    followPods(this.#pods, this.#selectors, (keys) => this.#wake(keys));
     // A managed slice someone else changed or deleted is put right.
     const slice = (s: KObject) => {
       const owner = serviceKeyOf(s);
-      if (owner && !this.#written.own(cacheKey(s), s)) this.queue.add(owner);
+      if (owner && !this.#writes.written.own(cacheKey(s), s)) this.queue.add(owner);
     };
     this.#slices.on({ add: slice, update: (_old, s) => slice(s), delete: (s) => { const owner = serviceKeyOf(s); if (owner) this.queue.add(owner); } });
   }
@@ -80,19 +75,19 @@ export class EndpointSliceController extends QueuedController {
     // A Service that is gone takes its slices with it (the garbage collector follows their owner reference).
     if (!svc || !selectorOf(svc) || svc.metadata.deletionTimestamp) return;
     const labelled = this.#slices.cache.inNamespace(namespace).filter((s) => serviceKeyOf(s) === key);
-    if (labelled.some((s) => this.#written.stale(cacheKey(s), s))) return;
+    if (labelled.some((s) => this.#writes.written.stale(cacheKey(s), s))) return;
     const pods = ServiceSelectors.pods(svc, this.#pods.cache.inNamespace(namespace));
     const families = serviceSpecOf(svc).ipFamilies?.length ? serviceSpecOf(svc).ipFamilies! : ['IPv4'];
     const triggered = lastChangeTriggerTime(svc, pods);
     // Slices of an earlier Service of that name, or of a family it no longer has, go.
     const slices = labelled.filter((s) => s.metadata.ownerReferences?.some((r) => r.uid === svc.metadata.uid) && families.includes(String(s.addressType)));
-    for (const s of labelled) if (!slices.includes(s)) await this.#delete(s);
+    for (const s of labelled) if (!slices.includes(s)) await this.#writes.delete(s);
     for (const family of families) {
       const meta: SliceMeta = { labels: sliceLabels(svc), ownerReference: ownerReference(svc), generateName: `${name}-`, namespace, addressType: family };
       const plan = planSlices(this.#groups(svc, pods, family), slices.filter((s) => s.addressType === family), meta, this.#max);
-      for (const s of plan.delete) await this.#delete(s);
-      for (const s of plan.update) await this.#write(withTrigger(s, triggered), false);
-      for (const s of plan.create) await this.#write(withTrigger(s, triggered), true);
+      for (const s of plan.delete) await this.#writes.delete(s);
+      for (const s of plan.update) await this.#writes.write(withTrigger(s, triggered), false);
+      for (const s of plan.create) await this.#writes.write(withTrigger(s, triggered), true);
     }
   }
 
@@ -138,25 +133,6 @@ export class EndpointSliceController extends QueuedController {
       addresses: [ip], conditions: { ready: serviceSpecOf(svc).publishNotReadyAddresses === true || (serving && !terminating), serving, terminating },
       ...(hostname ? { hostname } : {}), targetRef: podReference(pod), ...(nodeName ? { nodeName } : {}), ...(zone ? { zone } : {}),
     };
-  }
-
-  async #write(slice: KObject, create: boolean): Promise<void> {
-    try {
-      const written = create ? await this.client.create(SLICES, slice) : await this.client.update(SLICES, slice);
-      this.#written.wrote(cacheKey(written), written);
-    } catch (e) {
-      // Changed by someone else meanwhile (its event brings the Service back), or its namespace is going.
-      if (!(e instanceof StatusError && (e.code === 409 || e.code === 404 || e.code === 403))) throw e;
-    }
-  }
-
-  async #delete(slice: KObject): Promise<void> {
-    try {
-      await this.client.delete(SLICES, slice.metadata.namespace, slice.metadata.name!);
-      this.#written.deleted(cacheKey(slice), slice);
-    } catch (e) {
-      if (!(e instanceof StatusError && e.code === 404)) throw e;
-    }
   }
 }
 

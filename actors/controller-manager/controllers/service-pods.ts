@@ -7,6 +7,7 @@
 // no selecting Service lives in costs one map lookup (every pod of the 500-node run does).
 import { isReady } from '../../api/fields.ts';
 import { cacheKey } from '../../client/cache.ts';
+import type { Informer } from '../../client/informer.ts';
 import type { KObject } from '../../api/types.ts';
 
 export interface ServicePort {
@@ -123,13 +124,22 @@ const sameLabels = (a: Record<string, string> | undefined, b: Record<string, str
  * those selecting it before or after; when what its endpoint shows changed (deletion, readiness,
  * addresses), those selecting it now; else none.
  */
-export function servicesOnPodChange(selectors: ServiceSelectors, old: KObject, pod: KObject): string[] {
+function servicesOnPodChange(selectors: ServiceSelectors, old: KObject, pod: KObject): string[] {
   if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return [];
   const labelsChanged = !sameLabels(old.metadata.labels, pod.metadata.labels) || hostnameOf(old) !== hostnameOf(pod);
   const endpointChanged = !!old.metadata.deletionTimestamp !== !!pod.metadata.deletionTimestamp || isReady(old) !== isReady(pod)
     || podIPs(old).join() !== podIPs(pod).join();
   if (labelsChanged) return [...new Set([...selectors.selecting(old), ...selectors.selecting(pod)])];
   return endpointChanged ? selectors.selecting(pod) : [];
+}
+
+/** Wakes the Services each pod event concerns: selecting the pod added or deleted, or concerned by its update. */
+export function followPods(pods: Informer, selectors: ServiceSelectors, wake: (keys: string[]) => void): void {
+  pods.on({
+    add: (pod) => wake(selectors.selecting(pod)),
+    update: (old, pod) => wake(servicesOnPodChange(selectors, old, pod)),
+    delete: (pod) => wake(selectors.selecting(pod)),
+  });
 }
 
 /**

@@ -32,8 +32,4 @@ export class WrittenVersions {
   own(key: string, obj: KObject): boolean {
     return this.#written.get(key) === version(obj);
   }
-
-  forget(key: string): void {
-    this.#written.delete(key);
-  }
 }
