@@ -66,7 +66,7 @@ export class EndpointsController extends QueuedController {
     this.#endpoints.on({ add: endpoints, update: (_old, ep) => endpoints(ep), delete: (ep) => this.queue.add(cacheKey(ep)) });
   }
 
-  #wake(keys: string[]): void {
+  #wake(keys: readonly string[]): void {
     for (const key of keys) this.#batchMs > 0 ? this.queue.addAfter(key, this.#batchMs) : this.queue.add(key);
   }
 

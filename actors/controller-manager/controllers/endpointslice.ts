@@ -65,7 +65,7 @@ export class EndpointSliceController extends QueuedController {
     this.#slices.on({ add: slice, update: (_old, s) => slice(s), delete: (s) => { const owner = serviceKeyOf(s); if (owner) this.queue.add(owner); } });
   }
 
-  #wake(keys: string[]): void {
+  #wake(keys: readonly string[]): void {
     for (const key of keys) this.#batchMs > 0 ? this.queue.addAfter(key, this.#batchMs) : this.queue.add(key);
   }
 

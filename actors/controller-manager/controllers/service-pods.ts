@@ -36,6 +36,8 @@ export function selectorOf(svc: KObject): Record<string, string> | undefined {
   return spec.selector;
 }
 
+const NO_KEYS: readonly string[] = [];
+
 const selects = (selector: Record<string, string>, labels: Record<string, string> | undefined) =>
   Object.entries(selector).every(([k, v]) => labels?.[k] === v);
 
@@ -59,10 +61,15 @@ export class ServiceSelectors {
     if (services.size === 0) this.#byNamespace.delete(ns);
   }
 
+  /** Whether some Service of `namespace` has a selector: if not, its pods concern no Service. */
+  watching(namespace: string | undefined): boolean {
+    return this.#byNamespace.has(namespace ?? '');
+  }
+
   /** The keys of the Services in `pod`'s namespace whose selector matches its labels. */
-  selecting(pod: KObject): string[] {
+  selecting(pod: KObject): readonly string[] {
     const services = this.#byNamespace.get(pod.metadata.namespace ?? '');
-    if (!services) return [];
+    if (!services) return NO_KEYS;
     const keys: string[] = [];
     for (const [key, selector] of services) if (selects(selector, pod.metadata.labels)) keys.push(key);
     return keys;
@@ -124,17 +131,18 @@ const sameLabels = (a: Record<string, string> | undefined, b: Record<string, str
  * those selecting it before or after; when what its endpoint shows changed (deletion, readiness,
  * addresses), those selecting it now; else none.
  */
-function servicesOnPodChange(selectors: ServiceSelectors, old: KObject, pod: KObject): string[] {
-  if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return [];
+function servicesOnPodChange(selectors: ServiceSelectors, old: KObject, pod: KObject): readonly string[] {
+  // A pod update is the hot path: most pods live where no Service selects.
+  if (!selectors.watching(pod.metadata.namespace) || old.metadata.resourceVersion === pod.metadata.resourceVersion) return NO_KEYS;
   const labelsChanged = !sameLabels(old.metadata.labels, pod.metadata.labels) || hostnameOf(old) !== hostnameOf(pod);
   const endpointChanged = !!old.metadata.deletionTimestamp !== !!pod.metadata.deletionTimestamp || isReady(old) !== isReady(pod)
     || podIPs(old).join() !== podIPs(pod).join();
   if (labelsChanged) return [...new Set([...selectors.selecting(old), ...selectors.selecting(pod)])];
-  return endpointChanged ? selectors.selecting(pod) : [];
+  return endpointChanged ? selectors.selecting(pod) : NO_KEYS;
 }
 
 /** Wakes the Services each pod event concerns: selecting the pod added or deleted, or concerned by its update. */
-export function followPods(pods: Informer, selectors: ServiceSelectors, wake: (keys: string[]) => void): void {
+export function followPods(pods: Informer, selectors: ServiceSelectors, wake: (keys: readonly string[]) => void): void {
   pods.on({
     add: (pod) => wake(selectors.selecting(pod)),
     update: (old, pod) => wake(servicesOnPodChange(selectors, old, pod)),
