@@ -78,11 +78,9 @@ function portCauses(p: ServicePortSpec, i: number, requireName: boolean, names: 
   return causes;
 }
 
-/** What only some types may have, and what they must. */
+/** What NodePorts, LoadBalancers and ExternalNames may not have, and what an ExternalName must. */
 function typeCauses(s: ServiceSpec): StatusCause[] {
   const causes: StatusCause[] = [];
-  if (!s.type) causes.push(required('spec.type'));
-  else if (!TYPES.includes(s.type)) causes.push(notSupported('spec.type', s.type, TYPES));
   if ((s.type === 'NodePort' || s.type === 'LoadBalancer') && isHeadless(s))
     causes.push(invalid('spec.clusterIPs[0]', JSON.stringify(NONE), `may not be set to 'None' for ${s.type} services`));
   if (s.type === 'ExternalName') {
@@ -92,13 +90,23 @@ function typeCauses(s: ServiceSpec): StatusCause[] {
     const cname = (s.externalName ?? '').replace(/\.$/, '');
     causes.push(...(cname ? validateName(cname, 'subdomain', 'spec.externalName') : [required('spec.externalName')]));
   }
+  return causes;
+}
+
+/** The type itself, and the node ports a ClusterIP Service may not name. */
+function typeValueCauses(s: ServiceSpec): StatusCause[] {
+  const causes: StatusCause[] = [];
+  if (!s.type) causes.push(required('spec.type'));
+  else if (!TYPES.includes(s.type)) causes.push(notSupported('spec.type', s.type, TYPES));
   if (s.type === 'ClusterIP') (s.ports ?? []).forEach((p, i) => {
     if (p.nodePort) causes.push(forbidden(`spec.ports[${i}].nodePort`, "may not be used when `type` is 'ClusterIP'"));
   });
-  if (s.type === 'LoadBalancer' && s.allocateLoadBalancerNodePorts === undefined) causes.push(required('spec.allocateLoadBalancerNodePorts'));
-  if (s.type !== 'LoadBalancer' && s.allocateLoadBalancerNodePorts !== undefined)
-    causes.push(forbidden('spec.allocateLoadBalancerNodePorts', "may only be used when `type` is 'LoadBalancer'"));
   return causes;
+}
+
+function loadBalancerCauses(s: ServiceSpec): StatusCause[] {
+  if (s.type === 'LoadBalancer') return s.allocateLoadBalancerNodePorts === undefined ? [required('spec.allocateLoadBalancerNodePorts')] : [];
+  return s.allocateLoadBalancerNodePorts === undefined ? [] : [forbidden('spec.allocateLoadBalancerNodePorts', "may only be used when `type` is 'LoadBalancer'")];
 }
 
 /** externalTrafficPolicy and healthCheckNodePort for what is reachable from outside; internalTrafficPolicy. */
@@ -135,6 +143,7 @@ export function validateService(svc: KObject): StatusCause[] {
   (s.externalIPs ?? []).forEach((ip, i) => {
     if (!isIP(ip)) causes.push(invalid(`spec.externalIPs[${i}]`, JSON.stringify(ip), VALID_IP));
   });
+  causes.push(...typeValueCauses(s));
   const nodePorts = new Set<string>(), portKeys = new Set<string>();
   ports.forEach((p, i) => {
     const nodeKey = `${p.protocol}/${p.nodePort}`;
@@ -145,7 +154,7 @@ export function validateService(svc: KObject): StatusCause[] {
       causes.push(duplicate(`spec.ports[${i}]`, `core.ServicePort{Name:"", Protocol:${JSON.stringify(p.protocol ?? '')}, AppProtocol:(*string)(nil), Port:${p.port ?? 0}, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}`));
     portKeys.add(key);
   });
-  causes.push(...trafficCauses(s));
+  causes.push(...trafficCauses(s), ...loadBalancerCauses(s));
   return causes;
 }
 
