@@ -1,5 +1,6 @@
-// `orchsim serve` with real kubectl, as on a real cluster: a Deployment exposed by a Service gets a
-// cluster IP from the range and Endpoints and EndpointSlices listing its ready pods; a NodePort
+// `orchsim serve` with real kubectl (and @kubernetes/client-node), as on a real cluster: a
+// Deployment exposed by a Service gets a cluster IP from the range and Endpoints and
+// EndpointSlices listing its ready pods; a NodePort
 // Service gets a node port; the kubernetes Service, the four system namespaces and a new
 // namespace's default ServiceAccount are there; kubectl describe node shows the node's Lease; and
 // a Node created through the API with orchsim.io/simulated: "true" becomes Ready and runs a pod.
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import * as k8s from '@kubernetes/client-node';
 import { startServer, type Running } from '../../sim/cli/serve.ts';
 import { eventually, freePort, kubectl as run } from '../helpers/real-time.ts';
 
@@ -70,6 +72,17 @@ test('a Deployment exposed by a Service gets a cluster IP, and its Endpoints and
   assert.is(slices[0].metadata.labels['endpointslice.kubernetes.io/managed-by'], 'endpointslice-controller.k8s.io');
   const sliceTable = await kubectl(['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web']);
   assert.match(sliceTable.stdout, /^NAME\s+ADDRESSTYPE\s+PORTS\s+ENDPOINTS\s+AGE\nweb-\w{5}\s+IPv4\s+80\s+[\d.,]+\s+/);
+});
+
+test('@kubernetes/client-node reads the same: DiscoveryV1Api lists the Service\'s EndpointSlices, CoreV1Api its Endpoints', async () => {
+  const kc = new k8s.KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  const slices = await kc.makeApiClient(k8s.DiscoveryV1Api).listNamespacedEndpointSlice({ namespace: 'default', labelSelector: 'kubernetes.io/service-name=web' });
+  const ready = slices.items.flatMap((s) => (s.endpoints ?? []).filter((e) => e.conditions?.ready).map((e) => e.addresses[0]));
+  assert.is(ready.length, 3);
+  assert.is(slices.items[0]!.addressType, 'IPv4');
+  const ep = await kc.makeApiClient(k8s.CoreV1Api).readNamespacedEndpoints({ name: 'web', namespace: 'default' });
+  assert.equal((ep.subsets?.[0]?.addresses ?? []).map((a) => a.ip).sort(), [...ready].sort());
 });
 
 test('a NodePort Service gets a node port in 30000-32767; the kubernetes Service is in default', async () => {
