@@ -42,7 +42,7 @@ const NODE_GRACE_MS = 40_000;
 
 const PODS_PREFIX = '/core/pods/';
 const NODES_PREFIX = '/core/nodes/';
-const LEASES_PREFIX = '/coordination.k8s.io/leases/orch-node-lease/';
+const LEASES_PREFIX = '/coordination.k8s.io/leases/kube-node-lease/';
 const REPLICASETS_PREFIX = '/apps/replicasets/';
 
 export interface ChangeListener {

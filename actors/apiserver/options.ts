@@ -69,6 +69,15 @@ export interface ApiServerOptions {
   watchCache: boolean;
   /** How long Event objects are kept. */
   eventTtlMs: number;
+  /** Where Service cluster IPs come from: one CIDR, or two of different families, comma-separated. */
+  serviceClusterIpRange: string;
+  serviceNodePortRange: PortRange;
+  /** Non-zero: the `kubernetes` Service is a NodePort on this port. */
+  orchServiceNodePort?: number;
+  /** The address the `kubernetes` Service's endpoints name; absent: the bind address, or 127.0.0.1 when that is unspecified. */
+  advertiseAddress?: string;
+  /** `none` keeps the `kubernetes` Service's endpoints unwritten. */
+  endpointReconcilerType: 'master-count' | 'lease' | 'none';
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   enablePriorityAndFairness: boolean;
@@ -100,7 +109,6 @@ const NO_CLOUD = 'no cloud provider is simulated';
 const NO_ETCD = 'the store is in memory, with no etcd to reach';
 const NO_TOKEN_ISSUER = 'orchsim authenticates bearer tokens from --token-auth-file and service-account tokens only';
 const NO_NODE_CONNECTION = 'node agents are reached over the bus, not over HTTPS';
-const NO_SERVICES = 'orchsim allocates no Service IPs or node ports';
 
 const positive = (v: number) => (v > 0 ? undefined : 'must be greater than 0');
 const notNegative = (v: number) => (v >= 0 ? undefined : 'must not be negative');
@@ -208,10 +216,19 @@ function serviceRange(v: string): string | undefined {
   const list = v.split(',').map((s) => s.trim());
   if (list.length > 2) return 'must be one CIDR, or two for dual-stack';
   for (const c of list) {
-    const bad = checkCidr(c);
+    const bad = checkCidr(c) ?? cidrSize(c);
     if (bad) return bad;
   }
   if (list.length === 2 && isIP(list[0].split('/')[0]) === isIP(list[1].split('/')[0])) return 'two CIDRs must be one IPv4 and one IPv6 (dual-stack)';
+  return undefined;
+}
+
+/** As the real server: at most 20 host bits (the allocator keeps a bitmap), at least 8 addresses. */
+function cidrSize(cidr: string): string | undefined {
+  const bits = isIP(cidr.split('/')[0]!) === 4 ? 32 : 128;
+  const hostBits = bits - Number(cidr.split('/')[1]);
+  if (hostBits > 20) return `specified --service-cluster-ip-range is too large; for ${bits}-bit addresses, the mask must be >= ${bits - 20}`;
+  if (hostBits < 3) return 'the service cluster IP range must be at least 8 IP addresses';
   return undefined;
 }
 
@@ -247,8 +264,8 @@ function issuers(v: string[]): string | undefined {
 const serverSpecs: OptionSpec<ApiServerOptions>[] = [
   { name: 'secure-port', kind: int, key: 'securePort', default: 6443, group: API, help: 'the HTTPS port',
     rule: (v: number) => (v >= 1 && v <= 65535 ? undefined : 'must be from 1 to 65535; it cannot be switched off with 0') },
-  { name: 'advertise-address', kind: string, group: API, rule: ipAddress, inert: 'orchsim publishes no endpoints for the kubernetes Service',
-    help: 'the address advertised to cluster members; when blank, the bind address, then the host\'s default interface' },
+  { name: 'advertise-address', kind: string, key: 'advertiseAddress', group: API, rule: ipAddress,
+    help: 'the address advertised to cluster members, in the kubernetes Service\'s endpoints; when blank, the bind address, or 127.0.0.1 when that is 0.0.0.0 or ::' },
   { name: 'external-hostname', kind: string, key: 'externalHostname', group: API, help: 'the hostname for externalized URLs; added to the self-signed certificate\'s names' },
   { name: 'admission-control-config-file', kind: string, group: API, help: 'the admission configuration file', inert: 'orchsim\'s admission plugins take no configuration' },
   { name: 'enable-admission-plugins', kind: strings, key: 'enableAdmissionPlugins', group: API, rule: pluginNames, help: `admission plugins on top of the defaults${PLUGINS_HELP}` },
@@ -304,8 +321,8 @@ const serverSpecs: OptionSpec<ApiServerOptions>[] = [
   { name: 'enable-priority-and-fairness', kind: bool, key: 'enablePriorityAndFairness', default: true, group: API,
     help: 'replaces the max-in-flight handler with API Priority and Fairness: the two in-flight limits\' sum is divided among the priority levels of the flowcontrol.apiserver.k8s.io FlowSchemas and PriorityLevelConfigurations (their bootstrap configuration kept in the store), whose queues hold requests beyond a level\'s seats; probes and system:masters are exempt' },
   { name: 'encryption-provider-config', kind: string, group: API, help: 'how Secrets are encrypted in storage', inert: 'the store is in memory and kept as given' },
-  { name: 'endpoint-reconciler-type', kind: oneOf('master-count', 'lease', 'none'), default: 'lease', group: API,
-    help: 'master-count (deprecated), lease or none', inert: 'orchsim publishes no endpoints for the kubernetes Service',
+  { name: 'endpoint-reconciler-type', kind: oneOf('master-count', 'lease', 'none'), key: 'endpointReconcilerType', default: 'lease', group: API,
+    help: 'master-count (deprecated), lease or none: with none, the kubernetes Service gets no Endpoints or EndpointSlice from the server',
     deprecatedValue: (v: string) => (v === 'master-count' ? 'the master-count reconciler is deprecated; use lease' : undefined) },
   { name: 'etcd-servers', kind: strings, group: API, rule: etcdServers, help: 'the backing store\'s URLs', inert: 'the store is in memory; the etcd store is not built yet' },
   { name: 'etcd-servers-overrides', kind: strings, group: API, rule: etcdOverrides, help: 'per-resource servers, as group/resource#servers with the servers separated by semicolons', inert: NO_ETCD },
@@ -334,18 +351,19 @@ const serverSpecs: OptionSpec<ApiServerOptions>[] = [
   { name: 'nodeagent-client-key', kind: string, group: API, help: 'the client key for node agent connections', inert: NO_NODE_CONNECTION },
   { name: 'nodeagent-preferred-address-types', kind: strings, default: ADDRESS_TYPES, group: API, rule: eachOf(ADDRESS_TYPES),
     help: 'the order of node address types tried to reach a node agent', inert: NO_NODE_CONNECTION },
-  { name: 'orch-service-node-port', kind: int, group: API, rule: (v: number) => (v >= 0 && v <= 65535 ? undefined : 'must be 0 or a port'),
-    help: 'non-zero makes the master service a NodePort on this port; 0 makes it ClusterIP', inert: NO_SERVICES },
+  { name: 'orch-service-node-port', kind: int, key: 'orchServiceNodePort', group: API, rule: (v: number) => (v >= 0 && v <= 65535 ? undefined : 'must be 0 or a port'),
+    help: 'non-zero makes the kubernetes Service a NodePort on this port; 0 makes it ClusterIP' },
   { name: 'livez-grace-period', kind: duration, group: API, rule: notNegativeDuration, help: 'the startup time during which /livez assumes unfinished hooks succeed',
     inert: 'orchsim starts with no post-start hooks' },
-  { name: 'master-service-namespace', kind: string, default: 'default', group: API, help: 'the namespace of the master service', inert: NO_SERVICES,
+  { name: 'master-service-namespace', kind: string, default: 'default', group: API, help: 'the namespace of the master service', inert: 'the kubernetes Service is always in default',
     deprecated: 'it will be removed; the master service is in default' },
   { name: 'runtime-config', kind: stringMap, group: API, rule: runtimeConfig, inert: 'orchsim serves its groups and versions whatever is set',
     help: 'key=value pairs enabling or disabling API groups and versions: v1, <group>/<version>, api/all, api/ga, api/beta or api/alpha set true or false (api/legacy is deprecated)',
     deprecatedValue: (v: Record<string, string>) => ('api/legacy' in v ? 'the api/legacy key is deprecated; use v1' : undefined) },
-  { name: 'service-cluster-ip-range', kind: string, group: API, rule: serviceRange, inert: NO_SERVICES,
-    help: 'the CIDR Service IPs come from; at most two, one of each family (dual-stack); must not overlap node or pod ranges' },
-  { name: 'service-node-port-range', kind: portRange, default: { base: 30000, size: 2768 }, group: API, help: 'the inclusive range of NodePort ports, N1-N2', inert: NO_SERVICES },
+  { name: 'service-cluster-ip-range', kind: string, key: 'serviceClusterIpRange', default: '10.0.0.0/24', group: API, rule: serviceRange,
+    help: 'the CIDR Service cluster IPs come from (the kubernetes Service takes its first address); at most two, one of each family (dual-stack), the first the default family; must not overlap node or pod ranges' },
+  { name: 'service-node-port-range', kind: portRange, key: 'serviceNodePortRange', default: { base: 30000, size: 2768 }, group: API,
+    help: 'the inclusive range node ports of NodePort and LoadBalancer Services come from, N1-N2' },
   { name: 'shutdown-delay-duration', kind: duration, key: 'shutdownDelayMs', group: API, rule: notNegativeDuration,
     help: 'delay termination; meanwhile /healthz and /livez succeed while /readyz fails at once' },
   { name: 'shutdown-send-retry-after', kind: bool, key: 'shutdownSendRetryAfter', default: false, group: API,

@@ -43,6 +43,7 @@ import { negotiate } from './negotiation.ts';
 import { admissionPluginNames, type ApiServerOptions } from './options.ts';
 import { Catalogue } from './catalogue.ts';
 import { CustomResourceDefinitions } from './custom-resources/definitions.ts';
+import { kubernetesService, serviceClusterIPRanges } from './kubernetes-service.ts';
 import { collectionKey, objectKey } from './registry/keys.ts';
 import { kindOf } from './registry/kinds/index.ts';
 import { Registry } from './registry/registry.ts';
@@ -145,7 +146,8 @@ export class ApiServer {
     const pluginOpts = { defaultNotReadyTolerationSeconds: options.defaultNotReadyTolerationSeconds,
       defaultUnreachableTolerationSeconds: options.defaultUnreachableTolerationSeconds,
       policy: { objects: this.#policy, store: this.store, keyPrefix: options.etcdPrefix, clock: env.clock },
-      webhooks: { source: this.webhooks, call: { random: env.random.fork('admission-webhooks'), read }, equivalents: equivalenceIn(this.catalogue) } };
+      webhooks: { source: this.webhooks, call: { random: env.random.fork('admission-webhooks'), read }, equivalents: equivalenceIn(this.catalogue) },
+      clock: env.clock, random: env.random.fork('admission') };
     const modes = options.authorizationMode;
     this.rbac = modes.includes('RBAC') ? new RbacPolicy(this.store, options.etcdPrefix) : undefined;
     this.#nodeGraph = modes.includes('Node') ? new NodeGraph(this.store, options.etcdPrefix) : undefined;
@@ -156,9 +158,12 @@ export class ApiServer {
     // Part of RBAC's storage in the real server, not a plugin one can turn off: last of the mutating phase.
     if (this.rbac) plugins.push(rbacEscalationPlugin(this.rbac, this.#authorizer));
     const namespaces = lookupResource('', 'v1', 'namespaces')!;
+    const serviceAccounts = lookupResource('', 'v1', 'serviceaccounts')!;
     this.registry = new Registry({ store: this.store, clock: env.clock, random: env.random.fork('apiserver'),
       admission: new AdmissionChain(plugins), keyPrefix: options.etcdPrefix, system,
-      lookup: { getNamespace: (name) => this.store.get(objectKey(options.etcdPrefix, namespaces, undefined, name)) } });
+      allocation: { serviceClusterIPRange: serviceClusterIPRanges(options), serviceNodePortRange: options.serviceNodePortRange, random: env.random.fork('service-allocation') },
+      lookup: { getNamespace: (name) => this.store.get(objectKey(options.etcdPrefix, namespaces, undefined, name)),
+        getServiceAccount: (ns, name) => this.store.get(objectKey(options.etcdPrefix, serviceAccounts, ns, name)) } });
     const tokens = new Map([...(options.tokens ?? []), ...(options.tokenAuthFile ? loadTokenFile(options.tokenAuthFile) : [])]);
     this.#serviceAccounts = serviceAccountTokens(options, env.clock, env.random.fork('service-account-tokens'));
     const components = env.componentTokens;
@@ -189,20 +194,23 @@ export class ApiServer {
   }
 
   /**
-   * Creates the system namespaces and PriorityClasses (with RBAC the bootstrap roles and bindings,
-   * with priority and fairness its bootstrap configuration, kept from then on), reads what
+   * Takes back what the stored Services hold of the address and port ranges, creates the system
+   * namespaces, the PriorityClasses and the `kubernetes` Service (with RBAC the bootstrap roles and
+   * bindings, with priority and fairness its bootstrap configuration, kept from then on), reads what
    * authorization, admission and priority and fairness need, and starts compaction.
    */
   async start(): Promise<void> {
+    await this.registry.restoreAllocations();
     const ns = lookupResource('', 'v1', 'namespaces')!;
     const pc = lookupResource('scheduling.k8s.io', 'v1', 'priorityclasses')!;
     const missing: [ResourceType, KObject][] = SYSTEM_NAMESPACES.map((name) => [ns, { metadata: { name } } as KObject]);
     missing.push(...SYSTEM_PRIORITY_CLASSES.map((c): [ResourceType, KObject] => [pc, structuredClone(c)]));
+    missing.push(...kubernetesService(this.options));
     if (this.rbac) missing.push(...bootstrapPolicy().map((o): [ResourceType, KObject] => [lookupKind(o.apiVersion!, o.kind!)!, o]));
     for (const [type, obj] of missing) {
-      const exists = await this.store.get(this.registry.key(type, undefined, obj.metadata.name!));
+      const exists = await this.store.get(this.registry.key(type, obj.metadata.namespace, obj.metadata.name!));
       // Not through admission: a plugin such as AlwaysDeny must not stop the server from starting.
-      if (!exists) await this.registry.create(type, undefined, obj, { dryRun: false, fieldManager: 'orch-apiserver', skipAdmission: true });
+      if (!exists) await this.registry.create(type, obj.metadata.namespace, obj, { dryRun: false, fieldManager: 'orch-apiserver', skipAdmission: true });
     }
     if (this.flowControl) {
       await ensureBootstrapConfiguration(this.registry);

@@ -19,6 +19,11 @@
 //   job-controller              runs each Job's pods to completion: parallelism, back-off, deadline, suspend, indexes
 //   cronjob-controller          creates each CronJob's Jobs on its schedule, keeps their history
 //   ttl-after-finished-controller  deletes finished Jobs once their ttlSecondsAfterFinished has passed
+//   endpoints-controller        each Service's Endpoints from the ready (and not ready) pods it selects
+//   endpointslice-controller    each Service's EndpointSlices, at most --max-endpoints-per-slice endpoints each
+//   endpointslice-mirroring-controller   EndpointSlices mirroring the Endpoints of selectorless Services
+//   serviceaccount-controller   a `default` ServiceAccount in every namespace
+//   root-ca-certificate-publisher-controller   the kube-root-ca.crt ConfigMap in every namespace (given a CA)
 //
 // Its registry (`metrics`) holds what a real controller manager's /metrics shows of these: the
 // requests of its clients (rest_client_*), its work queues (workqueue_*), its leader status.
@@ -46,6 +51,11 @@ import { NodeLifecycleController } from './controllers/node-lifecycle.ts';
 import { DaemonSetController } from './controllers/daemonset.ts';
 import { DeploymentController } from './controllers/deployment.ts';
 import { DisruptionController } from './controllers/disruption.ts';
+import { EndpointsController } from './controllers/endpoints.ts';
+import { EndpointSliceController } from './controllers/endpointslice.ts';
+import { EndpointSliceMirroringController } from './controllers/endpointslice-mirroring.ts';
+import { RootCaPublisher } from './controllers/root-ca-publisher.ts';
+import { ServiceAccountsController } from './controllers/serviceaccounts.ts';
 import { GarbageCollector } from './controllers/garbage-collector.ts';
 import { NamespaceController } from './controllers/namespace.ts';
 import { PodGarbageCollector } from './controllers/pod-gc.ts';
@@ -80,6 +90,8 @@ export interface ControllerManagerInit {
   system?: ActorSystem;
   /** Whether its controllers record events, as the real ones do (default); false: none. */
   events?: boolean;
+  /** The cluster's CA bundle (PEM), which the root-ca-cert-publisher publishes; without it that controller does not run. */
+  rootCa?: string;
 }
 
 /** The service account each controller uses, where it is not the controller's name (the real ones). */
@@ -87,6 +99,10 @@ const SERVICE_ACCOUNTS: Partial<Record<ControllerName, string>> = {
   'node-lifecycle-controller': 'node-controller',
   'garbage-collector': 'generic-garbage-collector',
   'daemonset-controller': 'daemon-set-controller',
+  'endpoints-controller': 'endpoint-controller',
+  'endpointslice-mirroring-controller': 'endpointslicemirroring-controller',
+  'serviceaccount-controller': 'service-account-controller',
+  'root-ca-certificate-publisher-controller': 'root-ca-cert-publisher',
 };
 
 /** The service account of each controller `o` enables (under --use-service-account-credentials). */
@@ -142,6 +158,15 @@ class Loops {
     if (enabled('job-controller')) add(new JobController({ ...base('job-controller'), workers: o.concurrentJobSyncs }));
     if (enabled('cronjob-controller')) add(new CronJobController({ ...base('cronjob-controller'), workers: o.concurrentCronJobSyncs }));
     if (enabled('ttl-after-finished-controller')) add(new TtlAfterFinishedController({ ...base('ttl-after-finished-controller'), workers: o.concurrentTtlAfterFinishedSyncs }));
+    if (enabled('endpoints-controller'))
+      add(new EndpointsController({ ...base('endpoints-controller'), workers: o.concurrentEndpointSyncs, batchPeriodMs: o.endpointUpdatesBatchPeriodMs ?? 0 }));
+    if (enabled('endpointslice-controller')) add(new EndpointSliceController({ ...base('endpointslice-controller'), workers: o.concurrentServiceEndpointSyncs,
+      maxEndpointsPerSlice: o.maxEndpointsPerSlice, batchPeriodMs: o.endpointsliceUpdatesBatchPeriodMs ?? 0 }));
+    if (enabled('endpointslice-mirroring-controller')) add(new EndpointSliceMirroringController({ ...base('endpointslice-mirroring-controller'),
+      workers: o.mirroringConcurrentServiceEndpointSyncs, maxEndpointsPerSubset: o.mirroringMaxEndpointsPerSubset, batchPeriodMs: o.mirroringEndpointsliceUpdatesBatchPeriodMs ?? 0 }));
+    if (enabled('serviceaccount-controller')) add(new ServiceAccountsController(base('serviceaccount-controller')));
+    if (enabled('root-ca-certificate-publisher-controller') && init.rootCa !== undefined)
+      add(new RootCaPublisher({ ...base('root-ca-certificate-publisher-controller'), rootCa: init.rootCa }));
   }
 
   async start(): Promise<void> {

@@ -20,18 +20,19 @@ export const CONTROLLER_ALIASES: Readonly<Record<string, string>> = {
   job: 'job-controller',
   cronjob: 'cronjob-controller',
   'ttl-after-finished': 'ttl-after-finished-controller',
+  endpoint: 'endpoints-controller',
+  endpointslice: 'endpointslice-controller',
+  endpointslicemirroring: 'endpointslice-mirroring-controller',
+  serviceaccount: 'serviceaccount-controller',
+  'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
 };
 
 /** Real controllers orchsim does not simulate, by their current and older names. */
 export const NOT_SIMULATED_CONTROLLERS: ReadonlySet<string> = new Set([
   'bootstrap-signer-controller', 'bootstrapsigner',
   'token-cleaner-controller', 'tokencleaner',
-  'endpoints-controller', 'endpoint',
-  'endpointslice-controller', 'endpointslice',
-  'endpointslice-mirroring-controller', 'endpointslicemirroring',
   'replicationcontroller-controller', 'replicationcontroller',
   'serviceaccount-token-controller', 'serviceaccount-token',
-  'serviceaccount-controller', 'serviceaccount',
   'horizontal-pod-autoscaler-controller', 'horizontalpodautoscaling',
   'certificatesigningrequest-signing-controller', 'csrsigning',
   'certificatesigningrequest-approving-controller', 'csrapproving',
@@ -47,6 +48,5 @@ export const NOT_SIMULATED_CONTROLLERS: ReadonlySet<string> = new Set([
   'persistentvolumeclaim-protection-controller', 'pvc-protection',
   'persistentvolume-protection-controller', 'pv-protection',
   'ephemeral-volume-controller', 'ephemeral-volume',
-  'root-ca-certificate-publisher-controller', 'root-ca-cert-publisher',
   'legacy-serviceaccount-token-cleaner-controller', 'legacy-service-account-token-cleaner',
 ]);

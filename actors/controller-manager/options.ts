@@ -14,7 +14,8 @@ import { inspectOptions } from '../system/options.ts';
 
 /** The controllers `--controllers '*'` runs, by the names the flag takes. */
 export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller', 'replicaset-controller', 'pod-garbage-collector', 'garbage-collector', 'namespace-controller', 'deployment-controller', 'daemonset-controller', 'statefulset-controller', 'clusterrole-aggregation-controller', 'resourcequota-controller',
-  'disruption-controller', 'job-controller', 'cronjob-controller', 'ttl-after-finished-controller'] as const;
+  'disruption-controller', 'job-controller', 'cronjob-controller', 'ttl-after-finished-controller',
+  'endpoints-controller', 'endpointslice-controller', 'endpointslice-mirroring-controller', 'serviceaccount-controller', 'root-ca-certificate-publisher-controller'] as const;
 export type ControllerName = (typeof KNOWN_CONTROLLERS)[number];
 
 /** With the `--leader-elect` options it shares with the scheduler (only the replica holding the lock works). */
@@ -50,6 +51,17 @@ export interface ControllerManagerOptions extends LeaderElectOptions {
   concurrentJobSyncs: number;
   concurrentCronJobSyncs: number;
   concurrentTtlAfterFinishedSyncs: number;
+  concurrentEndpointSyncs: number;
+  concurrentServiceEndpointSyncs: number;
+  /** `--max-endpoints-per-slice`: the most endpoints an EndpointSlice holds. */
+  maxEndpointsPerSlice: number;
+  /** `--endpoint-updates-batch-period`, `--endpointslice-updates-batch-period`: how long pod changes wait to be written together; 0 or absent: no wait. */
+  endpointUpdatesBatchPeriodMs?: number;
+  endpointsliceUpdatesBatchPeriodMs?: number;
+  /** The endpointslice-mirroring controller's `--mirroring-*` options. */
+  mirroringConcurrentServiceEndpointSyncs: number;
+  mirroringMaxEndpointsPerSubset: number;
+  mirroringEndpointsliceUpdatesBatchPeriodMs?: number;
   /** `--use-service-account-credentials`: each controller authenticates as its own service account (in orch-system). */
   useServiceAccountCredentials: boolean;
   /** `--orch-api-qps`, `--orch-api-burst`: the client's limit towards the API server; 0 QPS: no limit. */
@@ -134,11 +146,13 @@ export const CONTROLLER_MANAGER_TABLE = new OptionTable<ControllerManagerOptions
   { name: 'enable-hostpath-provisioner', kind: bool, default: false, group: GROUP, help: 'host-path volumes for development', inert: VOLUMES },
   { name: 'enable-leader-migration', kind: bool, default: false, group: GROUP, help: 'migrate controllers\' leadership between managers', inert: 'there is one kind of controller manager' },
   { name: 'leader-migration-config', kind: string, group: GROUP, help: 'the LeaderMigrationConfiguration (v1alpha1) file', inert: 'there is one kind of controller manager' },
-  { name: 'endpoint-updates-batch-period', kind: duration, group: GROUP, rule: notNegative, help: 'how long endpoint updates are batched', inert: NOT_RUN },
-  { name: 'endpointslice-updates-batch-period', kind: duration, group: GROUP, rule: notNegative, help: 'how long endpoint slice updates are batched', inert: NOT_RUN },
-  { name: 'mirroring-endpointslice-updates-batch-period', kind: duration, group: GROUP, rule: notNegative, help: 'how long mirrored slice updates are batched', inert: NOT_RUN },
-  { name: 'max-endpoints-per-slice', kind: int32, default: 100, group: LIMITS, rule: (v: number) => (v >= 1 && v <= 1000 ? undefined : 'must be from 1 to 1000'), help: 'endpoints per slice', inert: NOT_RUN },
-  { name: 'mirroring-max-endpoints-per-subset', kind: int32, default: 1000, group: GROUP, rule: (v: number) => (v >= 1 ? undefined : 'must be at least 1'), help: 'endpoints a mirrored slice takes per subset', inert: NOT_RUN },
+  { name: 'endpoint-updates-batch-period', kind: duration, key: 'endpointUpdatesBatchPeriodMs', group: GROUP, rule: notNegative, help: 'how long pod changes wait before the endpoints controller writes them, so a burst is one write' },
+  { name: 'endpointslice-updates-batch-period', kind: duration, key: 'endpointsliceUpdatesBatchPeriodMs', group: GROUP, rule: notNegative, help: 'how long pod changes wait before the endpointslice controller writes them, so a burst is one write' },
+  { name: 'mirroring-endpointslice-updates-batch-period', kind: duration, key: 'mirroringEndpointsliceUpdatesBatchPeriodMs', group: GROUP, rule: notNegative,
+    help: 'how long Endpoints changes wait before the mirroring controller writes them, so a burst is one write' },
+  { name: 'max-endpoints-per-slice', kind: int32, key: 'maxEndpointsPerSlice', default: 100, group: LIMITS, rule: (v: number) => (v >= 1 && v <= 1000 ? undefined : 'must be from 1 to 1000'), help: 'the most endpoints the endpointslice controller puts in one EndpointSlice' },
+  { name: 'mirroring-max-endpoints-per-subset', kind: int32, key: 'mirroringMaxEndpointsPerSubset', default: 1000, group: GROUP, rule: (v: number) => (v >= 1 ? undefined : 'must be at least 1'),
+    help: 'the endpoints of an Endpoints subset the mirroring controller mirrors, and the most a mirrored slice holds' },
   { name: 'attach-detach-reconcile-sync-period', kind: duration, default: 60_000, group: GROUP, rule: (v: number) => (v > 1_000 ? undefined : 'must be longer than 1s'), help: 'how often volume attachments are reconciled', inert: VOLUMES },
   { name: 'disable-attach-detach-reconcile-sync', kind: bool, default: false, group: GROUP, help: 'skip reconciling volume attachments', inert: VOLUMES },
   { name: 'pvclaimbinder-sync-period', kind: duration, default: 15_000, group: GROUP, rule: positive, help: 'how often volumes and claims are synced', inert: VOLUMES },
@@ -176,20 +190,20 @@ export const CONTROLLER_MANAGER_TABLE = new OptionTable<ControllerManagerOptions
   { name: 'volume-host-cidr-denylist', kind: cidrs, group: GROUP, help: 'ranges volume plugins may not reach', inert: VOLUMES },
   ...delegatedAuthSpecs<ControllerManagerOptions>('controller-manager'),
   { name: 'use-service-account-credentials', kind: bool, key: 'useServiceAccountCredentials', default: false, group: AUTH_GROUP, help: 'each controller uses its own service account' },
-  { name: 'root-ca-file', kind: string, group: AUTH_GROUP, help: 'the CA put in service account token secrets', inert: 'token secrets are not made' },
+  { name: 'root-ca-file', kind: string, group: AUTH_GROUP, help: 'the CA bundle the root-ca-cert-publisher publishes in every namespace (kube-root-ca.crt); without it, none is published' },
   { name: 'service-account-private-key-file', kind: string, group: AUTH_GROUP, help: 'the key that signs service account tokens', inert: 'token secrets are not made' },
   ...signingSpecs(),
   { name: 'orch-api-qps', kind: float, key: 'orchApiQps', default: 20, group: LIMITS, rule: notNegative, help: 'requests per second towards the API server; 0: no limit' },
   { name: 'orch-api-burst', kind: int32, key: 'orchApiBurst', default: 30, group: LIMITS, rule: notNegative, help: 'requests allowed in a burst towards the API server' },
   concurrent('deployment', 5, 'concurrentDeploymentSyncs'),
-  concurrent('endpoint', 5),
+  concurrent('endpoint', 5, 'concurrentEndpointSyncs'),
   concurrent('ephemeralvolume', 5),
   concurrent('gc', 20, 'concurrentGcSyncs'),
   concurrent('namespace', 10, 'concurrentNamespaceSyncs'),
   concurrent('rc', 5),
   concurrent('replicaset', 5, 'concurrentReplicasetSyncs'),
   concurrent('resource-quota', 5, 'concurrentResourceQuotaSyncs'),
-  concurrent('service-endpoint', 5),
+  concurrent('service-endpoint', 5, 'concurrentServiceEndpointSyncs'),
   concurrent('service', 1),
   concurrent('serviceaccount-token', 5),
   concurrent('statefulset', 5, 'concurrentStatefulsetSyncs'),
@@ -197,7 +211,7 @@ export const CONTROLLER_MANAGER_TABLE = new OptionTable<ControllerManagerOptions
   concurrent('daemonset', 2, 'concurrentDaemonsetSyncs'),
   concurrent('job', 5, 'concurrentJobSyncs'),
   concurrent('cron-job', 5, 'concurrentCronJobSyncs'),
-  { name: 'mirroring-concurrent-service-endpoint-syncs', kind: int32, default: 5, group: LIMITS, rule: atLeastOne, help: 'mirrored endpoint objects synced at once', inert: NOT_RUN },
+  { name: 'mirroring-concurrent-service-endpoint-syncs', kind: int32, key: 'mirroringConcurrentServiceEndpointSyncs', default: 5, group: LIMITS, rule: atLeastOne, help: 'mirrored endpoint objects synced at once' },
 ] as OptionSpec<ControllerManagerOptions>[], [
   LEADER_ELECT_RULE,
   signingRule,

@@ -33,10 +33,14 @@ export interface QueuedControllerInit {
 }
 
 /** The real controllers' work queue names where they are not the controller's name less `-controller`. */
-const QUEUE_NAMES: Record<string, string> = { 'generic-garbage-collector': 'garbage_collector_attempt_to_delete', 'ttl-after-finished-controller': 'ttl_jobs_to_delete' };
+const QUEUE_NAMES: Record<string, string> = { 'generic-garbage-collector': 'garbage_collector_attempt_to_delete', 'ttl-after-finished-controller': 'ttl_jobs_to_delete',
+  'endpoint-controller': 'endpoint', 'endpointslice-controller': 'endpoint_slice', 'endpointslicemirroring-controller': 'endpoint_slice_mirroring',
+  'service-account-controller': 'serviceaccount' };
 
 /** The controllers' --controllers names where they are not the name their clients and queues go by. */
-const CONTROLLER_NAMES: Record<string, string> = { 'generic-garbage-collector': 'garbage-collector' };
+const CONTROLLER_NAMES: Record<string, string> = { 'generic-garbage-collector': 'garbage-collector', 'endpoint-controller': 'endpoints-controller',
+  'service-account-controller': 'serviceaccount-controller', 'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
+  'endpointslicemirroring-controller': 'endpointslice-mirroring-controller' };
 
 /** The `name` label of a controller's work queue metrics: `replicaset-controller` → `replicaset`. */
 export const workQueueName = (controller: string) => QUEUE_NAMES[controller] ?? controller.replace(/-controller$/, '').replaceAll('-', '_');

@@ -302,7 +302,7 @@ export const FIELDS: readonly FieldSpec[] = [
   F('streamingConnectionIdleTimeout', duration, 4 * 3_600_000, 'streaming-connection-idle-timeout', 'how long a streaming connection may idle; 0: no limit', { rule: notNegative }),
   F('nodeStatusUpdateFrequency', duration, 10_000, 'node-status-update-frequency', 'how often the node status is computed', { rule: positive }),
   F('nodeStatusReportFrequency', duration, 300_000, undefined, 'the longest an unchanged status goes unreported; the update frequency when that is set explicitly', { rule: positive }),
-  F('nodeLeaseDurationSeconds', int32, 40, undefined, 'the node Lease\'s duration (namespace orch-node-lease)', { rule: positive }),
+  F('nodeLeaseDurationSeconds', int32, 40, undefined, 'the node Lease\'s duration (namespace kube-node-lease)', { rule: positive }),
   F('imageMinimumGCAge', duration, 120_000, 'minimum-image-ttl-duration', 'the youngest an unused image may be collected', { rule: notNegative }),
   F('imageGCHighThresholdPercent', int32, 85, 'image-gc-high-threshold', 'disk use above which images are always collected', { rule: range(0, 100) }),
   F('imageGCLowThresholdPercent', int32, 80, 'image-gc-low-threshold', 'disk use below which images are never collected', { rule: range(0, 100) }),

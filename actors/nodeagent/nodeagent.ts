@@ -48,7 +48,6 @@ const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
 const RENEWED = { type: 'RENEWED' } as const;
 const CHANGED = { type: 'CHANGED' } as const;
 
-/** Where node leases live (the spec's neutral name for kube-node-lease). */
 const AGENT_VERSION = 'v1.32.0-orchsim';
 
 export interface NodeAgentInit {

@@ -48,7 +48,7 @@ export interface StopRecord {
  * A request an actor sent (to the API server): not an inspection record (no `seq`, not in the log),
  * only told to the system's send listeners (an inspector's sequence view).
  *
- *   {"t":12000,"kind":"send","id":"node/pool-3","machine":"node","target":"apiserver","event":"PUT /apis/coordination.k8s.io/v1/namespaces/orch-node-lease/leases/pool-3"}
+ *   {"t":12000,"kind":"send","id":"node/pool-3","machine":"node","target":"apiserver","event":"PUT /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/pool-3"}
  */
 export interface SendRecord {
   readonly t: number;

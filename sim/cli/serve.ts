@@ -71,7 +71,8 @@ const SERVE_ONLY: OptionSpec<ServeOptions>[] = [
  * connect (the API server's own default, every interface, is for a cluster's control-plane host),
  * requests are authorized by RBAC and the Node authorizer (the API server's own default,
  * AlwaysAllow, lets anyone do anything), and service-account tokens are issued with a key of the
- * cluster's own (service-account-key.ts).
+ * cluster's own (service-account-key.ts); Service cluster IPs come from kubeadm's range, clear of the
+ * simulated nodes' pod ranges.
  */
 const SERVE_TOKENS = 'when no service-account option is given';
 const serveSpec = (s: OptionSpec<ApiServerOptions>) => (s.name === 'cert-dir' ? { ...s, default: '.orchsim/certs' }
@@ -79,6 +80,8 @@ const serveSpec = (s: OptionSpec<ApiServerOptions>) => (s.name === 'cert-dir' ? 
   : s.name === 'service-account-signing-key-file' ? { ...s, defaultText: `an RSA key made into --cert-dir (${SERVE_KEY_FILE}) on the first start, ${SERVE_TOKENS}` }
   : s.name === 'bind-address' ? { ...s, default: '127.0.0.1', help: 'the address the secure port listens on; 127.0.0.1 (this machine only) unless given: 0.0.0.0 or :: open it to every interface' }
   : s.name === 'authorization-mode' ? { ...s, default: ['RBAC', 'Node'] }
+  // kubeadm's and kind's range: the simulated nodes' pod ranges (10.0.0.0/24 onwards) stay clear of it.
+  : s.name === 'service-cluster-ip-range' ? { ...s, default: '10.96.0.0/12' }
   : s) as OptionSpec<ServeOptions>;
 
 const INSPECT = inspectOptions<ServeOptions>(SIMULATOR);
@@ -170,10 +173,11 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   const components = new ComponentTokens();
   const server = new ApiServer(options, { clock, random: root, system, componentTokens: components, ...(bus ? { bus } : {}) });
   await server.start();
-  cluster = nodes > 0
-    ? await startServedNodes(server.bus, components.asIdentity, clock, root.fork('cluster'), system, { nodes, zones }, (where, e) => console.error(`${where}: ${(e as Error).message ?? e}`))
-    : undefined;
   const cert = await servingCert(options, clock);
+  cluster = nodes > 0
+    ? await startServedNodes(server.bus, components.asIdentity, clock, root.fork('cluster'), system, { nodes, zones, rootCa: cert.cert },
+      (where, e) => console.error(`${where}: ${(e as Error).message ?? e}`))
+    : undefined;
   // serve's kubeconfig carries a client certificate of its own cluster's CA for the admin, made
   // fresh at each start (no secret is shared between installs); --client-ca-file adds another CA.
   const ca = mode === 'serve' ? await clientCa(options.certDir, clock) : undefined;

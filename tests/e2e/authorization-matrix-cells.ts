@@ -54,7 +54,7 @@ const TARGETS: Target[] = [
     body: core('ServiceAccount') },
   { group: '', resource: 'services', names: ['svc'], subresources: { status: ['get', 'patch'] }, body: core('Service', { spec: { ports: [{ port: 80 }] } }) },
   { group: 'apps', resource: 'deployments', names: ['web'], everywhere: true, subresources: { status: ['get', 'update', 'patch', 'delete'] }, body: deployment },
-  { group: 'coordination.k8s.io', resource: 'leases', names: ['node-1', 'node-2', 'orch-scheduler'], namespaces: ['team', 'orch-node-lease'], everywhere: true,
+  { group: 'coordination.k8s.io', resource: 'leases', names: ['node-1', 'node-2', 'orch-scheduler'], namespaces: ['team', 'kube-node-lease'], everywhere: true,
     selectors: ['metadata.name=node-1'], body: lease },
   { group: RBAC, resource: 'roles', names: ['empty', 'pod-reader'], body: rbac('Role', { rules: [] }) },
   { group: RBAC, resource: 'rolebindings', names: ['alice-pods'], everywhere: true,

@@ -157,7 +157,7 @@ export function worldObjects(): { path: string; body: object }[] {
     ...['settings', 'c1', 'c2'].flatMap((n) => ['team', 'other'].map((ns) => core(ns, 'configmaps', named('ConfigMap', n, { data: { k: 'v' } })))),
     ...['team', 'other'].map((ns) => core(ns, 'services', named('Service', 'svc', { spec: { ports: [{ port: 80 }], selector: { app: 'web' } } }))),
     ...['team', 'other'].map((ns) => ({ path: `/apis/apps/v1/namespaces/${ns}/deployments`, body: deployment('web') })),
-    ...['node-1', 'node-2'].map((n) => ({ path: '/apis/coordination.k8s.io/v1/namespaces/orch-node-lease/leases', body: lease(n) })),
+    ...['node-1', 'node-2'].map((n) => ({ path: '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', body: lease(n) })),
     ...PODS.map((p) => core(p.namespace, 'pods', named('Pod', p.name, { spec: POD_SPECS[p.name] }))),
   ];
   return out;

@@ -13,7 +13,8 @@ type Ctx = { s: TestServer };
 const kubectl = suite<Ctx>('kubectl-more');
 
 kubectl.before(async (ctx) => {
-  ctx.s = await startTestServer();
+  // The serviceaccount controller beside it: pods run as `default`, as kubectl shows on a real cluster.
+  ctx.s = await startTestServer({}, { serviceAccounts: true });
 });
 kubectl.after(async (ctx) => {
   await ctx.s.stop();

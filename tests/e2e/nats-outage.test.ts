@@ -17,6 +17,7 @@ import { startNatsServer, type NatsServer } from '../helpers/nats-server.ts';
 
 const NODES = lookupResource('', 'v1', 'nodes')!;
 const PODS = lookupResource('', 'v1', 'pods')!;
+const SERVICE_ACCOUNTS = lookupResource('', 'v1', 'serviceaccounts')!;
 const OUTAGE_MS = 12_000;
 
 const procs: Proc[] = [];
@@ -46,6 +47,8 @@ test('every component rides out a 12 s NATS outage: the leader steps down and is
   let bus = await NatsBus.connect({ servers: first.url, name: 'outage-test' });
   try {
     const client = new ApiClient(bus, 'outage-test');
+    // As a user waits for a new cluster: its controller manager makes the default service account pods run as.
+    await until('the default service account', async () => ((await client.get(SERVICE_ACCOUNTS, 'default', 'default').catch(() => undefined)) ? true : undefined), procs);
     await client.create(PODS, { metadata: { name: 'survivor', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'registry.example/app:1' }] } });
     await until('the pod running on node-a', async () => {
       const pod = await client.get(PODS, 'default', 'survivor');

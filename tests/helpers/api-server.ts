@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { servingCert } from '../../actors/apiserver/certs.ts';
 import { serveHttps, type Listening } from '../../actors/apiserver/https.ts';
 import { apiServerOptions, type ApiServerOptions } from '../../actors/apiserver/options.ts';
+import { ControllerManager } from '../../actors/controller-manager/controller-manager.ts';
+import { bareServerOptions } from './bare-server.ts';
 import { ApiServer } from '../../actors/apiserver/server.ts';
 import { wallClock } from '../../sim/clock.ts';
 import * as assert from 'uvu/assert';
@@ -70,16 +72,22 @@ function deadline(timeoutMs: number, message: () => string): { expired: Promise<
 /**
  * With `clientCaFile` among the options, connections are asked for client certificates that CA
  * signed, as `orchsim serve` asks; `env.bus` carries the server's bus requests (a NATS bus, say).
+ * The server runs alone, without the ServiceAccount admission plugin (bare-server.ts), unless
+ * `env.serviceAccounts`: then the plugin is on and the real serviceaccount controller runs beside
+ * it, making each namespace's `default` account.
  */
-export async function startTestServer(given: Partial<ApiServerOptions> = {}, env: { bus?: Bus } = {}): Promise<TestServer> {
+export async function startTestServer(given: Partial<ApiServerOptions> = {}, env: { bus?: Bus; serviceAccounts?: boolean } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'orchsim-test-'));
   // kubectl speaks as an administrator with a token made for this server alone.
   const token = randomBytes(16).toString('hex');
-  const options = apiServerOptions({ certDir: join(dir, 'certs'), bindAddress: '127.0.0.1',
+  const options = (env.serviceAccounts ? apiServerOptions : bareServerOptions)({ certDir: join(dir, 'certs'), bindAddress: '127.0.0.1',
     ...given, tokens: new Map([[token, { username: 'test-admin', groups: ['system:masters', 'system:authenticated'] }], ...(given.tokens ?? [])]) });
   const clock = wallClock();
   const server = new ApiServer(options, { clock, random: seededRandom(42), ...(env.bus ? { bus: env.bus } : {}) });
   await server.start();
+  const accounts = env.serviceAccounts
+    ? new ControllerManager({ bus: server.bus, clock, random: seededRandom(43), options: { leaderElect: false, controllers: ['serviceaccount-controller'] } }) : undefined;
+  await accounts?.start();
   const cert = await servingCert(options, clock);
   const requests: RecordedRequest[] = [];
   const requestWaiters = new Set<(r: RecordedRequest) => void>();
@@ -176,6 +184,7 @@ export async function startTestServer(given: Partial<ApiServerOptions> = {}, env
     },
     async stop() {
       await Promise.all([...running].map((p) => p.kill()));
+      await accounts?.stop();
       server.stop();
       await listening.close();
       rmSync(dir, { recursive: true, force: true });

@@ -19,7 +19,7 @@
 // its own Node (and status), create Nodes, list and watch Nodes selecting its own name; list and
 // watch pods selecting spec.nodeName=<its name>, get and delete the pods bound to it, create pods,
 // get, update and patch their status and create their evictions; get, create, update, patch and
-// delete its own Lease in orch-node-lease (create naming none); and what every node may: create
+// delete its own Lease in kube-node-lease (create naming none); and what every node may: create
 // token and access reviews, read services, write events, get endpoints.
 //
 // Members of system:masters may do anything; otherwise the modes are asked in order.
@@ -57,7 +57,7 @@ export const isNonResource = (a: Attributes): a is NonResourceAttributes => 'pat
 const MASTERS = 'system:masters';
 const NODE_PREFIX = 'system:node:';
 const NODES_GROUP = 'system:nodes';
-const NODE_LEASE_NAMESPACE = 'orch-node-lease';
+const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
 /** The value a field selector requires `field` to equal (`f=v` or `f==v`), if it does. */
 export function requiredValue(selector: string | undefined, field: string): string | undefined {

@@ -1,6 +1,7 @@
 // An API server called in process through `handle()`, on a manual clock and a fixed seed: the
 // fast way to pin the resource protocol down without HTTPS.
-import { apiServerOptions, type ApiServerOptions } from '../../actors/apiserver/options.ts';
+import type { ApiServerOptions } from '../../actors/apiserver/options.ts';
+import { bareServerOptions } from './bare-server.ts';
 import { ApiServer } from '../../actors/apiserver/server.ts';
 import { seededRandom } from '../../sim/random.ts';
 import { manualClock, type ManualClock } from './manual-clock.ts';
@@ -42,7 +43,7 @@ function toBytes(body: unknown): Uint8Array {
 
 export async function startServer(options: Partial<ApiServerOptions> = {}, seed = 7): Promise<Harness> {
   const clock = manualClock();
-  const server = new ApiServer(apiServerOptions({ etcdCompactionIntervalMs: 0, ...options }), { clock, random: seededRandom(seed) });
+  const server = new ApiServer(bareServerOptions({ etcdCompactionIntervalMs: 0, ...options }), { clock, random: seededRandom(seed) });
   await server.start();
   const call = async (method: string, url: string, opts: CallOptions = {}): Promise<Reply> => {
     const r = await server.handle({ method, url, headers: { ...opts.headers }, body: toBytes(opts.body) });

@@ -1,7 +1,7 @@
 // The world most actor tests start from: a virtual clock and the kernel that moves it, the
 // in-process bus, a seeded random root, a real API server started on that bus (its stream forked
 // from the root as 'apiserver') and a test client. Built in that order, so a seed draws the same.
-import { apiServerOptions } from '../../actors/apiserver/options.ts';
+import { bareServerOptions } from './bare-server.ts';
 import { ApiServer } from '../../actors/apiserver/server.ts';
 import { ApiClient } from '../../actors/client/client.ts';
 import { Kernel } from '../../sim/kernel.ts';
@@ -21,7 +21,7 @@ export async function virtualWorld({ seed = 4, clientName = 'test' }: VirtualWor
   const kernel = new Kernel({ clock });
   const bus = new MemoryBus({ clock });
   const random = seededRandom(seed);
-  const server = new ApiServer(apiServerOptions({}), { clock, random: random.fork('apiserver'), bus });
+  const server = new ApiServer(bareServerOptions({}), { clock, random: random.fork('apiserver'), bus });
   await server.start();
   const client = new ApiClient(bus, clientName);
   return {

@@ -56,6 +56,7 @@ export const targetOf = (a: AdmissionAttributes): Target => ({ group: a.type.gro
 /** What plugins may read: the store's current objects, without going through admission again. */
 export interface AdmissionLookup {
   getNamespace(name: string): Promise<KObject | undefined>;
+  getServiceAccount(namespace: string, name: string): Promise<KObject | undefined>;
 }
 
 export interface AdmissionPlugin {

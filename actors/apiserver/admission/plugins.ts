@@ -1,5 +1,5 @@
 // The admission plugins orchsim implements, by the names of the components' options (seed 001).
-import { PUBLIC_NAMESPACE, SYSTEM_NAMESPACE } from '../../api/namespaces.ts';
+import { DEFAULT_NAMESPACE, KUBE_SYSTEM_NAMESPACE, PUBLIC_NAMESPACE, SYSTEM_NAMESPACE } from '../../api/namespaces.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { defaultTolerations } from '../registry/defaults-pod.ts';
@@ -12,9 +12,10 @@ import type { Equivalents } from './webhooks/matching.ts';
 import { mutatingWebhookPlugin } from './webhooks/mutating.ts';
 import type { WebhookSource } from './webhooks/source.ts';
 import { validatingWebhookPlugin } from './webhooks/validating.ts';
+import { serviceAccountPlugin, type ServiceAccountPluginOptions } from './service-account.ts';
 
-/** Namespaces that exist from the start and may not be deleted. */
-const UNDELETABLE = new Set(['default', SYSTEM_NAMESPACE, PUBLIC_NAMESPACE]);
+/** Namespaces that exist from the start and may not be deleted (the real plugin's immortal ones, and orchsim's own system namespace). */
+const UNDELETABLE = new Set([DEFAULT_NAMESPACE, KUBE_SYSTEM_NAMESPACE, PUBLIC_NAMESPACE, SYSTEM_NAMESPACE]);
 
 // A mutating plugin, as the real one: a missing namespace is a 404 before the object is validated.
 const namespaceLifecycle: AdmissionPlugin = {
@@ -45,16 +46,6 @@ export function defaultTolerationSeconds(notReadySeconds = 300, unreachableSecon
     },
   };
 }
-
-const serviceAccount: AdmissionPlugin = {
-  name: 'ServiceAccount',
-  mutate(a) {
-    if (!isPodCreate(a)) return;
-    const spec = specOf(a.object!);
-    spec.serviceAccountName ??= (spec.serviceAccount as string | undefined) ?? 'default';
-    spec.serviceAccount ??= spec.serviceAccountName;
-  },
-};
 
 const taintNodesByCondition: AdmissionPlugin = {
   name: 'TaintNodesByCondition',
@@ -87,7 +78,7 @@ export const DEFAULT_PLUGINS = ['NamespaceLifecycle', 'LimitRanger', 'ServiceAcc
 /** Every plugin makePlugin makes. */
 export const PLUGIN_NAMES: ReadonlySet<string> = new Set([...DEFAULT_PLUGINS, 'AlwaysDeny', 'AlwaysAdmit']);
 
-export interface PluginOptions {
+export interface PluginOptions extends ServiceAccountPluginOptions {
   defaultNotReadyTolerationSeconds: number;
   defaultUnreachableTolerationSeconds: number;
   /** What Priority, LimitRanger and ResourceQuota read (and ResourceQuota writes): the PriorityClasses, quotas and limit ranges. */
@@ -100,7 +91,7 @@ export function makePlugin(name: string, o: PluginOptions): AdmissionPlugin | un
   switch (name) {
     case 'NamespaceLifecycle': return namespaceLifecycle;
     case 'LimitRanger': return limitRangerPlugin(o.policy.objects);
-    case 'ServiceAccount': return serviceAccount;
+    case 'ServiceAccount': return serviceAccountPlugin(o);
     case 'TaintNodesByCondition': return taintNodesByCondition;
     case 'Priority': return priorityPlugin(o.policy.objects);
     case 'ResourceQuota': return resourceQuotaPlugin(o.policy);

@@ -17,6 +17,7 @@ const CORE = '';
 const APPS = 'apps';
 const COORDINATION = 'coordination.k8s.io';
 const BATCH = 'batch';
+const DISCOVERY = 'discovery.k8s.io';
 
 function rule(verbs: string[], groups: string[], resources: string[], names?: string[]): PolicyRule {
   return { verbs, apiGroups: groups, resources, ...(names ? { resourceNames: names } : {}) };
@@ -137,6 +138,27 @@ export const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
     rule(['update'], [CORE], ['namespaces/finalize', 'namespaces/status']),
     rule(['get', 'list', 'delete', 'deletecollection'], ['*'], ['*']),
   ],
+  'endpoint-controller': [
+    rule(READ, [CORE], ['services', 'pods']),
+    rule(['get', 'list', 'create', 'update', 'delete'], [CORE], ['endpoints']),
+    rule(['create'], [CORE], ['endpoints/restricted']),
+    events,
+  ],
+  'endpointslice-controller': [
+    rule(READ, [CORE], ['services', 'pods', 'nodes']),
+    // Its slices name their Service as an owner that blocks deletion.
+    rule(['update'], [CORE], ['services/finalizers']),
+    rule(['get', 'list', 'create', 'update', 'delete'], [DISCOVERY], ['endpointslices']),
+    events,
+  ],
+  'endpointslicemirroring-controller': [
+    rule(READ, [CORE], ['services', 'endpoints']),
+    rule(['update'], [CORE], ['services/finalizers', 'endpoints/finalizers']),
+    rule(['get', 'list', 'create', 'update', 'delete'], [DISCOVERY], ['endpointslices']),
+    events,
+  ],
+  'service-account-controller': [rule(['create'], [CORE], ['serviceaccounts']), events],
+  'root-ca-cert-publisher': [rule(['create', 'update'], [CORE], ['configmaps']), events],
 };
 
 /** The ClusterRoles and ClusterRoleBindings created at start (and again whenever one is missing at a start). */
@@ -174,6 +196,7 @@ export function bootstrapPolicy(): KObject[] {
         'endpoints', 'persistentvolumeclaims', 'persistentvolumeclaims/status', 'configmaps', 'bindings', 'events', 'limitranges',
         'namespaces/status', 'pods/log', 'pods/status', 'replicationcontrollers/status', 'resourcequotas', 'resourcequotas/status']),
       rule(READ, [CORE], ['namespaces']),
+      rule(READ, [DISCOVERY], ['endpointslices']),
       rule(READ, [APPS], ['controllerrevisions', 'daemonsets', 'daemonsets/status', 'deployments', 'deployments/scale', 'deployments/status',
         'replicasets', 'replicasets/scale', 'replicasets/status', 'statefulsets', 'statefulsets/scale', 'statefulsets/status']),
       rule(READ, [BATCH], ['cronjobs', 'cronjobs/status', 'jobs', 'jobs/status']),

@@ -9,6 +9,7 @@ import {
   LocalSubjectAccessReview, SelfSubjectAccessReview, SelfSubjectRulesReview, SubjectAccessReview,
 } from './protobuf-messages-authorization.ts';
 import { Lease } from './protobuf-messages-coordination.ts';
+import { EndpointSlice } from './protobuf-messages-discovery.ts';
 import { ConfigMap, Namespace, Node, Pod, PodTemplate, Secret, ServiceAccount } from './protobuf-messages-core.ts';
 import { Event } from './protobuf-messages-event.ts';
 import { FlowSchema, PriorityLevelConfiguration } from './protobuf-messages-flowcontrol.ts';
@@ -36,6 +37,7 @@ serve('v1', [Status], { lists: false });
 serve('apps/v1', [Deployment, ControllerRevision], { lists: true });
 serve('apps/v1', [ReplicaSet, DaemonSet, StatefulSet], { lists: true });
 serve('coordination.k8s.io/v1', [Lease], { lists: true });
+serve('discovery.k8s.io/v1', [EndpointSlice], { lists: true });
 serve('policy/v1', [PodDisruptionBudget], { lists: true });
 serve('flowcontrol.apiserver.k8s.io/v1', [FlowSchema, PriorityLevelConfiguration], { lists: true });
 serve('batch/v1', [Job, CronJob], { lists: true });

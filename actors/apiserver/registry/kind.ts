@@ -9,6 +9,7 @@ import type { Json, KObject } from '../../api/types.ts';
 import type { Shape } from '../patch/shape.ts';
 import type { NameRule } from '../validation/names.ts';
 import { deepEqual } from './deep-equal.ts';
+import type { Allocator, AllocatorSettings } from './allocator.ts';
 import type { Printer } from './tables-format.ts';
 
 /**
@@ -63,6 +64,8 @@ export interface Kind {
   prepareForCreate(obj: KObject): void;
   /** What an update of the main resource keeps or adds, after status is taken from the stored object (changed in place). */
   prepareForUpdate(next: KObject, current: KObject): void;
+  /** Makes the allocator of the server's pools the kind's objects draw from (allocator.ts); none for most kinds. */
+  readonly allocator: ((settings: AllocatorSettings) => Allocator) | undefined;
   /**
    * Writes to subresources other than status, by name: `next` becomes `current` with what the
    * subresource may change taken from the body (`next`, changed in place).
@@ -117,6 +120,7 @@ export function defineKind(rules: KindRules): Kind {
     defaults: nothing,
     prepareForCreate: rules.hasStatus ? (obj) => void delete obj.status : nothing,
     prepareForUpdate: nothing,
+    allocator: undefined,
     subresourceWrites: {},
     validate: () => NO_CAUSES,
     validateUpdate: () => NO_CAUSES,

@@ -7,7 +7,7 @@ import { addedFinalizers, objectMachine, type DeleteEvent, type FinalizersChange
   type ObjectSnapshot, type ObjectState } from '../../../machines/object.ts';
 import { nameSuffix, timestamp, uuid, type Clock, type Random } from '../../api/env.ts';
 import { withFields } from '../../api/objects.ts';
-import { apiVersionOf, type ResourceType } from '../../api/resources.ts';
+import { apiVersionOf, RESOURCES, type ResourceType } from '../../api/resources.ts';
 import { alreadyExists, badRequest, conflict, invalid, notFound, StatusError, tooLargeResourceVersion, type StatusCause, type Target } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { ActorSystem } from '../../system/actor-system.ts';
@@ -18,6 +18,7 @@ import { StorageError } from '../storage/errors.ts';
 import type { ListOptions, ListResult, Store } from '../storage/store.ts';
 import { validateAnnotations, validateFinalizers, validateGenerateName, validateLabels, validateName } from '../validation/names.ts';
 import { modelName } from '../validation/schema.ts';
+import { NOTHING_RESERVED, type Allocator, type AllocatorSettings, type Reservation } from './allocator.ts';
 import { deepEqual } from './deep-equal.ts';
 import { collectionKey, objectKey } from './keys.ts';
 import type { Kind } from './kind.ts';
@@ -33,6 +34,8 @@ export interface RegistryEnv {
   system: ActorSystem;
   /** What admission plugins may read of the store. */
   lookup: AdmissionLookup;
+  /** The pools kinds with an allocator draw from (allocator.ts). */
+  allocation: AllocatorSettings;
 }
 
 export interface WriteOptions {
@@ -88,6 +91,11 @@ interface Deletion {
   step?: Step | undefined;
 }
 
+/** Filled in by #prepareUpdate: what the update took of the kind's pools, until it is stored or abandoned. */
+interface Held {
+  reservation: Reservation;
+}
+
 const MAX_UPDATE_RETRIES = 16;
 const NONE: readonly string[] = [];
 
@@ -96,6 +104,8 @@ export class Registry {
   readonly #names: Random;
   /** Storage key → actor system id of each terminating object this registry recorded. */
   readonly #terminating = new Map<string, string>();
+  /** Each kind's allocator, made on first use (null: the kind has none). */
+  readonly #allocators = new Map<Kind, Allocator | null>();
 
   constructor(readonly env: RegistryEnv) {
     this.#uids = env.random.fork('uids');
@@ -138,12 +148,31 @@ export class Registry {
     const attrs = opts.skipAdmission ? undefined : this.#attrs('CREATE', type, namespace, obj, undefined, opts);
     const mutating = attrs && this.env.admission.mutate(attrs, this.env.lookup);
     if (mutating) await mutating;
-    // After mutating admission, as the real BeforeCreate: a pod's QoS class sees the LimitRanger's defaults.
+    // Taken after mutating admission and before the kind's preparation, as the real store's BeginCreate.
+    const reservation = this.#allocatorOf(kind)?.create(obj, opts.dryRun) ?? NOTHING_RESERVED;
+    try {
+      const created = await this.#store(type, namespace, obj, opts, now, attrs);
+      reservation.commit();
+      return created;
+    } catch (e) {
+      reservation.revert();
+      throw e;
+    }
+  }
+
+  /**
+   * The end of a create: the kind's preparation (after mutating admission, as the real
+   * BeforeCreate: a pod's QoS class sees the LimitRanger's defaults), validation, validating
+   * admission, managed fields, and the store (or, for a dry run, the check that it would not collide).
+   */
+  async #store(type: ResourceType, namespace: string | undefined, obj: KObject, opts: WriteOptions, now: string, attrs: AdmissionAttributes | undefined): Promise<KObject> {
+    const kind = kindOf(type);
+    const meta = obj.metadata;
     kind.prepareForCreate(obj);
     this.#validate(type, obj, undefined);
     const validating = attrs && this.env.admission.validate(attrs, this.env.lookup);
     if (validating) await validating;
-    const written = opts.applied ? obj : recordUpdate(undefined, obj, { manager: opts.fieldManager, model: modelName(obj.apiVersion, type.kind), apiVersion: obj.apiVersion, now, ...shapeOf(kind) });
+    const written = opts.applied ? obj : recordUpdate(undefined, obj, { manager: opts.fieldManager, model: modelName(obj.apiVersion!, type.kind), apiVersion: obj.apiVersion!, now, ...shapeOf(kind) });
     if (opts.dryRun) {
       // The real request would collide with a live object: so does its dry run.
       if (await this.env.store.get(this.key(type, namespace, meta.name!))) throw alreadyExists(target(type, meta.name));
@@ -154,6 +183,27 @@ export class Registry {
     } catch (e) {
       if (e instanceof StorageError && e.code === 'KeyExists') throw alreadyExists(target(type, meta.name));
       throw e;
+    }
+  }
+
+  /** The kind's allocator, if it has one. */
+  #allocatorOf(kind: Kind): Allocator | undefined {
+    if (kind.allocator === undefined) return undefined;
+    let allocator = this.#allocators.get(kind);
+    if (allocator === undefined) this.#allocators.set(kind, (allocator = kind.allocator(this.env.allocation)));
+    return allocator ?? undefined;
+  }
+
+  /**
+   * Takes for every stored object of a kind with an allocator what it holds: a server starting on
+   * an existing store hands out nothing already in use. Call before serving.
+   */
+  async restoreAllocations(): Promise<void> {
+    for (const type of RESOURCES) {
+      const allocator = this.#allocatorOf(kindOf(type));
+      if (!allocator) continue;
+      const { items } = await this.env.store.list(collectionKey(this.env.keyPrefix, type, undefined));
+      for (const obj of items) allocator.restore(obj);
     }
   }
 
@@ -187,11 +237,18 @@ export class Registry {
       if (userVersion && userVersion !== current.metadata.resourceVersion) throw conflict(target(type, name));
       // Only updates of objects being deleted ask the object machine: the others are the hot path.
       const deletion: Deletion | undefined = current.metadata.deletionTimestamp ? {} : undefined;
-      const prepared = await this.#prepareUpdate(type, namespace, name, next, current, opts, deletion);
-      if (prepared === current || opts.dryRun) return { object: prepared, created: false };
+      const held: Held = { reservation: NOTHING_RESERVED };
+      const prepared = await this.#prepareUpdate(type, namespace, name, next, current, opts, deletion, held);
+      if (prepared === current || opts.dryRun) {
+        held.reservation.commit();
+        return { object: prepared, created: false };
+      }
       try {
-        return { object: await this.#commitUpdate(type, key, prepared, current, deletion?.step), created: false };
+        const object = await this.#commitUpdate(type, key, prepared, current, deletion?.step);
+        held.reservation.commit();
+        return { object, created: false };
       } catch (e) {
+        held.reservation.revert();
         const retry = e instanceof StorageError && e.code === 'RevisionConflict' && !userVersion && attempt < MAX_UPDATE_RETRIES;
         if (!retry) throw e instanceof StorageError ? conflict(target(type, name)) : e;
       }
@@ -223,7 +280,7 @@ export class Registry {
   }
 
   async #prepareUpdate(type: ResourceType, namespace: string | undefined, name: string, next: KObject, current: KObject,
-    opts: WriteOptions, deletion: Deletion | undefined): Promise<KObject> {
+    opts: WriteOptions, deletion: Deletion | undefined, held: Held): Promise<KObject> {
     const kind = kindOf(type);
     next.apiVersion = kind.storageApiVersion ?? apiVersionOf(type);
     next.kind = type.kind;
@@ -262,11 +319,18 @@ export class Registry {
     const mutating = this.env.admission.mutate(attrs, this.env.lookup);
     if (mutating) await mutating;
     if (deletion) deletion.step = finalizersChanged(kind, next, current);
-    this.#validate(type, next, current, opts.subresource, deletion?.step);
-    if (kind.hasGeneration && kind.specChanged(next, current)) next.metadata.generation = (old.generation ?? 0) + 1;
-    // After the generation moves, as the real PrepareForUpdate moves it before validating admission.
-    const validating = this.env.admission.validate(attrs, this.env.lookup);
-    if (validating) await validating;
+    // What the main resource's update takes and gives up of the kind's pools.
+    if (subresource === undefined) held.reservation = this.#allocatorOf(kind)?.update(next, current, opts.dryRun) ?? NOTHING_RESERVED;
+    try {
+      this.#validate(type, next, current, opts.subresource, deletion?.step);
+      if (kind.hasGeneration && kind.specChanged(next, current)) next.metadata.generation = (old.generation ?? 0) + 1;
+      // After the generation moves, as the real PrepareForUpdate moves it before validating admission.
+      const validating = this.env.admission.validate(attrs, this.env.lookup);
+      if (validating) await validating;
+    } catch (e) {
+      held.reservation.revert();
+      throw e;
+    }
     if (deepEqual(next, current)) return current; // nothing changed: no write, no new revision
     if (opts.applied) return next;
     const now = timestamp(this.env.clock.now());
@@ -278,7 +342,9 @@ export class Registry {
   async #commitUpdate(type: ResourceType, key: string, next: KObject, current: KObject, step: Step | undefined): Promise<KObject> {
     const written = await this.env.store.update(key, next, Number(current.metadata.resourceVersion));
     if (!step) return written;
-    const object = step.after.value === 'Removed' ? await this.env.store.delete(key, Number(written.metadata.resourceVersion)) : written;
+    const removed = step.after.value === 'Removed';
+    const object = removed ? await this.env.store.delete(key, Number(written.metadata.resourceVersion)) : written;
+    if (removed) this.#allocatorOf(kindOf(type))?.release(written);
     this.#record(type, key, current, step);
     return object;
   }
@@ -316,6 +382,7 @@ export class Registry {
       const revision = Number(current.metadata.resourceVersion);
       try {
         const object = removed ? await this.env.store.delete(key, revision) : await this.env.store.update(key, next, revision);
+        if (removed) this.#allocatorOf(kind)?.release(current);
         this.#record(type, key, current, { event, before, after });
         return { object, removed };
       } catch (e) {

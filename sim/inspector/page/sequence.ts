@@ -21,7 +21,7 @@ export function eventLabel(event: string): string {
   return event;
 }
 
-/** A request as a label: `PUT /apis/coordination.k8s.io/v1/namespaces/orch-node-lease/leases/n1` → `PUT leases/n1`. */
+/** A request as a label: `PUT /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n1` → `PUT leases/n1`. */
 export function requestLabel(event: string): string {
   const [method, path = ''] = event.split(' ');
   let parts = path.split('/').filter(Boolean);

@@ -2,7 +2,7 @@
 // right code, and nothing written.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { apiServerOptions } from '../../../actors/apiserver/options.ts';
+import { bareServerOptions } from '../../helpers/bare-server.ts';
 import type { ApiRequest } from '../../../actors/apiserver/request.ts';
 import { ApiServer } from '../../../actors/apiserver/server.ts';
 import { wallClock } from '../../../sim/clock.ts';
@@ -10,7 +10,7 @@ import { seededRandom } from '../../../sim/random.ts';
 import { CT, dumpStore, request, seedFixtures, text, type Fixtures } from '../../helpers/fuzz-fixtures.ts';
 import { nested } from '../../helpers/malformed-bodies.ts';
 
-const server = new ApiServer(apiServerOptions({ etcdCompactionIntervalMs: 0 }), { clock: wallClock(), random: seededRandom(7) });
+const server = new ApiServer(bareServerOptions({ etcdCompactionIntervalMs: 0 }), { clock: wallClock(), random: seededRandom(7) });
 await server.start();
 const f: Fixtures = await seedFixtures(server);
 const baseline = await dumpStore(server);

@@ -5,7 +5,8 @@
 // FUZZ_COUNT override the seed and the number of requests; the seed is printed first.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { apiServerOptions, type ApiServerOptions } from '../../../actors/apiserver/options.ts';
+import type { ApiServerOptions } from '../../../actors/apiserver/options.ts';
+import { bareServerOptions } from '../../helpers/bare-server.ts';
 import type { ApiResponse } from '../../../actors/apiserver/handlers/response.ts';
 import type { ApiRequest } from '../../../actors/apiserver/request.ts';
 import { ApiServer } from '../../../actors/apiserver/server.ts';
@@ -40,7 +41,7 @@ interface Finding {
 }
 
 async function newServer(given: Partial<ApiServerOptions> = {}): Promise<{ server: ApiServer; fixtures: Fixtures }> {
-  const server = new ApiServer(apiServerOptions({ etcdCompactionIntervalMs: 0, ...given }), { clock: wallClock(), random: seededRandom(SEED).fork('server') });
+  const server = new ApiServer(bareServerOptions({ etcdCompactionIntervalMs: 0, ...given }), { clock: wallClock(), random: seededRandom(SEED).fork('server') });
   await server.start();
   return { server, fixtures: await seedFixtures(server) };
 }

@@ -90,8 +90,11 @@ const SERVER_ROWS: OptionCase[] = [
   { name: 'master-service-namespace', default: 'default', valid: 'orch-system' },
   { name: 'runtime-config', default: undefined, valid: 'api/all=true,batch/v1beta1=false,v1=true,api/legacy=false',
     invalid: [['apps=true', 'key "apps" must be v1, <group>/<version>'], ['api/all=maybe', 'the value of api/all must be true or false']] },
-  { name: 'service-cluster-ip-range', default: undefined, valid: '10.96.0.0/12,fd00::/108',
-    invalid: [['10.96.0.0/12,10.97.0.0/16', 'one IPv4 and one IPv6'], ['10.0.0.0/8,fd00::/108,10.1.0.0/16', 'must be one CIDR, or two'], ['10.96.0.0', 'is not a CIDR']] },
+  { name: 'service-cluster-ip-range', default: '10.0.0.0/24', valid: '10.96.0.0/12,fd00::/108',
+    invalid: [['10.96.0.0/12,10.97.0.0/16', 'one IPv4 and one IPv6'], ['10.0.0.0/8,fd00::/108,10.1.0.0/16', 'must be one CIDR, or two'], ['10.96.0.0', 'is not a CIDR'],
+      ['10.0.0.0/8', 'specified --service-cluster-ip-range is too large; for 32-bit addresses, the mask must be >= 12'],
+      ['fd00::/64', 'specified --service-cluster-ip-range is too large; for 128-bit addresses, the mask must be >= 108'],
+      ['10.0.0.0/30', 'the service cluster IP range must be at least 8 IP addresses']] },
   { name: 'service-node-port-range', default: '30000-32767', valid: '20000-22767' },
   { name: 'shutdown-delay-duration', default: undefined, valid: '10s', invalid: [['-1s', 'must not be a negative duration']] },
   { name: 'shutdown-send-retry-after', default: 'false', valid: 'true' },
@@ -226,7 +229,7 @@ test('rules across options: OIDC client with its issuer, admission plugins, in-f
   assert.is(API_SERVER_TABLE.parse(['--max-requests-inflight=0', '--max-mutating-requests-inflight=0', '--enable-priority-and-fairness=false']).options.maxRequestsInflight, 0);
   fails(['--tls-min-version=VersionTLS13', '--tls-cipher-suites=TLS_AES_128_GCM_SHA256'],
     '--tls-cipher-suites cannot be set with --tls-min-version=VersionTLS13: TLS 1.3 suites are not configurable');
-  assert.is(API_SERVER_TABLE.parse(['--orch-service-node-port=8443', '--service-node-port-range=8000-9000']).extra['orch-service-node-port'], 8443);
+  assert.is(API_SERVER_TABLE.parse(['--orch-service-node-port=8443', '--service-node-port-range=8000-9000']).options.orchServiceNodePort, 8443);
 });
 
 test('ABAC and Webhook each need their file, and each file its mode, in the real server\'s words', () => {

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import { StatusError } from '../../../actors/api/status.ts';
 import type { KObject } from '../../../actors/api/types.ts';
-import { apiServerOptions } from '../../../actors/apiserver/options.ts';
+import { bareServerOptions } from '../../helpers/bare-server.ts';
 import { ApiServer } from '../../../actors/apiserver/server.ts';
 import { WatchHub } from '../../../actors/apiserver/watch/hub.ts';
 import { ApiClient } from '../../../actors/client/client.ts';
@@ -31,7 +31,7 @@ interface World {
 async function inProcess(): Promise<World> {
   const clock = wallClock();
   const bus = new MemoryBus({ clock });
-  const server = new ApiServer(apiServerOptions({}), { clock, random: seededRandom(3), bus });
+  const server = new ApiServer(bareServerOptions({}), { clock, random: seededRandom(3), bus });
   await server.start();
   return { server, clientBus: async () => bus, close: async () => server.stop() };
 }
@@ -40,7 +40,7 @@ async function overNats(): Promise<World> {
   const nats = await startNatsServer();
   const clock = wallClock();
   const serverBus = await NatsBus.connect({ servers: nats.url });
-  const server = new ApiServer(apiServerOptions({}), { clock, random: seededRandom(3), bus: serverBus });
+  const server = new ApiServer(bareServerOptions({}), { clock, random: seededRandom(3), bus: serverBus });
   await server.start();
   await serverBus.flush();
   const buses: Bus[] = [serverBus];

@@ -57,7 +57,7 @@ async function world(seed: number, options: Partial<NodeAgentOptions> = {}, repo
     delete: (o) => note(o, 'Gone'),
   });
   const renewals: number[] = [];
-  const leases = new Informer({ client, hub: new WatchHub(bus), clock, type: LEASES, namespace: 'orch-node-lease' }).on({
+  const leases = new Informer({ client, hub: new WatchHub(bus), clock, type: LEASES, namespace: 'kube-node-lease' }).on({
     add: (o) => renewals.push(Date.parse((o.spec as Rec).renewTime)),
     update: (_old, o) => renewals.push(Date.parse((o.spec as Rec).renewTime)),
   });
@@ -105,7 +105,7 @@ test('without jitter the lease is renewed every 10 s from its phase, renewTime a
   const p = w.leasePhase;
   assert.equal(w.renewals.map((t) => t - w.t0), [0, p, p + 10_000, p + 20_000, p + 30_000, p + 40_000, p + 50_000].filter((t) => t <= 60_000),
     'created, then renewed from the phase drawn within the period');
-  const lease = await w.client.get(LEASES, 'orch-node-lease', NODE);
+  const lease = await w.client.get(LEASES, 'kube-node-lease', NODE);
   const spec = lease.spec as Rec;
   assert.is(spec.holderIdentity, NODE);
   assert.is(spec.leaseDurationSeconds, 40);
@@ -158,12 +158,12 @@ test('a server that lost its Node and Lease (its store gone) has both again with
   const w = await world(2, {}, reported);
   await w.until(60_000);
   await w.client.delete(NODES, undefined, NODE);
-  await w.client.delete(LEASES, 'orch-node-lease', NODE);
+  await w.client.delete(LEASES, 'kube-node-lease', NODE);
   // The next renewal finds the Lease gone: the agent no longer knows what the server holds, so the
   // check at the next grid point writes the status, finds the Node gone, and registers it.
   await w.until(60_000 + 10_400 + 10_000 + 10_000);
   assert.ok(await w.client.get(NODES, undefined, NODE), 'the Node is back');
-  assert.ok(await w.client.get(LEASES, 'orch-node-lease', NODE), 'the Lease is back');
+  assert.ok(await w.client.get(LEASES, 'kube-node-lease', NODE), 'the Lease is back');
   // The one failure the agent saw: its renewal of the Lease that was gone.
   assert.equal(reported.map((e) => (e as Error).message), ['resourceVersion should not be set on objects to be created']);
   w.close();

@@ -8,6 +8,8 @@ import { customResourceDefinition } from './custom-resource-definition.ts';
 import { cronJob } from './cronjob.ts';
 import { daemonSet } from './daemonset.ts';
 import { deployment } from './deployment.ts';
+import { endpointSlice } from './endpoint-slice.ts';
+import { endpoints } from './endpoints.ts';
 import { event } from './event.ts';
 import { eventV1 } from './event-v1.ts';
 import { flowSchema } from './flow-schema.ts';
@@ -44,6 +46,7 @@ const BUILTIN: ReadonlyMap<string, Kind> = new Map([
   ['/resourcequotas', resourceQuota],
   ['/limitranges', limitRange],
   ['scheduling.k8s.io/priorityclasses', priorityClass],
+  ['/endpoints', endpoints],
   ['apps/controllerrevisions', controllerRevision],
   ['apps/replicasets', replicaSet],
   ['apps/deployments', deployment],
@@ -54,6 +57,7 @@ const BUILTIN: ReadonlyMap<string, Kind> = new Map([
   ['coordination.k8s.io/leases', lease],
   ['events.k8s.io/events', eventV1],
   ['autoscaling/horizontalpodautoscalers', horizontalPodAutoscaler],
+  ['discovery.k8s.io/endpointslices', endpointSlice],
   ['policy/poddisruptionbudgets', podDisruptionBudget],
   ['rbac.authorization.k8s.io/roles', role],
   ['rbac.authorization.k8s.io/clusterroles', clusterRole],

@@ -1,8 +1,13 @@
-// Services (pkg/apis/core/v1 defaults.go, printService): DNS-label names, a status subresource,
-// ClusterIP with no session affinity by default, TCP ports targeting themselves, traffic policies.
+// Services (pkg/apis/core/v1 defaults.go, pkg/registry/core/service strategy.go, printService):
+// DNS-label names, a status subresource, ClusterIP with no session affinity by default, TCP ports
+// targeting themselves, traffic policies; cluster IPs and node ports from the server's ranges
+// (service-allocation.ts), validation in service-validation.ts.
 import type { KObject } from '../../../api/types.ts';
 import { child, fill, items, nil, present, zero } from '../defaults-fields.ts';
 import { defineKind } from '../kind.ts';
+import { serviceAllocator } from './service-allocation.ts';
+import { externallyReachable, needsClusterIP, needsHealthCheck, needsNodePorts, nodePortsOf, ownSpec, sameList, storedSpec } from './service-fields.ts';
+import { validateService, validateServiceUpdate } from './service-validation.ts';
 import { age, ageColumn, byCodeUnit, column, type Fields, fields, formatLabels, int, list, nameColumn, nameOf, type Printer, text, wide } from '../tables-format.ts';
 
 const CLIENT_IP_AFFINITY_TIMEOUT_SECONDS = 10800;
@@ -73,4 +78,37 @@ function externalIP(svc: KObject): string {
   }
 }
 
-export const service = defineKind({ nameRule: 'label', hasStatus: true, hasGeneration: false, defaults, printer });
+/**
+ * What an update to another type drops of what the old type was given, when the client sent it
+ * back unchanged (dropTypeDependentFields): a NodePort patched to ClusterIP loses its node ports.
+ */
+function prepareForUpdate(next: KObject, current: KObject): void {
+  const spec = ownSpec(next), old = storedSpec(current);
+  if (needsClusterIP(old) && !needsClusterIP(spec)) {
+    if (sameList(old.clusterIPs, spec.clusterIPs)) {
+      delete spec.clusterIP;
+      delete spec.clusterIPs;
+    }
+    if (sameList(old.ipFamilies, spec.ipFamilies)) delete spec.ipFamilies;
+    if (old.ipFamilyPolicy === spec.ipFamilyPolicy) delete spec.ipFamilyPolicy;
+  }
+  const leftLoadBalancer = old.type === 'LoadBalancer' && spec.type !== 'LoadBalancer';
+  if (leftLoadBalancer && old.allocateLoadBalancerNodePorts !== undefined && spec.allocateLoadBalancerNodePorts === old.allocateLoadBalancerNodePorts)
+    delete spec.allocateLoadBalancerNodePorts;
+  if (needsNodePorts(old) && !needsNodePorts(spec) && nodePortsOf(spec).every((p) => nodePortsOf(old).includes(p)))
+    for (const p of spec.ports ?? []) delete p.nodePort;
+  if (needsHealthCheck(old) && !needsHealthCheck(spec) && spec.healthCheckNodePort === old.healthCheckNodePort) delete spec.healthCheckNodePort;
+  if (leftLoadBalancer && spec.loadBalancerClass === old.loadBalancerClass) delete spec.loadBalancerClass;
+  if (externallyReachable(old) && !externallyReachable(spec) && spec.externalTrafficPolicy === old.externalTrafficPolicy) delete spec.externalTrafficPolicy;
+  // A load balancer's status goes with its type.
+  if (spec.type !== 'LoadBalancer') next.status = { ...(next.status as object | undefined), loadBalancer: {} };
+}
+
+export const service = defineKind({
+  nameRule: 'label', hasStatus: true, hasGeneration: false, defaults, printer, prepareForUpdate,
+  // A new Service's status is empty: no load balancer yet.
+  prepareForCreate: (svc) => void (svc.status = { loadBalancer: {} }),
+  validate: validateService,
+  validateUpdate: validateServiceUpdate,
+  allocator: serviceAllocator,
+});

@@ -3,7 +3,7 @@
 // (hard from spec, used counted), and the plugin charges creates against it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { apiServerOptions } from '../../../../actors/apiserver/options.ts';
+import { bareServerOptions } from '../../../helpers/bare-server.ts';
 import { ApiServer } from '../../../../actors/apiserver/server.ts';
 import { StorageError } from '../../../../actors/apiserver/storage/errors.ts';
 import { MemoryStore } from '../../../../actors/apiserver/storage/memory.ts';
@@ -128,7 +128,7 @@ test('concurrent creates through two API servers on one store never take a quota
   const store = new DeferredStore();
   const servers: ApiServer[] = [];
   for (const seed of [1, 2]) {
-    const server = new ApiServer(apiServerOptions({ etcdCompactionIntervalMs: 0 }), { clock: manualClock(), random: seededRandom(seed), store });
+    const server = new ApiServer(bareServerOptions({ etcdCompactionIntervalMs: 0 }), { clock: manualClock(), random: seededRandom(seed), store });
     await server.start();
     servers.push(server);
   }

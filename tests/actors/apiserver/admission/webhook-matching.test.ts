@@ -32,7 +32,8 @@ function attrs(t: ResourceType, more: Partial<AdmissionAttributes> = {}): Admiss
     object: { metadata: { name: 'x' } } as KObject, ...more };
 }
 
-const noLookup: AdmissionLookup = { getNamespace: () => Promise.reject(new Error('the namespace must not be read')) };
+const noAccount = () => Promise.reject(new Error('no service account is read'));
+const noLookup: AdmissionLookup = { getNamespace: () => Promise.reject(new Error('the namespace must not be read')), getServiceAccount: noAccount };
 const calls = (h: Hook, a: AdmissionAttributes, lookup = noLookup) => invocationFor(h, a, lookup, []);
 
 test('operations match exactly or by *; a rule for CONNECT or DELETE does not take a create', () => {
@@ -103,7 +104,7 @@ test('the object selector matches the new or the old object\'s labels; a delete 
 test('the namespace selector reads the namespace\'s labels; a Namespace\'s create and update use its own', async () => {
   const h = hook({ rules: [rule(['*'])], namespaceSelector: { matchExpressions: [{ key: 'team', operator: 'In', values: ['a'] }] } });
   const namespaces: Record<string, KObject> = { ns: { metadata: { name: 'ns', labels: { team: 'a' } } } as KObject, other: { metadata: { name: 'other' } } as KObject };
-  const lookup: AdmissionLookup = { getNamespace: (name) => Promise.resolve(namespaces[name]) };
+  const lookup: AdmissionLookup = { getNamespace: (name) => Promise.resolve(namespaces[name]), getServiceAccount: noAccount };
   assert.ok(await calls(h, attrs(PODS), lookup));
   assert.not.ok(await calls(h, attrs(PODS, { namespace: 'other' }), lookup));
   assert.ok(await calls(h, attrs(NODES)), 'a cluster-scoped object other than a Namespace is always selected, without a read');

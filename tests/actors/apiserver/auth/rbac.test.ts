@@ -65,7 +65,7 @@ test('a group subject and a ClusterRole through a RoleBinding', async () => {
   await h.post(`${RBAC}/namespaces/default/rolebindings`, binding('devs-view', { kind: 'ClusterRole', name: 'system:aggregate-to-view' }, [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'dev' }]), ADMIN);
   assert.is((await h.get('/apis/apps/v1/namespaces/default/deployments', ALICE)).status, 200);
   assert.is((await h.get('/api/v1/namespaces/default/secrets', ALICE)).status, 403, 'view does not read secrets');
-  assert.is((await h.get('/apis/apps/v1/namespaces/orch-public/deployments', ALICE)).status, 403);
+  assert.is((await h.get('/apis/apps/v1/namespaces/kube-public/deployments', ALICE)).status, 403);
 });
 
 test('a binding to a missing role says so in the 403', async () => {

@@ -1,4 +1,4 @@
-// Objects of the remaining built-in kinds the Protobuf codec serves (Service, Endpoints, Event,
+// Objects of the remaining built-in kinds the Protobuf codec serves (Service, Endpoints, EndpointSlice, Event,
 // PodTemplate, the apps workloads, Lease, PodDisruptionBudget, the flowcontrol kinds), in their
 // JSON shape as a real cluster stores them, with every field the codec knows set at least once.
 // As in protobuf-fixtures.ts, no omitempty field holds its zero value.
@@ -145,10 +145,26 @@ const exemptLevel: KObject = {
   spec: { type: 'Exempt', exempt: { nominalConcurrencyShares: 0, lendablePercent: 0 } },
 };
 
+const endpointSlice: KObject = {
+  apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
+  metadata: meta('shop-x7k2p', { labels: { 'kubernetes.io/service-name': 'shop', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' },
+    ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name: 'shop', uid: '0b5e1c7a-0000-4000-8000-000000000001', controller: true, blockOwnerDeletion: true }] }),
+  addressType: 'IPv4',
+  endpoints: [
+    { addresses: ['10.244.0.11'], conditions: { ready: true, serving: true, terminating: false }, hostname: 'shop-0',
+      targetRef: { kind: 'Pod', namespace: 'shop', name: 'shop-0', uid: '0b5e1c7a-0000-4000-8000-000000000002' }, nodeName: 'node-0', zone: 'zone-a',
+      hints: { forZones: [{ name: 'zone-a' }] } },
+    // A terminating pod: not ready, still serving; the ready pointer false is kept.
+    { addresses: ['10.244.1.12'], conditions: { ready: false, serving: true, terminating: true }, nodeName: 'node-1', zone: 'zone-b' },
+  ],
+  ports: [{ name: 'http', protocol: 'TCP', port: 8080, appProtocol: 'http' }, { name: '', protocol: 'UDP', port: 53 }],
+};
+
 export const kindObjects: Record<string, KObject> = {
   'Service (LoadBalancer)': service,
   'Service (ExternalName)': externalName,
   Endpoints: endpoints,
+  EndpointSlice: endpointSlice,
   Event: event,
   PodTemplate: podTemplate,
   ReplicaSet: replicaSet,

@@ -27,7 +27,7 @@ for (const [name, obj] of Object.entries(kindObjects)) {
 
 test('every kind the server serves with a Protobuf form is served as Protobuf, lists too', () => {
   const kinds: [string, string][] = [['v1', 'Service'], ['v1', 'Endpoints'], ['v1', 'Event'], ['v1', 'PodTemplate'], ['apps/v1', 'ReplicaSet'],
-    ['apps/v1', 'DaemonSet'], ['apps/v1', 'StatefulSet'], ['coordination.k8s.io/v1', 'Lease'], ['policy/v1', 'PodDisruptionBudget'],
+    ['apps/v1', 'DaemonSet'], ['apps/v1', 'StatefulSet'], ['coordination.k8s.io/v1', 'Lease'], ['discovery.k8s.io/v1', 'EndpointSlice'], ['policy/v1', 'PodDisruptionBudget'],
     ['flowcontrol.apiserver.k8s.io/v1', 'FlowSchema'], ['flowcontrol.apiserver.k8s.io/v1', 'PriorityLevelConfiguration']];
   for (const [apiVersion, kind] of kinds) {
     assert.ok(supportsProtobuf(apiVersion, kind), `${apiVersion} ${kind}`);

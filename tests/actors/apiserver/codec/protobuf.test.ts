@@ -195,6 +195,7 @@ test('supportsProtobuf answers for served kinds and their lists only', () => {
   assert.ok(supportsProtobuf('policy/v1', 'Eviction'));
   assert.ok(supportsProtobuf('v1', 'ServiceList'));
   assert.not.ok(supportsProtobuf('stable.example.com/v1', 'CronTab'));
+  assert.ok(supportsProtobuf('discovery.k8s.io/v1', 'EndpointSliceList'));
   assert.not.ok(supportsProtobuf('apps/v1', 'Pod'));
   assert.not.ok(supportsProtobuf('authorization.k8s.io/v1', 'SelfSubjectAccessReviewList'));
 });

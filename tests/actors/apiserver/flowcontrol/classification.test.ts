@@ -38,7 +38,7 @@ test('system:masters is exempt whatever it asks, and so are anyone\'s health pro
 });
 
 test('nodes report their health in node-high and do the rest in system', () => {
-  assert.is(classify(NODE, 'PUT', '/apis/coordination.k8s.io/v1/namespaces/orch-node-lease/leases/n1'), 'system-node-high -> node-high');
+  assert.is(classify(NODE, 'PUT', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n1'), 'system-node-high -> node-high');
   assert.is(classify(NODE, 'PATCH', '/api/v1/nodes/n1/status'), 'system-node-high -> node-high');
   assert.is(classify(NODE, 'GET', '/api/v1/nodes/n1'), 'system-node-high -> node-high');
   assert.is(classify(NODE, 'GET', '/api/v1/pods?fieldSelector=spec.nodeName%3Dn1'), 'system-nodes -> system');

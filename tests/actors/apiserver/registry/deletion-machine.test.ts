@@ -4,7 +4,7 @@
 // Records are compared as compact lines: `<t> <kind> <id> [<event> <from>→<to> | <to>]`.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { apiServerOptions } from '../../../../actors/apiserver/options.ts';
+import { bareServerOptions } from '../../../helpers/bare-server.ts';
 import { ApiServer } from '../../../../actors/apiserver/server.ts';
 import type { Store } from '../../../../actors/apiserver/storage/store.ts';
 import { ActorSystem, type InspectionRecord } from '../../../../actors/system/index.ts';
@@ -24,7 +24,7 @@ async function world(clock: ManualClock = manualClock(), store?: Store) {
   const system = new ActorSystem(clock);
   const records: string[] = [];
   system.onRecord((r) => r.id.startsWith('object/') && records.push(line(r)));
-  const server = new ApiServer(apiServerOptions({ etcdCompactionIntervalMs: 0 }), { clock, random: seededRandom(7), system, ...(store ? { store } : {}) });
+  const server = new ApiServer(bareServerOptions({ etcdCompactionIntervalMs: 0 }), { clock, random: seededRandom(7), system, ...(store ? { store } : {}) });
   await server.start();
   const call = async (method: string, url: string, body?: unknown, contentType = 'application/json') => {
     const r = await server.handle({ method, url, headers: { 'content-type': contentType }, body: Buffer.from(body === undefined ? '' : JSON.stringify(body)) });

@@ -87,9 +87,9 @@ test('403 Forbidden: the AlwaysDeny admission plugin refuses every write but not
   const create = await h.post('/api/v1/nodes', { metadata: { name: 'n1' } });
   failure(create, 403, 'Forbidden');
   assert.is(create.json.message, 'nodes "n1" is forbidden: admission control is denying all modifications');
-  failure(await h.del('/api/v1/namespaces/orch-node-lease'), 403, 'Forbidden');
+  failure(await h.del('/api/v1/namespaces/kube-node-lease'), 403, 'Forbidden');
   assert.is((await h.get('/api/v1/namespaces')).status, 200);
-  assert.is((await h.get('/api/v1/namespaces/orch-node-lease')).status, 200);
+  assert.is((await h.get('/api/v1/namespaces/kube-node-lease')).status, 200);
 });
 
 test('403 Forbidden: the default namespace may not be deleted', async () => {

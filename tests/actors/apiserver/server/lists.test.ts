@@ -48,10 +48,10 @@ test('every chunk comes from the snapshot of the first: later writes do not show
 
 test('chunks work across namespaces for a cluster-wide list', async () => {
   const h = await startServer();
-  for (const ns of ['default', 'orch-public', 'orch-system']) await h.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('x'));
+  for (const ns of ['default', 'kube-public', 'orch-system']) await h.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('x'));
   const first = (await h.get('/api/v1/configmaps?limit=2')).json;
   const rest = (await h.get(`/api/v1/configmaps?limit=2&continue=${first.metadata.continue}`)).json;
-  assert.equal([...first.items, ...rest.items].map((i: any) => i.metadata.namespace), ['default', 'orch-public', 'orch-system']);
+  assert.equal([...first.items, ...rest.items].map((i: any) => i.metadata.namespace), ['default', 'kube-public', 'orch-system']);
 });
 
 test('remainingItemCount counts what is left after a chunk', async () => {
