@@ -11,6 +11,7 @@ interface Ctx {
   apps: k8s.AppsV1Api;
   coordination: k8s.CoordinationV1Api;
   authz: k8s.AuthorizationV1Api;
+  scheduling: k8s.SchedulingV1Api;
 }
 
 const client = suite<Ctx>('client-node');
@@ -23,6 +24,7 @@ client.before(async (ctx) => {
   ctx.apps = kc.makeApiClient(k8s.AppsV1Api);
   ctx.coordination = kc.makeApiClient(k8s.CoordinationV1Api);
   ctx.authz = kc.makeApiClient(k8s.AuthorizationV1Api);
+  ctx.scheduling = kc.makeApiClient(k8s.SchedulingV1Api);
 });
 client.after(async (ctx) => {
   await ctx.s.stop();
@@ -208,6 +210,43 @@ client('a deployment is created with defaults, read, merge-patched (generation g
   assert.is(deleted.details?.group, 'apps');
   assert.is(deleted.details?.kind, 'deployments');
   assert.is((await failure(apps.readNamespacedDeployment({ name: 'shop', namespace: NS }))).code, 404);
+});
+
+client('the scale subresources of Deployments, ReplicaSets and StatefulSets are read, replaced and patched', async ({ apps }) => {
+  const labels = { app: 'scaled' };
+  const template = { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } };
+  await apps.createNamespacedDeployment({ namespace: NS, body: { metadata: { name: 'scaled' }, spec: { replicas: 1, selector: { matchLabels: labels }, template } } });
+  await apps.createNamespacedReplicaSet({ namespace: NS, body: { metadata: { name: 'scaled' }, spec: { replicas: 1, selector: { matchLabels: labels }, template } } });
+  await apps.createNamespacedStatefulSet({ namespace: NS, body: { metadata: { name: 'scaled' }, spec: { replicas: 1, serviceName: 'scaled', selector: { matchLabels: labels }, template } } });
+
+  const read = await apps.readNamespacedDeploymentScale({ name: 'scaled', namespace: NS });
+  assert.equal([read.apiVersion, read.kind, read.spec?.replicas, read.status?.selector], ['autoscaling/v1', 'Scale', 1, 'app=scaled']);
+  const replaced = await apps.replaceNamespacedDeploymentScale({ name: 'scaled', namespace: NS, body: { ...read, spec: { replicas: 4 } } });
+  assert.is(replaced.spec?.replicas, 4);
+  assert.is((await apps.readNamespacedDeployment({ name: 'scaled', namespace: NS })).spec?.replicas, 4);
+  const stale = await failure(apps.replaceNamespacedDeploymentScale({ name: 'scaled', namespace: NS, body: { ...read, spec: { replicas: 5 } } }));
+  assert.equal([stale.code, stale.status.reason], [409, 'Conflict'], 'the Scale read before the replace is stale');
+
+  const rs = await apps.patchNamespacedReplicaSetScale({ name: 'scaled', namespace: NS, body: { spec: { replicas: 2 } } }, mergePatch);
+  assert.is(rs.spec?.replicas, 2);
+  assert.is((await apps.readNamespacedReplicaSetScale({ name: 'scaled', namespace: NS })).spec?.replicas, 2);
+  const sts = await apps.patchNamespacedStatefulSetScale({ name: 'scaled', namespace: NS, body: { spec: { replicas: 3 } } }, mergePatch);
+  assert.is(sts.spec?.replicas, 3);
+  assert.is((await apps.readNamespacedStatefulSet({ name: 'scaled', namespace: NS })).spec?.replicas, 3);
+  const negative = await failure(apps.patchNamespacedStatefulSetScale({ name: 'scaled', namespace: NS, body: { spec: { replicas: -1 } } }, mergePatch));
+  assert.equal([negative.code, negative.status.reason], [422, 'Invalid']);
+});
+
+client('PriorityClasses are created, read, listed and deleted; the system classes are there from the start', async ({ scheduling }) => {
+  const created = await scheduling.createPriorityClass({ body: { metadata: { name: 'batch-low' }, value: -10, description: 'for batch work' } });
+  assert.equal([created.value, created.preemptionPolicy, created.globalDefault ?? false], [-10, 'PreemptLowerPriority', false]);
+  assert.is((await scheduling.readPriorityClass({ name: 'batch-low' })).description, 'for batch work');
+  const names = (await scheduling.listPriorityClass()).items.map((c) => `${c.metadata?.name}=${c.value}`).sort();
+  assert.equal(names, ['batch-low=-10', 'system-cluster-critical=2000000000', 'system-node-critical=2000001000']);
+  const changed = await failure(scheduling.patchPriorityClass({ name: 'batch-low', body: { value: 5 } }, mergePatch));
+  assert.equal([changed.code, changed.status.reason], [422, 'Invalid'], 'a class\'s value is immutable');
+  assert.is((await scheduling.deletePriorityClass({ name: 'batch-low' })).status, 'Success');
+  assert.is((await failure(scheduling.readPriorityClass({ name: 'batch-low' }))).code, 404);
 });
 
 client('a controller revision is created and read; its data is immutable (422 Invalid)', async ({ apps }) => {
