@@ -219,7 +219,7 @@ export class Registry {
         async (current) => view.toStored(this.#validView(type, await tryUpdate(current && view.fromStored(current)))), opts);
       return { ...result, object: view.fromStored(result.object) };
     }
-    for (let attempt = 0; ; attempt++) {
+    return this.#guaranteed(type, name, async () => {
       const key = this.key(type, namespace, name);
       const current = await this.env.store.get(key);
       if (!current && !opts.subresource && (opts.forceAllowCreate || kindOf(type).allowCreateOnUpdate)) {
@@ -249,10 +249,11 @@ export class Registry {
         return { object, created: false };
       } catch (e) {
         held.reservation.revert();
-        const retry = e instanceof StorageError && e.code === 'RevisionConflict' && !userVersion && attempt < MAX_UPDATE_RETRIES;
-        if (!retry) throw e instanceof StorageError ? conflict(target(type, name)) : e;
+        // A writer that named the version it read is told of the race, not retried.
+        if (userVersion && e instanceof StorageError) throw conflict(target(type, name));
+        throw e;
       }
-    }
+    });
   }
 
   /**
@@ -263,7 +264,7 @@ export class Registry {
    */
   async guaranteedUpdate(type: ResourceType, namespace: string | undefined, name: string, mutate: (current: KObject) => KObject,
     opts: { dryRun: boolean; uid?: string }): Promise<KObject> {
-    for (let attempt = 0; ; attempt++) {
+    return this.#guaranteed(type, name, async () => {
       const key = this.key(type, namespace, name);
       const current = await this.env.store.get(key);
       if (!current) throw notFound(target(type, name));
@@ -271,10 +272,23 @@ export class Registry {
         throw conflict(target(type, name), `Precondition failed: UID in precondition: ${opts.uid}, UID in object meta: ${current.metadata.uid}`);
       const next = mutate(current);
       if (opts.dryRun) return next;
+      return this.env.store.update(key, { ...next, metadata: { ...next.metadata } }, Number(current.metadata.resourceVersion));
+    });
+  }
+
+  /**
+   * The guaranteed-update loop every read-modify-write of the registry shares, as the real
+   * storage's GuaranteedUpdate: `attempt` reads the object, decides, and writes at the revision
+   * it read; a write that lost to another writer is tried again, up to MAX_UPDATE_RETRIES times,
+   * and then, as any other refusal of the store, answered 409. `attempt`'s own refusals end it.
+   */
+  async #guaranteed<T>(type: ResourceType, name: string, attempt: () => Promise<T>): Promise<T> {
+    for (let tries = 0; ; tries++) {
       try {
-        return await this.env.store.update(key, { ...next, metadata: { ...next.metadata } }, Number(current.metadata.resourceVersion));
+        return await attempt();
       } catch (e) {
-        if (!(e instanceof StorageError && e.code === 'RevisionConflict' && attempt < MAX_UPDATE_RETRIES)) throw e instanceof StorageError ? conflict(target(type, name)) : e;
+        if (!(e instanceof StorageError)) throw e;
+        if (e.code !== 'RevisionConflict' || tries >= MAX_UPDATE_RETRIES) throw conflict(target(type, name));
       }
     }
   }
@@ -360,7 +374,7 @@ export class Registry {
       const result = await this.delete(kind.view.of, namespace, name, opts);
       return { ...result, object: kind.view.fromStored(result.object) };
     }
-    for (let attempt = 0; ; attempt++) {
+    return this.#guaranteed(type, name, async () => {
       const key = this.key(type, namespace, name);
       const current = await this.env.store.get(key);
       if (!current) throw notFound(target(type, name));
@@ -380,15 +394,11 @@ export class Registry {
       const next = removed ? current : terminatingObject(live, before.context, after.context, kind);
       if (opts.dryRun) return { object: next, removed };
       const revision = Number(current.metadata.resourceVersion);
-      try {
-        const object = removed ? await this.env.store.delete(key, revision) : await this.env.store.update(key, next, revision);
-        if (removed) this.#allocatorOf(kind)?.release(current);
-        this.#record(type, key, current, { event, before, after });
-        return { object, removed };
-      } catch (e) {
-        if (!(e instanceof StorageError && e.code === 'RevisionConflict' && attempt < MAX_UPDATE_RETRIES)) throw e;
-      }
-    }
+      const object = removed ? await this.env.store.delete(key, revision) : await this.env.store.update(key, next, revision);
+      if (removed) this.#allocatorOf(kind)?.release(current);
+      this.#record(type, key, current, { event, before, after });
+      return { object, removed };
+    });
   }
 
   /**
