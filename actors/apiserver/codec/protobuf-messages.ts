@@ -22,20 +22,25 @@ import { Endpoints, Service } from './protobuf-messages-service.ts';
 import { listOf, type Message } from './protobuf-schema.ts';
 
 const byKind = new Map<string, Message>();
+const lossyKinds = new Set<string>();
 const key = (apiVersion: string, kind: string) => `${apiVersion} ${kind}`;
 
-function serve(apiVersion: string, messages: readonly Message[], { lists }: { lists: boolean }): void {
+/** `lossy`: the messages do not hold every field of the kind yet (pod specs, in pods and templates). */
+function serve(apiVersion: string, messages: readonly Message[], { lists, lossy = false }: { lists: boolean; lossy?: boolean }): void {
   for (const m of messages) {
+    const kinds = lists ? [m.name, `${m.name}List`] : [m.name];
     byKind.set(key(apiVersion, m.name), m);
     if (lists) byKind.set(key(apiVersion, `${m.name}List`), listOf(m, ListMeta));
+    if (lossy) for (const kind of kinds) lossyKinds.add(key(apiVersion, kind));
   }
 }
 
-serve('v1', [Namespace, ConfigMap, Secret, ServiceAccount, Pod, Node], { lists: true });
-serve('v1', [Service, Endpoints, Event, PodTemplate], { lists: true });
+serve('v1', [Namespace, ConfigMap, Secret, ServiceAccount], { lists: true });
+serve('v1', [Pod, Node, PodTemplate], { lists: true, lossy: true });
+serve('v1', [Service, Endpoints, Event], { lists: true });
 serve('v1', [Status], { lists: false });
-serve('apps/v1', [Deployment, ControllerRevision], { lists: true });
-serve('apps/v1', [ReplicaSet, DaemonSet, StatefulSet], { lists: true });
+serve('apps/v1', [ControllerRevision], { lists: true });
+serve('apps/v1', [Deployment, ReplicaSet, DaemonSet, StatefulSet], { lists: true, lossy: true });
 serve('coordination.k8s.io/v1', [Lease], { lists: true });
 serve('discovery.k8s.io/v1', [EndpointSlice], { lists: true });
 serve('policy/v1', [PodDisruptionBudget], { lists: true });
@@ -49,6 +54,11 @@ serve('policy/v1', [Eviction], { lists: false });
 serve('v1', [ResourceQuota, LimitRange], { lists: true });
 serve('scheduling.k8s.io/v1', [PriorityClass], { lists: true });
 serve('admissionregistration.k8s.io/v1', [MutatingWebhookConfiguration, ValidatingWebhookConfiguration], { lists: true });
+
+/** Whether the kind's Protobuf form loses fields it may hold: answered in JSON whenever the client accepts it. */
+export function isLossyAsProtobuf(apiVersion: string, kind: string): boolean {
+  return lossyKinds.has(key(apiVersion, kind));
+}
 
 /** The message of a kind, or undefined when the kind is not served as Protobuf. */
 export function messageFor(apiVersion: string, kind: string): Message | undefined {

@@ -4,6 +4,7 @@ import { apiVersionOf, type ResourceType } from '../../api/resources.ts';
 import { badRequest } from '../../api/status.ts';
 import type { KObject, ListMeta } from '../../api/types.ts';
 import { encodeProtobuf, supportsProtobuf } from '../codec/protobuf.ts';
+import { isLossyAsProtobuf } from '../codec/protobuf-messages.ts';
 import { negotiate, PROTOBUF_TYPE, type Output } from '../negotiation.ts';
 import type { Query } from '../request.ts';
 import { kindOf } from '../registry/kinds/index.ts';
@@ -19,13 +20,10 @@ export interface EncodeContext {
   nowMs: number;
 }
 
-/** Kinds whose Protobuf tables do not hold every field yet (pod specs, in pods and templates): answered in JSON whenever the client accepts it. */
-const LOSSY_PROTOBUF = new Set(['Pod', 'PodList', 'Node', 'NodeList', 'PodTemplate', 'PodTemplateList', 'Deployment', 'DeploymentList',
-  'ReplicaSet', 'ReplicaSetList', 'DaemonSet', 'DaemonSetList', 'StatefulSet', 'StatefulSetList']);
-
 export function outputFor(ctx: EncodeContext, kind: string): Output {
-  const offer = { table: ctx.read && !ctx.type.virtual, protobuf: supportsProtobuf(apiVersionOf(ctx.type), kind), pretty: ctx.query.bool('pretty') };
-  if (offer.protobuf && LOSSY_PROTOBUF.has(kind)) {
+  const apiVersion = apiVersionOf(ctx.type);
+  const offer = { table: ctx.read && !ctx.type.virtual, protobuf: supportsProtobuf(apiVersion, kind), pretty: ctx.query.bool('pretty') };
+  if (offer.protobuf && isLossyAsProtobuf(apiVersion, kind)) {
     try {
       return negotiate(ctx.accept, { ...offer, protobuf: false });
     } catch {
