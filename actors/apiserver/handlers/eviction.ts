@@ -150,10 +150,8 @@ async function spend(registry: Registry, budget: KObject, pod: KObject, options:
   spent(budget, name, now);
   checkPreconditions(pod, options.preconditions);
   if (options.dryRun) return;
-  await registry.update(PDBS, budget.metadata.namespace, budget.metadata.name!, (current) => {
-    const { resourceVersion: _, ...metadata } = current!.metadata; // written at the version read, read again on a conflict
-    return { ...current!, metadata, status: spent(current!, name, now) };
-  }, { dryRun: false, fieldManager: 'orch-apiserver', subresource: 'status' });
+  await registry.update(PDBS, budget.metadata.namespace, budget.metadata.name!, (current) => ({ ...current!, status: spent(current!, name, now) }),
+    { dryRun: false, fieldManager: 'orch-apiserver', subresource: 'status' });
 }
 
 /** The caller's preconditions against `pod`, refused with the eviction's own words. */

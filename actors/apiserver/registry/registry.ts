@@ -248,9 +248,9 @@ export class Registry {
         held.reservation.commit();
         return { object, created: false };
       } catch (e) {
+        // Tried again on a lost race, as the real store's GuaranteedUpdate: a writer that named a
+        // version is then told 409 by the check above, a patch applies again to the newer object.
         held.reservation.revert();
-        // A writer that named the version it read is told of the race, not retried.
-        if (userVersion && e instanceof StorageError) throw conflict(target(type, name));
         throw e;
       }
     });

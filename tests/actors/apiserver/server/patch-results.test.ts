@@ -157,4 +157,16 @@ test('$deleteFromPrimitiveList removes listed values, null removes the list, and
   assert.is(all.json.metadata.finalizers, undefined);
 });
 
+test('patches racing on one object are each applied again to the newer object, none refused; one naming a stale version is a 409', async () => {
+  const h = await startServer();
+  assert.is((await h.post(CM, configMap('shared', {}))).status, 201);
+  const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => i % 2
+    ? h.patch(`${CM}/shared`, { data: { [`k${i}`]: 'v' } }, MERGE)
+    : h.patch(`${CM}/shared`, [{ op: 'add', path: `/data/k${i}`, value: 'v' }], JSON_PATCH)));
+  assert.equal(replies.map((r) => r.status), Array(12).fill(200), replies.map((r) => r.text).join('\n'));
+  assert.equal(Object.keys((await h.get(`${CM}/shared`)).json.data).sort(), Array.from({ length: 12 }, (_, i) => `k${i}`).sort());
+  const stale = await h.patch(`${CM}/shared`, { metadata: { resourceVersion: replies[0]!.json.metadata.resourceVersion }, data: { late: 'v' } }, MERGE);
+  assert.is(stale.status, 409, stale.text);
+});
+
 test.run();
