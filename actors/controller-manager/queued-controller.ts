@@ -42,6 +42,9 @@ const CONTROLLER_NAMES: Record<string, string> = { 'generic-garbage-collector': 
   'service-account-controller': 'serviceaccount-controller', 'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
   'endpointslicemirroring-controller': 'endpointslice-mirroring-controller' };
 
+/** The source component of a controller's Events where the real one names it otherwise than the controller. */
+const EVENT_SOURCES: Record<string, string> = { 'disruption-controller': 'controllermanager' };
+
 /** The `name` label of a controller's work queue metrics: `replicaset-controller` → `replicaset`. */
 export const workQueueName = (controller: string) => QUEUE_NAMES[controller] ?? controller.replace(/-controller$/, '').replaceAll('-', '_');
 
@@ -59,7 +62,7 @@ export abstract class QueuedController {
   /** `periodic`: a pass the controller makes every `periodMs` besides working off its queue (the garbage collector's rediscovery). */
   constructor(readonly name: string, init: QueuedControllerInit, periodic?: { periodMs: number; pass(): Promise<void> }) {
     this.client = new ApiClient(init.bus, name, undefined, init.limiter, { clock: init.clock });
-    this.events = init.events?.(this.client, { component: name }) ?? NO_EVENTS;
+    this.events = init.events?.(this.client, { component: EVENT_SOURCES[name] ?? name }) ?? NO_EVENTS;
     this.informers = init.informers;
     this.clock = init.clock;
     this.#onError = init.onError;

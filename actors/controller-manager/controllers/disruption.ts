@@ -16,8 +16,8 @@
 // - A pod whose DisruptionTarget condition is still True two minutes after it was set, while the
 //   pod is not being deleted, gets it set back to False (the stale_pod_disruption queue), unless
 //   the kubelet set it or the pod has finished.
-// - Events: the real controller's are named where it records them, at #event, the seam for the
-//   event recorder (which components do not have yet): none is written.
+// - Events as the real controller records them: NoPods, CalculateExpectedPodCountFailed and
+//   UnmanagedPods on the budget, MultiplePodDisruptionBudgets and NotDeleted on the pod.
 // One worker, as the real controller runs.
 import { type PodDisruptionBudgetSpec, budgetSpec, budgetStatus } from '../../api/disruption-budget.ts';
 import { timestamp } from '../../api/env.ts';
@@ -149,16 +149,13 @@ export class DisruptionController extends QueuedController {
       else several = true;
       this.queue.add(key);
     }
-    if (several) this.#event(pod, 'Warning', 'MultiplePodDisruptionBudgets',
+    if (several) this.event(pod, 'Warning', 'MultiplePodDisruptionBudgets',
       `Pod ${JSON.stringify(pod.metadata.namespace)}/${JSON.stringify(pod.metadata.name)} matches multiple PodDisruptionBudgets.  Chose ${JSON.stringify(chosen!.split('/')[1])} arbitrarily.`);
   }
 
   #wakeNamespace(namespace: string): void {
     for (const key of this.#selectors.get(namespace)?.keys() ?? []) this.queue.add(key);
   }
-
-  /** The seam for the event recorder: what the real controller records, with its type, reason and message. */
-  #event(_obj: KObject, _type: 'Normal' | 'Warning', _reason: string, _message: string): void {}
 
   // ---- Sync ---------------------------------------------------------------------------------------
 
@@ -177,19 +174,19 @@ export class DisruptionController extends QueuedController {
   async #trySync(key: string, budget: KObject): Promise<void> {
     const spec = budgetSpec(budget);
     const pods = this.#selectedPods(budget, spec);
-    if (pods.length === 0) this.#event(budget, 'Normal', 'NoPods', 'No matching pods found');
+    if (pods.length === 0) this.event(budget, 'Normal', 'NoPods', 'No matching pods found');
     const counts = await expectedCounts(spec, pods, () => this.#scales.expectedScale(pods)).catch((e: Error) => {
-      this.#event(budget, 'Warning', 'CalculateExpectedPodCountFailed', `Failed to calculate the number of expected pods: ${e.message}`);
+      this.event(budget, 'Warning', 'CalculateExpectedPodCountFailed', `Failed to calculate the number of expected pods: ${e.message}`);
       throw e;
     });
-    if (counts.unmanaged.length > 0) this.#event(budget, 'Warning', 'UnmanagedPods', `Pods selected by this PodDisruptionBudget (selector: ${goSelector(spec.selector)}) were found `
+    if (counts.unmanaged.length > 0) this.event(budget, 'Warning', 'UnmanagedPods', `Pods selected by this PodDisruptionBudget (selector: ${goSelector(spec.selector)}) were found `
       + 'to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. '
       + 'To account for these pods please set ".spec.minAvailable" field of the PDB to an integer value.');
     const now = this.clock.now();
     const { awaited, notDeleted, recheckAtMs } = awaitedDisruptions(pods, budgetStatus(budget).disruptedPods, now);
     const namespace = budget.metadata.namespace;
     // The real message names the namespace twice.
-    for (const pod of notDeleted) this.#event(pod, 'Warning', 'NotDeleted', `Pod was expected by PDB ${namespace}/${namespace} to be deleted but it wasn't`);
+    for (const pod of notDeleted) this.event(pod, 'Warning', 'NotDeleted', `Pod was expected by PDB ${namespace}/${namespace} to be deleted but it wasn't`);
     const status = computedStatus(budget, counts, countHealthy(pods, awaited), awaited, now);
     if (status) await this.client.update(PDBS, { ...budget, status }, 'status');
     if (recheckAtMs !== undefined) this.queue.addAfter(key, recheckAtMs - now);
@@ -200,7 +197,7 @@ export class DisruptionController extends QueuedController {
     try {
       selector = compileLabelSelector(spec.selector as LabelSelector | undefined);
     } catch (e) {
-      this.#event(budget, 'Warning', 'NoPods', `Failed to get pods: ${(e as Error).message}`);
+      this.event(budget, 'Warning', 'NoPods', `Failed to get pods: ${(e as Error).message}`);
       throw e;
     }
     if (selector.nothing) return [];

@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject, OwnerReference } from '../../../actors/api/types.ts';
+import { coreRecorders, EVENTS, type CoreEvent } from '../../../actors/client/events/index.ts';
 import { SharedInformers } from '../../../actors/client/shared-informers.ts';
 import { DisruptionController } from '../../../actors/controller-manager/controllers/disruption.ts';
 import { newRegistry } from '../../../actors/api/metrics.ts';
@@ -25,10 +26,10 @@ const TEMPLATE = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ 
 const SELECTOR = { matchLabels: { app: 'web' } };
 
 async function world() {
-  const { clock, bus, client, run, server } = await virtualWorld({ seed: 5 });
+  const { clock, bus, client, run, server, random } = await virtualWorld({ seed: 5 });
   const informers = new SharedInformers(bus, clock, 'test');
   const registry = newRegistry();
-  const controller = new DisruptionController({ bus, clock, informers, registry, onError: (e) => { throw e; } });
+  const controller = new DisruptionController({ bus, clock, informers, registry, onError: (e) => { throw e; }, events: coreRecorders(clock, random.fork('events')) });
   await controller.start();
   const ref = (o: KObject): OwnerReference => ({ apiVersion: o.apiVersion!, kind: o.kind!, name: o.metadata.name!, uid: o.metadata.uid!, controller: true });
   /** A pod of app=web owned by `owner` (none: a bare pod), Running and Ready unless told. */
@@ -244,6 +245,23 @@ test('a budget with no selector selects no pods; an empty one every pod of its n
   await w.settle();
   assert.equal(await w.summary('none'), { expected: 0, desired: 1, healthy: 0, allowed: 0 });
   assert.equal(await w.summary('all'), { expected: 2, desired: 1, healthy: 2, allowed: 1 });
+  w.stop();
+});
+
+test('the controller records the real Events, from controllermanager: NoPods on a budget selecting nothing, UnmanagedPods for pods without a controller under a percentage', async () => {
+  const w = await world();
+  await w.pod('bare');
+  await w.budget({ minAvailable: '50%' }, 'half');
+  await w.budget({ minAvailable: 1, selector: { matchLabels: { app: 'nothing' } } }, 'empty');
+  await w.settle();
+  const events = ((await w.client.list(EVENTS, 'default')).items as CoreEvent[])
+    .map((e) => `${e.involvedObject.kind}/${e.involvedObject.name} ${e.source?.component} ${e.type} ${e.reason}: ${e.message}`).sort();
+  assert.equal(events, [
+    'PodDisruptionBudget/empty controllermanager Normal NoPods: No matching pods found',
+    'PodDisruptionBudget/half controllermanager Warning UnmanagedPods: Pods selected by this PodDisruptionBudget (selector: &LabelSelector{MatchLabels:map[string]string{app: web,},MatchExpressions:[]LabelSelectorRequirement{},}) '
+      + 'were found to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. '
+      + 'To account for these pods please set ".spec.minAvailable" field of the PDB to an integer value.',
+  ]);
   w.stop();
 });
 
