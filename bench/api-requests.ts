@@ -54,6 +54,12 @@ async function createNamespace(call: Call, name: string) {
   await expectStatus(call, { method: 'POST', url: '/api/v1/namespaces', headers: HEADERS, body }, 201);
 }
 
+/** The `default` ServiceAccount the serviceaccount controller would make, without which pods are refused. */
+async function createServiceAccount(call: Call, namespace: string) {
+  const body = Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }));
+  await expectStatus(call, { method: 'POST', url: `/api/v1/namespaces/${namespace}/serviceaccounts`, headers: HEADERS, body }, 201);
+}
+
 async function createPod(call: Call, name: string, namespace: string): Promise<KObject> {
   const body = Buffer.from(JSON.stringify(podManifest(name, namespace)));
   return decode((await expectStatus(call, { method: 'POST', url: podsPath(namespace), headers: HEADERS, body }, 201)).body);
@@ -67,6 +73,7 @@ async function createPod(call: Call, name: string, namespace: string): Promise<K
 export async function prepareRequests(call: Call): Promise<Record<Op, () => ApiRequest>> {
   await createNamespace(call, LIST_NS);
   await createNamespace(call, TARGET_NS);
+  for (const ns of [LIST_NS, TARGET_NS, 'default']) await createServiceAccount(call, ns);
   for (let i = 0; i < LISTED_PODS; i++) await createPod(call, `listed-${String(i).padStart(3, '0')}`, LIST_NS);
   const target = await createPod(call, TARGET, TARGET_NS);
   const { resourceVersion: _, ...meta } = target.metadata;
