@@ -17,11 +17,12 @@ const DEPLOYMENTS = lookupResource('apps', 'v1', 'deployments')!;
 const RS_URL = '/apis/apps/v1/namespaces/default/replicasets';
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-async function world(controllers = ['replicaset-controller', 'garbage-collector']) {
+/** `started: false`: the controllers start when the test calls `start()`. */
+async function world(controllers = ['replicaset-controller', 'garbage-collector'], { started = true } = {}) {
   const { clock, bus, random, server, client, run } = await virtualWorld({ seed: 9 });
   const cm = new ControllerManager({ bus, clock, random, options: { leaderElect: false, controllers },
     onError: (c, e) => { throw new Error(`${c}: ${e}`); } });
-  await cm.start();
+  if (started) await cm.start();
   const rs = (name: string) => client.create(RS, { metadata: { name, namespace: 'default' }, spec: {
     replicas: 2, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
   } } as KObject);
@@ -32,7 +33,7 @@ async function world(controllers = ['replicaset-controller', 'garbage-collector'
   /** The keys the store removed, in order. */
   const removed: string[] = [];
   server.store.onChange((c) => { if (c.type === 'DELETED') removed.push(c.key.split('/').slice(-3).join('/')); });
-  return { client, rs, pods, sets, del, removed, settle: () => run(2_000), stop: () => { void cm.stop(); server.stop(); } };
+  return { client, rs, pods, sets, del, removed, settle: () => run(2_000), start: () => cm.start(), stop: () => { void cm.stop(); server.stop(); } };
 }
 
 /** A finalizer nobody removes until the test does: it keeps a dependent terminating. */
@@ -223,18 +224,16 @@ test('Orphan on a Deployment leaves its set, which keeps its pods', async () => 
 });
 
 test('a later Background delete of a set being orphaned takes the finalizer off: it goes at once and the collector deletes its pods', async () => {
-  const w = await world(['garbage-collector']);
+  // The collector starts after both deletes, as if it had not yet come to orphan the pod.
+  const w = await world(['garbage-collector'], { started: false });
   const web = await w.rs('web');
   const ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: web.metadata.uid, controller: true, blockOwnerDeletion: true };
   await w.client.create(PODS, { metadata: { name: 'p', namespace: 'default', ownerReferences: [ref] }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } as KObject);
-  await w.settle();
-  // The collector would orphan the pod in the same instant: ask again before it runs.
-  const first = w.del(`${RS_URL}/web`, { propagationPolicy: 'Orphan' });
-  const second = w.del(`${RS_URL}/web`, { propagationPolicy: 'Background' });
-  assert.equal((await first).metadata.finalizers, ['orphan']);
-  assert.is((await second).status, 'Success');
-  await w.settle();
+  assert.equal((await w.del(`${RS_URL}/web`, { propagationPolicy: 'Orphan' })).metadata.finalizers, ['orphan']);
+  assert.is((await w.del(`${RS_URL}/web`, { propagationPolicy: 'Background' })).status, 'Success');
   assert.equal(await w.sets(), []);
+  await w.start();
+  await w.settle();
   assert.equal(await w.pods(), []);
   w.stop();
 });
