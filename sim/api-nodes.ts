@@ -7,7 +7,6 @@
 // InternalIP address), else serve's defaults; a Node without a pod range is given one, as the
 // node IPAM controller gives one to a node that registers without it.
 import type { Clock } from '../actors/api/env.ts';
-import { lookupResource } from '../actors/api/resources.ts';
 import { StatusError } from '../actors/api/status.ts';
 import type { KObject } from '../actors/api/types.ts';
 import { WatchHub } from '../actors/apiserver/watch/hub.ts';
@@ -15,9 +14,9 @@ import { ApiClient } from '../actors/client/client.ts';
 import { Informer } from '../actors/client/informer.ts';
 import type { NodeAgentOptions } from '../actors/nodeagent/options.ts';
 import type { Bus } from '../transport/bus.ts';
+import { NODES } from '../actors/api/model/core.ts';
 
 export const SIMULATED_ANNOTATION = 'orchsim.io/simulated';
-const NODES = lookupResource('', 'v1', 'nodes')!;
 const ZONE = 'topology.kubernetes.io/zone';
 const REGION = 'topology.kubernetes.io/region';
 const RANGE_ATTEMPTS = 5;

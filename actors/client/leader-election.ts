@@ -11,7 +11,6 @@
 import { fromPromise, type Actor } from 'xstate';
 import { microTime, type Clock, type Random } from '../api/env.ts';
 import { Gauge, type Registry } from '../api/metrics.ts';
-import { lookupResource } from '../api/resources.ts';
 import { StatusError } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import { leaderMachine, leaderState, RETRY_JITTER, type LeaderState, type LeaseRead } from '../../machines/leader.ts';
@@ -20,11 +19,10 @@ import { perRegistry } from './per-registry.ts';
 import { ActorSystem } from '../system/actor-system.ts';
 import { actorIds } from '../system/ids.ts';
 import { whenState } from '../system/when-state.ts';
+import { LEASES } from '../api/model/coordination.ts';
 
 /** The jitter the machine draws, which the `--leader-elect*` options are checked against (leader-elect-flags.ts). */
 export { RETRY_JITTER };
-
-const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
 
 export interface LeaderElectionConfig {
   leaseDurationMs: number;

@@ -1,12 +1,10 @@
 // Writing a node's taints as the controllers do (the real SwapNodeControllerTaint and
 // RemoveTaintOffNode): from the newest copy, conditional on its resourceVersion, read again from
 // the server and retried on a conflict, so two controllers editing taints never lose each other's.
-import { lookupResource } from '../api/resources.ts';
 import { StatusError } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import type { ApiClient } from '../client/client.ts';
-
-export const NODES = lookupResource('', 'v1', 'nodes')!;
+import { NODES } from '../api/model/core.ts';
 
 export interface Taint {
   key: string;

@@ -6,13 +6,12 @@
 // it lasts. (In one process, ComponentTokens gives each identity a token directly.)
 import type { Clock } from '../api/env.ts';
 import { SYSTEM_NAMESPACE } from '../api/namespaces.ts';
-import { lookupResource } from '../api/resources.ts';
 import { StatusError } from '../api/status.ts';
 import { splitServiceAccountUsername } from '../apiserver/auth/service-account-tokens.ts';
 import type { ApiClient } from '../client/client.ts';
 import { CONTROLLER_MANAGER, CredentialedBus, type AsIdentity, type TokenSource } from '../client/credentials.ts';
+import { SERVICE_ACCOUNTS } from '../api/model/core.ts';
 
-const SERVICE_ACCOUNTS = lookupResource('', 'v1', 'serviceaccounts')!;
 /** What the real builder asks for. */
 export const TOKEN_EXPIRATION_SECONDS = 3600;
 const RENEW_AT = 0.8;

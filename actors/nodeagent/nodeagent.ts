@@ -14,7 +14,6 @@
 import { NODE_LEASE_NAMESPACE } from '../api/namespaces.ts';
 import { microTime, timestamp, uuid, type Clock, type Random } from '../api/env.ts';
 import { newRegistry, type Registry } from '../api/metrics.ts';
-import { lookupResource } from '../api/resources.ts';
 import { StatusError } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import { WatchHub } from '../apiserver/watch/hub.ts';
@@ -40,10 +39,8 @@ import { ActorSystem } from '../system/actor-system.ts';
 import { stateName } from '../system/records.ts';
 import { actorIds } from '../system/ids.ts';
 import { whenState } from '../system/when-state.ts';
-
-const NODES = lookupResource('', 'v1', 'nodes')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
-const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
+import { LEASES } from '../api/model/coordination.ts';
+import { NODES, PODS } from '../api/model/core.ts';
 
 const RENEWED = { type: 'RENEWED' } as const;
 const CHANGED = { type: 'CHANGED' } as const;

@@ -8,7 +8,6 @@
 // requests (rest_client_*) go to its registry.
 import { timestamp, type Clock, type Random } from '../api/env.ts';
 import { newRegistry, type Registry } from '../api/metrics.ts';
-import { lookupResource } from '../api/resources.ts';
 import { StatusError } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import { WatchHub } from '../apiserver/watch/hub.ts';
@@ -36,9 +35,8 @@ import { findPreemption, PREEMPTED } from './preemption.ts';
 import { SchedulingQueue, type QueuedPod } from './queue.ts';
 import { actorIds } from '../system/ids.ts';
 import { whenState } from '../system/when-state.ts';
+import { NODES, PODS } from '../api/model/core.ts';
 
-const NODES = lookupResource('', 'v1', 'nodes')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
 /** What the scheduler watches, all namespaces: the watch subjects its NATS user may subscribe to follow from this. */
 export const SCHEDULER_WATCHES = [NODES, PODS] as const;
 

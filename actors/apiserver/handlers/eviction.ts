@@ -24,7 +24,6 @@
 import { budgetSpec, budgetStatus, withDisruptionAllowedCondition, ALWAYS_ALLOW, type PodDisruptionBudgetStatus } from '../../api/disruption-budget.ts';
 import { timestamp } from '../../api/env.ts';
 import { isReady } from '../../api/fields.ts';
-import { lookupResource } from '../../api/resources.ts';
 import { badRequest, conflict, forbidden, isConflict, StatusError, success, tooManyRequests } from '../../api/status.ts';
 import { isPlainObject, type KObject } from '../../api/types.ts';
 import { compileLabelSelector, type LabelSelector } from '../../scheduler/label-selector.ts';
@@ -34,8 +33,8 @@ import { checkObject, dryRun, parseBody } from './decode.ts';
 import { deleteOptionsFrom } from './delete.ts';
 import { encodeStatus, type EncodeContext } from './encode.ts';
 import type { ApiResponse } from './response.ts';
+import { PDBS } from '../../api/model/policy.ts';
 
-const PDBS = lookupResource('policy', 'v1', 'poddisruptionbudgets')!;
 const EVICTION = { apiVersion: 'policy/v1', kind: 'Eviction', group: 'policy', version: 'v1' };
 /** EvictionsRetry's steps: how often a conflicting delete is tried again. */
 const CONFLICT_ATTEMPTS = 20;

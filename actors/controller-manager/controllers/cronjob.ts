@@ -12,7 +12,6 @@
 // - deletes the oldest finished Jobs beyond successfulJobsHistoryLimit and failedJobsHistoryLimit;
 // - writes the status once, and looks again when the next start time is due.
 import { CRONJOB_SCHEDULED_TIMESTAMP, cronJobSpec, cronJobStatus, jobFinished, trueCondition, type CronJobStatus } from '../../api/batch.ts';
-import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import { TimeZone } from '../../api/time-zone.ts';
 import { controllerOf, type KObject } from '../../api/types.ts';
@@ -21,9 +20,7 @@ import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { dueSchedule, jobNameAt, rfc1123z, scheduleOf, untilNextMs } from './cronjob-schedule.ts';
 import { timestampMs } from './job-pods.ts';
-import { JOBS } from './job-writes.ts';
-
-export const CRONJOBS = lookupResource('batch', 'v1', 'cronjobs')!;
+import { CRONJOBS, JOBS } from '../../api/model/batch.ts';
 
 type Active = NonNullable<CronJobStatus['active']>[number];
 const refOf = (job: KObject): Active => ({ kind: 'Job', namespace: job.metadata.namespace!, name: job.metadata.name!, uid: job.metadata.uid!,

@@ -16,7 +16,6 @@
 //   updatedNumberScheduled, numberAvailable, numberUnavailable, observedGeneration, and
 //   collisionCount once a revision name collided.
 // - Each pod created or deleted is recorded on the set, as the real pod control records it.
-import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
@@ -26,11 +25,10 @@ import { tolerationsTolerate } from '../../scheduler/plugins/taint-toleration.ts
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { referenceTo } from '../../client/events/index.ts';
 import { podCreated, podDeleted } from '../pod-control-events.ts';
-import { NODES, taintsOf } from '../node-taints.ts';
-import { controllerRef, ownedRevisions, REVISION_HASH, REVISIONS, revisionHash, syncRevision, truncateHistory } from './revisions.ts';
-
-const DAEMONSETS = lookupResource('apps', 'v1', 'daemonsets')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
+import { taintsOf } from '../node-taints.ts';
+import { controllerRef, ownedRevisions, REVISION_HASH, revisionHash, syncRevision, truncateHistory } from './revisions.ts';
+import { CONTROLLER_REVISIONS, DAEMONSETS } from '../../api/model/apps.ts';
+import { NODES, PODS } from '../../api/model/core.ts';
 
 /** The tolerations every daemon pod gets (the real AddOrUpdateDaemonPodTolerations). */
 const DAEMON_TOLERATIONS: Toleration[] = [
@@ -67,7 +65,7 @@ export class DaemonSetController extends QueuedController {
       if (ref) this.queue.add(`${pod.metadata.namespace}/${ref.name}`);
     };
     init.informers.get(PODS).on({ add: owner, update: (_o, p) => owner(p), delete: owner });
-    init.informers.get(REVISIONS); // read in sync: made now, so that start() lists and follows it
+    init.informers.get(CONTROLLER_REVISIONS); // read in sync: made now, so that start() lists and follows it
   }
 
   protected async sync(key: string): Promise<void> {
@@ -75,7 +73,7 @@ export class DaemonSetController extends QueuedController {
     const ds = this.informers.get(DAEMONSETS).cache.get(namespace, name);
     if (!ds || ds.metadata.deletionTimestamp) return;
     const spec = (ds.spec ?? {}) as DaemonSetSpec;
-    const revisions = ownedRevisions(this.informers.get(REVISIONS).cache, ds);
+    const revisions = ownedRevisions(this.informers.get(CONTROLLER_REVISIONS).cache, ds);
     const collisions = (ds.status as { collisionCount?: number } | undefined)?.collisionCount ?? 0;
     const { revision, collisionCount } = await syncRevision(this.client, ds, 'DaemonSet', spec.template ?? {}, revisions, collisions);
     const hash = revision.metadata.labels?.[REVISION_HASH] ?? revisionHash(spec.template ?? {}, collisionCount);

@@ -24,20 +24,18 @@
 //   complete is looked at again a second after its deadline; none is while paused.
 // Keys come from a work queue with `concurrentDeploymentSyncs` workers.
 import { timestamp } from '../../api/env.ts';
-import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { referenceTo } from '../../client/events/index.ts';
-import { REPLICASETS } from './replicaset.ts';
 import {
   TEMPLATE_HASH, REVISION, DESIRED_REPLICAS, MAX_REPLICAS, canonical, templateHash, fenceposts, isRolling, maxSurge, progressDeadlineMs, proportion, statusOf, replicasOf, annotationOf, sum, byAge, setCondition, putCondition, progressingOf,
   type Rec, type DeploymentSpec, type Condition, type Counts, type DeploymentStatus,
 } from './deployment-rules.ts';
 import { maxRevision, newSetAnnotations } from './deployment-revisions.ts';
+import { DEPLOYMENTS, REPLICASETS } from '../../api/model/apps.ts';
 
-const DEPLOYMENTS = lookupResource('apps', 'v1', 'deployments')!;
 /** A stuck rollout is looked at again this long after its deadline, so the deadline has passed. */
 const DEADLINE_SLACK_MS = 1_000;
 

@@ -31,9 +31,9 @@ import { compileLabelSelector, type CompiledSelector, type LabelSelector } from 
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { ControllerScales } from './disruption-scale.ts';
 import { awaitedDisruptions, computedStatus, countHealthy, expectedCounts, failSafeStatus } from './disruption-status.ts';
+import { PODS } from '../../api/model/core.ts';
+import { PDBS } from '../../api/model/policy.ts';
 
-export const PDBS = lookupResource('policy', 'v1', 'poddisruptionbudgets')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
 const WORKLOADS = [lookupResource('apps', 'v1', 'replicasets')!, lookupResource('apps', 'v1', 'deployments')!, lookupResource('apps', 'v1', 'statefulsets')!];
 /** How long a DisruptionTarget condition may stay True on a pod nobody deletes (stalePodDisruptionTimeout). */
 export const STALE_DISRUPTION_MS = 2 * 60_000;

@@ -8,7 +8,6 @@
 // selecting it (after --endpoint-updates-batch-period), and only when what its endpoint shows
 // changed; keys are reconciled by --concurrent-endpoint-syncs workers.
 import { isReady } from '../../api/fields.ts';
-import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
@@ -17,10 +16,8 @@ import { QueuedController, type QueuedControllerInit } from '../queued-controlle
 import { belongsInEndpoints, ENDPOINTS_TRIGGER_TIME, HEADLESS_LABEL, lastChangeTriggerTime, podAddress, podReference, selectorOf, serviceSpecOf,
   ServiceSelectors, followPods, targetPort } from './service-pods.ts';
 import { WrittenVersions } from './written-versions.ts';
+import { ENDPOINTS, PODS, SERVICES } from '../../api/model/core.ts';
 
-export const SERVICES = lookupResource('', 'v1', 'services')!;
-export const PODS = lookupResource('', 'v1', 'pods')!;
-const ENDPOINTS = lookupResource('', 'v1', 'endpoints')!;
 /** The most addresses an Endpoints holds; beyond, it is truncated and says so (maxCapacity). */
 const MAX_ADDRESSES = 1000;
 const OVER_CAPACITY = 'endpoints.kubernetes.io/over-capacity';

@@ -9,19 +9,18 @@
 // owned by their Service (the garbage collector deletes them with it). Selectorless and
 // ExternalName Services get none. A pod's event wakes only the Services selecting it (after
 // --endpointslice-updates-batch-period); keys are reconciled by --concurrent-service-endpoint-syncs workers.
-import { lookupResource } from '../../api/resources.ts';
 import { isReady } from '../../api/fields.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
-import { PODS, SERVICES } from './endpoints.ts';
 import { planSlices, type PortGroup, type SliceEndpoint, type SliceMeta, type SlicePort } from './endpointslice-plan.ts';
 import { belongsInEndpoints, ENDPOINTS_TRIGGER_TIME, HEADLESS_LABEL, hostnameFor, lastChangeTriggerTime, podAddress, podReference, selectorOf,
   serviceSpecOf, ServiceSelectors, followPods, targetPort } from './service-pods.ts';
-import { SLICES, SliceWrites } from './slice-writes.ts';
+import { SliceWrites } from './slice-writes.ts';
+import { NODES, PODS, SERVICES } from '../../api/model/core.ts';
+import { ENDPOINT_SLICES } from '../../api/model/discovery.ts';
 
-const NODES = lookupResource('', 'v1', 'nodes')!;
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';
 const MANAGED_BY = 'endpointslice-controller.k8s.io';
@@ -52,7 +51,7 @@ export class EndpointSliceController extends QueuedController {
     this.#batchMs = init.batchPeriodMs;
     this.#services = init.informers.get(SERVICES);
     this.#pods = init.informers.get(PODS);
-    this.#slices = init.informers.get(SLICES);
+    this.#slices = init.informers.get(ENDPOINT_SLICES);
     this.#nodes = init.informers.get(NODES);
     const service = (svc: KObject) => (this.#selectors.set(svc), this.queue.add(cacheKey(svc)));
     this.#services.on({ add: service, update: (_old, svc) => service(svc), delete: (svc) => this.#selectors.remove(svc) });

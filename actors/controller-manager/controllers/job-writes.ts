@@ -3,7 +3,6 @@
 // the real controller records. Creations and deletions are announced to the expectations first,
 // finalizer removals to the removal expectations, so the next sync waits for the cache to see them.
 import { JOB_TRACKING_FINALIZER, jobSpec, type JobStatus } from '../../api/batch.ts';
-import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { ApiClient } from '../../client/client.ts';
@@ -11,9 +10,9 @@ import type { Finish, JobPhase } from '../../../machines/job.ts';
 import type { Expectations } from '../expectations.ts';
 import { completionIndex, hasTrackingFinalizer, isReadyPod, jobPod, onlyReplacesFailed } from './job-pods.ts';
 import { deletionOrder } from './replicaset.ts';
+import { JOBS } from '../../api/model/batch.ts';
+import { PODS } from '../../api/model/core.ts';
 
-export const JOBS = lookupResource('batch', 'v1', 'jobs')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
 /** The most pods one sync creates or deletes (MaxPodCreateDeletePerSync). */
 const MAX_PER_SYNC = 500;
 

@@ -14,7 +14,6 @@
 //   it taken off by the orphan queue (`job_orphan_pod`), so deleting a Job never strands its pods.
 // - The real controller's Events go to `event` (QueuedController's seam until components record Events).
 import { JOB_CONTROLLER_NAME, JOB_TRACKING_FINALIZER, jobFinished, jobSpec, trueCondition } from '../../api/batch.ts';
-import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import { controllerOf, type KObject, type OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
@@ -27,10 +26,11 @@ import { Expectations } from '../expectations.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { hasTrackingFinalizer, jobRef, timestampMs } from './job-pods.ts';
 import { syncJob, type JobMachineLink } from './job-sync.ts';
-import { FinalizerRemovals, JOBS, JobWrites, REMOVE_FINALIZER } from './job-writes.ts';
+import { FinalizerRemovals, JobWrites, REMOVE_FINALIZER } from './job-writes.ts';
 import type { Actor } from 'xstate';
+import { PODS } from '../../api/model/core.ts';
+import { JOBS } from '../../api/model/batch.ts';
 
-const PODS = lookupResource('', 'v1', 'pods')!;
 /** How long pod events and status changes are gathered before a Job syncs (syncJobBatchPeriod). */
 const BATCH_PERIOD_MS = 1_000;
 

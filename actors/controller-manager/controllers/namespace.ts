@@ -4,13 +4,13 @@
 // through /finalize, which lets the API server remove it. Contents that take time to go (pods
 // finishing their grace period) are looked at again every RECHECK_MS. Keys come from a work queue
 // with `concurrentNamespaceSyncs` workers.
-import { lookupResource, type ResourceType } from '../../api/resources.ts';
+import type { ResourceType } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { discoverResources } from '../../client/discovery.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
+import { NAMESPACES } from '../../api/model/core.ts';
 
-const NAMESPACES = lookupResource('', 'v1', 'namespaces')!;
 /** The kinds a namespace holds: namespaced, stored, collection-deletable. */
 const holds = (t: ResourceType) => t.scope === 'Namespaced' && t.verbs.includes('list') && t.verbs.includes('deletecollection');
 /** How long to wait before looking again at a namespace whose contents are still going. */

@@ -3,15 +3,13 @@
 // by the TaintNodesByCondition admission step; this removes it once the node reports Ready).
 // Level-triggered: each node event recomputes the node's managed taints from its current state
 // and writes only a difference; a conflict is settled by the next event.
-import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { ApiClient } from '../../client/client.ts';
 import type { Informer } from '../../client/informer.ts';
 import type { SharedInformers } from '../../client/shared-informers.ts';
 import type { Bus } from '../../../transport/bus.ts';
-
-const NODES = lookupResource('', 'v1', 'nodes')!;
+import { NODES } from '../../api/model/core.ts';
 
 interface Taint {
   key: string;

@@ -34,7 +34,6 @@
 import { assign, type Actor } from 'xstate';
 import type { Clock } from '../../api/env.ts';
 import { timestamp } from '../../api/env.ts';
-import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { ApiClient } from '../../client/client.ts';
@@ -48,15 +47,14 @@ import type { ZoneState } from '../../../machines/zone.ts';
 import type { Bus } from '../../../transport/bus.ts';
 import { ActorSystem } from '../../system/actor-system.ts';
 import { ControllerActor } from '../controller-actor.ts';
-import { hasTaint, NODES, NOT_READY, swapTaints, UNREACHABLE, updateTaints, type Taint } from '../node-taints.ts';
+import { hasTaint, NOT_READY, swapTaints, UNREACHABLE, updateTaints, type Taint } from '../node-taints.ts';
 import type { ControllerManagerOptions } from '../options.ts';
 import type { Queued } from '../tainting-queue.ts';
 import { NodeConditionTaints } from './node-condition-taints.ts';
 import { Zones, type ZoneCounts } from './zones.ts';
 import { actorIds } from '../../system/ids.ts';
-
-const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
+import { LEASES } from '../../api/model/coordination.ts';
+import { NODES, PODS } from '../../api/model/core.ts';
 
 /** How often each zone's tainting queue is worked while it holds nodes (the real NodeEvictionPeriod). */
 export const TAINTING_PASS_MS = 100;

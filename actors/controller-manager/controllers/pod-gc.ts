@@ -8,7 +8,6 @@
 // index, so a pass does not walk every pod (with 150,000 pods, every 20 s, that walk was 2.5% of a
 // whole run).
 import type { Clock } from '../../api/env.ts';
-import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
@@ -19,9 +18,8 @@ import type { RateLimiter } from '../../client/rate-limiter.ts';
 import type { Bus } from '../../../transport/bus.ts';
 import { ActorSystem } from '../../system/actor-system.ts';
 import { ControllerActor } from '../controller-actor.ts';
-import { NODES } from '../node-taints.ts';
+import { NODES, PODS } from '../../api/model/core.ts';
 
-const PODS = lookupResource('', 'v1', 'pods')!;
 /** How often the collector looks (the real gcCheckPeriod). */
 export const GC_PERIOD_MS = 20_000;
 /** How long a node must be missing before its pods are collected (the real quarantineTime). */

@@ -12,7 +12,6 @@
 // - Each pod created or deleted is recorded on the set (SuccessfulCreate, SuccessfulDelete, or
 //   their failures), as the real pod control records it.
 // Keys are reconciled from a work queue with `concurrentReplicasetSyncs` workers.
-import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
@@ -22,9 +21,9 @@ import { Expectations } from '../expectations.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { referenceTo } from '../../client/events/index.ts';
 import { podCreated, podDeleted } from '../pod-control-events.ts';
+import { REPLICASETS } from '../../api/model/apps.ts';
+import { PODS } from '../../api/model/core.ts';
 
-export const REPLICASETS = lookupResource('apps', 'v1', 'replicasets')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
 /** The most pods one sync creates or deletes (the real controller's BurstReplicas). */
 export const BURST_REPLICAS = 500;
 

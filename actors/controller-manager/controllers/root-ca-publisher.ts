@@ -3,14 +3,12 @@
 // `ca.crt`, by which pods verify the API server; it is made, put back when changed, and made
 // again when deleted. The bundle is --root-ca-file's, or the one the process was given (serve
 // gives the API server's serving certificate).
-import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
+import { CONFIG_MAPS, NAMESPACES } from '../../api/model/core.ts';
 
-const NAMESPACES = lookupResource('', 'v1', 'namespaces')!;
-const CONFIG_MAPS = lookupResource('', 'v1', 'configmaps')!;
 export const ROOT_CA_CONFIG_MAP = 'kube-root-ca.crt';
 const DESCRIPTION = 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
 

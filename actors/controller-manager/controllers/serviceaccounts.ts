@@ -2,14 +2,12 @@
 // namespace has a `default` ServiceAccount, made when the namespace appears and again whenever it
 // is deleted, so pods that name no account can run (the ServiceAccount admission plugin waits for
 // it). A namespace being deleted is left alone. One worker, as the real one runs.
-import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
+import { NAMESPACES, SERVICE_ACCOUNTS } from '../../api/model/core.ts';
 
-const NAMESPACES = lookupResource('', 'v1', 'namespaces')!;
-const SERVICE_ACCOUNTS = lookupResource('', 'v1', 'serviceaccounts')!;
 /** The accounts every namespace gets. */
 const ACCOUNTS = ['default'];
 

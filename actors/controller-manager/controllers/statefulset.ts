@@ -25,7 +25,7 @@
 // PersistentVolumeClaims), maxUnavailable (the MaxUnavailableStatefulSet gate is off), releasing
 // owned pods the selector no longer matches, and conditions. A set being deleted is left alone.
 // Keys come from a work queue with `concurrentStatefulsetSyncs` workers.
-import { lookupResource, type ResourceType } from '../../api/resources.ts';
+import type { ResourceType } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
@@ -33,10 +33,10 @@ import type { Informer } from '../../client/informer.ts';
 import { compileLabelSelector, type CompiledSelector, type LabelSelector } from '../../scheduler/label-selector.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { referenceTo } from '../../client/events/index.ts';
-import { controllerRef, ownedRevisions, REVISION_HASH, REVISIONS, revisionNumber, revisionTemplate, syncRevision, truncateHistory, type PodTemplate } from './revisions.ts';
+import { controllerRef, ownedRevisions, REVISION_HASH, revisionNumber, revisionTemplate, syncRevision, truncateHistory, type PodTemplate } from './revisions.ts';
+import { CONTROLLER_REVISIONS, STATEFULSETS } from '../../api/model/apps.ts';
+import { PODS } from '../../api/model/core.ts';
 
-export const STATEFULSETS = lookupResource('apps', 'v1', 'statefulsets')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
 export const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
 export const POD_INDEX_LABEL = 'apps.kubernetes.io/pod-index';
 
@@ -102,7 +102,7 @@ export class StatefulSetController extends QueuedController {
     super('statefulset-controller', init);
     this.#sets = init.informers.get(STATEFULSETS);
     this.#pods = init.informers.get(PODS);
-    this.#revisions = init.informers.get(REVISIONS);
+    this.#revisions = init.informers.get(CONTROLLER_REVISIONS);
     this.#sets.on({ add: (s) => this.queue.add(cacheKey(s)), update: (_o, s) => this.queue.add(cacheKey(s)) });
     this.#pods.on({ add: (p) => this.#podChanged(p), update: (_o, p) => this.#podChanged(p), delete: (p) => this.#podChanged(p) });
   }
@@ -125,7 +125,7 @@ export class StatefulSetController extends QueuedController {
     if (!set || set.metadata.deletionTimestamp) return;
     const spec = (set.spec ?? {}) as StatefulSetSpec;
     const selector = compileLabelSelector(spec.selector);
-    const revisions = await this.#claim(set, selector, REVISIONS, ownedRevisions(this.#revisions.cache, set), () => true);
+    const revisions = await this.#claim(set, selector, CONTROLLER_REVISIONS, ownedRevisions(this.#revisions.cache, set), () => true);
     revisions.sort((a, b) => revisionNumber(a) - revisionNumber(b));
     const owned = this.#pods.cache.inNamespace(namespace).filter((p) => (p.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === set.metadata.uid));
     const pods = await this.#claim(set, selector, PODS, owned, (p) => parentAndOrdinal(p.metadata.name ?? '')[0] === name);

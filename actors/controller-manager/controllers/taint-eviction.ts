@@ -9,7 +9,6 @@
 // "Cancelling deletion of Pod ns/name" when an eviction still waiting is called off.
 import type { Clock } from '../../api/env.ts';
 import { timestamp } from '../../api/env.ts';
-import { lookupResource } from '../../api/resources.ts';
 import { StatusError } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { ApiClient } from '../../client/client.ts';
@@ -23,9 +22,8 @@ import { toleratesTaint } from '../../scheduler/plugins/taint-toleration.ts';
 import type { Bus } from '../../../transport/bus.ts';
 import { ActorSystem } from '../../system/actor-system.ts';
 import { ControllerActor } from '../controller-actor.ts';
-import { NODES, taintsOf, type Taint } from '../node-taints.ts';
-
-const PODS = lookupResource('', 'v1', 'pods')!;
+import { taintsOf, type Taint } from '../node-taints.ts';
+import { NODES, PODS } from '../../api/model/core.ts';
 
 interface Scheduled {
   createdAtMs: number;
