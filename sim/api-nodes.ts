@@ -7,7 +7,7 @@
 // InternalIP address), else serve's defaults; a Node without a pod range is given one, as the
 // node IPAM controller gives one to a node that registers without it.
 import type { Clock } from '../actors/api/env.ts';
-import { StatusError } from '../actors/api/status.ts';
+import { isConflict } from '../actors/api/status.ts';
 import type { KObject } from '../actors/api/types.ts';
 import { WatchHub } from '../actors/apiserver/watch/hub.ts';
 import { ApiClient } from '../actors/client/client.ts';
@@ -86,7 +86,7 @@ async function giveRange(client: ApiClient, node: KObject, podCIDR: string): Pro
     try {
       return void (await client.patch(NODES, undefined, node.metadata.name!, { spec: { podCIDR, podCIDRs: [podCIDR] } }, 'merge'));
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 409 && attempt < RANGE_ATTEMPTS)) throw e;
+      if (!(isConflict(e) && attempt < RANGE_ATTEMPTS)) throw e;
     }
   }
 }

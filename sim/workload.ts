@@ -4,7 +4,7 @@
 // hundred thousand pods does not put a hundred thousand requests in flight.
 import type { Clock, Random } from '../actors/api/env.ts';
 import type { ResourceType } from '../actors/api/resources.ts';
-import { StatusError } from '../actors/api/status.ts';
+import { isAlreadyExists, isConflict } from '../actors/api/status.ts';
 import type { KObject } from '../actors/api/types.ts';
 import { ApiClient } from '../actors/client/client.ts';
 import { FAILURE_PROBABILITY, RUN_DURATION } from '../actors/nodeagent/pod-run.ts';
@@ -82,7 +82,7 @@ export async function startWorkloads(bus: Bus, clock: Clock, random: Random, wor
     try {
       await client.create(type, obj);
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 409)) throw e;
+      if (!(isAlreadyExists(e) || isConflict(e))) throw e;
     }
   }
   // A ReplicaSet or Deployment workload is one object at its start; its controllers make the pods.
@@ -109,7 +109,7 @@ export async function startWorkloads(bus: Bus, clock: Clock, random: Random, wor
       const pod = backlog.shift()!;
       inFlight++;
       client.create(PODS, pod).catch((e) => {
-        if (e instanceof StatusError && e.code === 409) return;
+        if (isAlreadyExists(e) || isConflict(e)) return;
         // The API server is away (restarting, or the answer was lost): the user tries again.
         if (e instanceof NoRespondersError || e instanceof BusTimeoutError) {
           clock.setTimeout(() => (backlog.push(pod), pump()), RETRY_MS);

@@ -11,7 +11,7 @@
 import { fromPromise, type Actor } from 'xstate';
 import { microTime, type Clock, type Random } from '../api/env.ts';
 import { Gauge, type Registry } from '../api/metrics.ts';
-import { StatusError } from '../api/status.ts';
+import { isNotFound } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import { leaderMachine, leaderState, RETRY_JITTER, type LeaderState, type LeaseRead } from '../../machines/leader.ts';
 import type { ApiClient } from './client.ts';
@@ -194,7 +194,7 @@ export class LeaderElector {
     try {
       lease = await this.#client.get(LEASES, this.#c.resourceNamespace, this.#c.resourceName);
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 404)) return { kind: 'failed' };
+      if (!isNotFound(e)) return { kind: 'failed' };
     }
     if (signal.aborted) return { kind: 'failed' };
     this.#lease = lease;

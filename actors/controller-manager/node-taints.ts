@@ -1,7 +1,7 @@
 // Writing a node's taints as the controllers do (the real SwapNodeControllerTaint and
 // RemoveTaintOffNode): from the newest copy, conditional on its resourceVersion, read again from
 // the server and retried on a conflict, so two controllers editing taints never lose each other's.
-import { StatusError } from '../api/status.ts';
+import { isConflict, isNotFound } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import type { ApiClient } from '../client/client.ts';
 import { NODES } from '../api/model/core.ts';
@@ -37,12 +37,12 @@ export async function updateTaints(client: ApiClient, node: KObject, change: (ta
       await client.patch(NODES, undefined, current.metadata.name!, patch, 'merge');
       return true;
     } catch (e) {
-      if (e instanceof StatusError && e.code === 404) return false;
-      if (!(e instanceof StatusError && e.code === 409) || attempt === ATTEMPTS) throw e;
+      if (isNotFound(e)) return false;
+      if (!isConflict(e) || attempt === ATTEMPTS) throw e;
       try {
         current = await client.get(NODES, undefined, current.metadata.name!);
       } catch (g) {
-        if (g instanceof StatusError && g.code === 404) return false;
+        if (isNotFound(g)) return false;
         throw g;
       }
     }

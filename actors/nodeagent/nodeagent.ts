@@ -14,7 +14,7 @@
 import { NODE_LEASE_NAMESPACE } from '../api/namespaces.ts';
 import { microTime, timestamp, uuid, type Clock, type Random } from '../api/env.ts';
 import { newRegistry, type Registry } from '../api/metrics.ts';
-import { StatusError } from '../api/status.ts';
+import { isAlreadyExists, isConflict, isNotFound, StatusError } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import { WatchHub } from '../apiserver/watch/hub.ts';
 import { cacheKey } from '../client/cache.ts';
@@ -181,7 +181,7 @@ export class NodeAgent {
           const e = (event as { error?: unknown }).error;
           return e instanceof BusTimeoutError || e instanceof NoRespondersError || e instanceof StatusError;
         },
-        nodeMissing: ({ event }) => { const e = (event as { error?: unknown }).error; return e instanceof StatusError && e.code === 404; },
+        nodeMissing: ({ event }) => { const e = (event as { error?: unknown }).error; return isNotFound(e); },
       },
     });
     this.#actor = this.#system.host(machine, { id: actorIds.node(init.nodeName), node: init.nodeName, input: {
@@ -299,7 +299,7 @@ export class NodeAgent {
   }
 
   #report(e: unknown): void {
-    if (e instanceof StatusError && e.code === 404) return;
+    if (isNotFound(e)) return;
     this.#onError(e);
   }
 
@@ -373,7 +373,7 @@ export class NodeAgent {
       await this.#client.create(NODES, node);
     } catch (e) {
       // Registered before (an agent restart): report the current status instead.
-      if (!(e instanceof StatusError && e.code === 409)) throw e;
+      if (!(isAlreadyExists(e) || isConflict(e))) throw e;
       await this.#heartbeat.patch(NODES, undefined, this.nodeName, { status }, 'merge', 'status');
     }
     this.#events.registered();
@@ -396,7 +396,7 @@ export class NodeAgent {
         this.#lease = await this.#heartbeat.create(LEASES, { metadata: { name: this.nodeName, namespace: NODE_LEASE_NAMESPACE }, spec } as KObject);
         return;
       } catch (e) {
-        if (!(e instanceof StatusError && e.code === 409)) throw e;
+        if (!(isAlreadyExists(e) || isConflict(e))) throw e;
         this.#lease = await this.#heartbeat.get(LEASES, NODE_LEASE_NAMESPACE, this.nodeName);
       }
     }

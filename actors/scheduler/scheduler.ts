@@ -8,7 +8,7 @@
 // requests (rest_client_*) go to its registry.
 import { timestamp, type Clock, type Random } from '../api/env.ts';
 import { newRegistry, type Registry } from '../api/metrics.ts';
-import { StatusError } from '../api/status.ts';
+import { isConflict, isNotFound } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import { WatchHub } from '../apiserver/watch/hub.ts';
 import { cacheKey } from '../client/cache.ts';
@@ -390,7 +390,7 @@ export class Scheduler {
       // Forget the assumption; a pod that still exists unbound is tried again after a backoff.
       const placed = this.cache.placement(info.key);
       if (placed?.assumed) this.cache.unplace(info.key);
-      if (e instanceof StatusError && (e.code === 404 || e.code === 409)) {
+      if (isNotFound(e) || isConflict(e)) {
         const current = this.#pods.cache.get(namespace, name!);
         if (!current || (current.spec as Rec).nodeName) return;
       } else this.#report(e);
@@ -409,7 +409,7 @@ export class Scheduler {
     try {
       await this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'strategic', 'status');
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#report(e);
+      if (!(isNotFound(e) || isConflict(e))) this.#report(e);
     }
   }
 
@@ -428,7 +428,7 @@ export class Scheduler {
       this.#events.event(referenceTo(PODS, victim.pod), 'Normal', 'Preempted', `Preempted by pod ${preemptor.metadata.uid} on node ${node}`,
         { related: referenceTo(PODS, preemptor), action: 'Preempting' });
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#report(new Error(`preempting ${victim.key} for ${cacheKey(preemptor)}: ${(e as Error).message}`));
+      if (!(isNotFound(e) || isConflict(e))) this.#report(new Error(`preempting ${victim.key} for ${cacheKey(preemptor)}: ${(e as Error).message}`));
     }
   }
 
@@ -438,7 +438,7 @@ export class Scheduler {
     try {
       await this.#client.patch(PODS, pod.namespace, pod.name, { status: { nominatedNodeName: null } }, 'strategic', 'status');
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#report(e);
+      if (!(isNotFound(e) || isConflict(e))) this.#report(e);
     }
   }
 

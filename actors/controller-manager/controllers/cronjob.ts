@@ -12,7 +12,7 @@
 // - deletes the oldest finished Jobs beyond successfulJobsHistoryLimit and failedJobsHistoryLimit;
 // - writes the status once, and looks again when the next start time is due.
 import { CRONJOB_SCHEDULED_TIMESTAMP, cronJobSpec, cronJobStatus, jobFinished, trueCondition, type CronJobStatus } from '../../api/batch.ts';
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../../api/status.ts';
 import { TimeZone } from '../../api/time-zone.ts';
 import { controllerOf, type KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
@@ -101,7 +101,7 @@ export class CronJobController extends QueuedController {
         await this.client.update(CRONJOBS, { ...cj, status: written(status) }, 'status');
       } catch (e) {
         // Changed meanwhile: its update event syncs it again, and the Job names keep a start from running twice.
-        if (!(e instanceof StatusError && e.code === 409)) throw e;
+        if (!isConflict(e)) throw e;
       }
     }
     if (outcome.requeueMs !== undefined) return this.queue.addAfter(key, outcome.requeueMs);
@@ -186,7 +186,7 @@ export class CronJobController extends QueuedController {
       try {
         await this.client.get(JOBS, ref.namespace, ref.name!);
       } catch (e) {
-        if (!(e instanceof StatusError && e.code === 404)) throw e;
+        if (!isNotFound(e)) throw e;
         this.event(cj, 'Normal', 'MissingJob', `Active job went missing: ${ref.name}`);
         dropActive(status, ref.uid);
         changed = true;
@@ -225,7 +225,7 @@ export class CronJobController extends QueuedController {
       this.event(cj, 'Normal', 'SuccessfulCreate', `Created job ${created.metadata.name}`);
       return created;
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 409)) {
+      if (!(isAlreadyExists(e) || isConflict(e))) {
         this.event(cj, 'Warning', 'FailedCreate', `Error creating job: ${(e as Error).message}`);
         throw e;
       }

@@ -16,7 +16,7 @@
 //   updatedNumberScheduled, numberAvailable, numberUnavailable, observedGeneration, and
 //   collisionCount once a revision name collided.
 // - Each pod created or deleted is recorded on the set, as the real pod control records it.
-import { StatusError } from '../../api/status.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import { selectorFromSet } from '../../scheduler/label-selector.ts';
@@ -172,6 +172,6 @@ export class DaemonSetController extends QueuedController {
 
 /** A write that lost a race (the object is gone, exists already, or changed): the next event settles it. */
 function conflictOk(e: unknown): undefined {
-  if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return undefined;
+  if (isNotFound(e) || isConflict(e)) return undefined;
   throw e;
 }

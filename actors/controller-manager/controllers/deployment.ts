@@ -24,7 +24,7 @@
 //   complete is looked at again a second after its deadline; none is while paused.
 // Keys come from a work queue with `concurrentDeploymentSyncs` workers.
 import { timestamp } from '../../api/env.ts';
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
@@ -183,7 +183,7 @@ export class DeploymentController extends QueuedController {
       return created;
     } catch (e) {
       // Made already (the cache had not seen it): the next sync finds it.
-      if (e instanceof StatusError && e.code === 409) return undefined;
+      if (isAlreadyExists(e) || isConflict(e)) return undefined;
       throw e;
     }
   }
@@ -202,7 +202,7 @@ export class DeploymentController extends QueuedController {
       await this.client.patch(REPLICASETS, rs.metadata.namespace, rs.metadata.name!,
         { metadata: { resourceVersion: rs.metadata.resourceVersion, ...(annotations ? { annotations } : {}) }, spec: { minReadySeconds } }, 'merge');
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+      if (!(isNotFound(e) || isConflict(e))) throw e;
     }
     return true;
   }
@@ -216,7 +216,7 @@ export class DeploymentController extends QueuedController {
     try {
       return await this.client.update(DEPLOYMENTS, { ...d, metadata: { ...d.metadata, annotations: { ...d.metadata.annotations, [REVISION]: revision } } });
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+      if (!(isNotFound(e) || isConflict(e))) throw e;
       return undefined;
     }
   }
@@ -235,7 +235,7 @@ export class DeploymentController extends QueuedController {
       if (from !== replicas)
         this.events.event(referenceTo(DEPLOYMENTS, d), 'Normal', 'ScalingReplicaSet', `Scaled ${from < replicas ? 'up' : 'down'} replica set ${rs.metadata.name} from ${from} to ${replicas}`);
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+      if (!(isNotFound(e) || isConflict(e))) throw e;
     }
   }
 
@@ -285,7 +285,7 @@ export class DeploymentController extends QueuedController {
       try {
         await this.client.delete(REPLICASETS, rs.metadata.namespace, rs.metadata.name!, { preconditions: { uid: rs.metadata.uid } });
       } catch (e) {
-        if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+        if (!(isNotFound(e) || isConflict(e))) throw e;
       }
     }
   }
@@ -375,7 +375,7 @@ export class DeploymentController extends QueuedController {
     try {
       await this.client.patch(DEPLOYMENTS, d.metadata.namespace, d.metadata.name!, { metadata: { resourceVersion: d.metadata.resourceVersion }, status }, 'merge', 'status');
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+      if (!(isNotFound(e) || isConflict(e))) throw e;
     }
   }
 }

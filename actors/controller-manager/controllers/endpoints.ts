@@ -8,7 +8,7 @@
 // selecting it (after --endpoint-updates-batch-period), and only when what its endpoint shows
 // changed; keys are reconciled by --concurrent-endpoint-syncs workers.
 import { isReady } from '../../api/fields.ts';
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isForbidden, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
@@ -98,7 +98,7 @@ export class EndpointsController extends QueuedController {
       this.#written.wrote(key, written);
     } catch (e) {
       // Written by someone else meanwhile (its event brings the key back), or its namespace is going.
-      if (!(e instanceof StatusError && (e.code === 409 || e.code === 404 || terminating(e)))) throw e;
+      if (!(isAlreadyExists(e) || isConflict(e) || isNotFound(e) || terminating(e))) throw e;
     }
   }
 
@@ -107,7 +107,7 @@ export class EndpointsController extends QueuedController {
       await this.client.delete(ENDPOINTS, ep.metadata.namespace, ep.metadata.name!);
       this.#written.deleted(key, ep);
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 404)) throw e;
+      if (!isNotFound(e)) throw e;
     }
   }
 }
@@ -126,7 +126,7 @@ const withoutHeadless = (labels: Record<string, string> | undefined) => {
   return rest;
 };
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const terminating = (e: StatusError) => e.code === 403 && (e.status.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating');
+const terminating = (e: unknown) => isForbidden(e) && (e.status.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating');
 
 /** The Service's subsets from its pods (addresses grouped by the ports they serve, sorted), at most MAX_ADDRESSES addresses. */
 export function endpointSubsets(svc: KObject, pods: readonly KObject[]): { subsets: Subset[]; truncated: boolean } {

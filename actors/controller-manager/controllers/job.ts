@@ -14,7 +14,7 @@
 //   it taken off by the orphan queue (`job_orphan_pod`), so deleting a Job never strands its pods.
 // - The real controller's Events go to `event` (QueuedController's seam until components record Events).
 import { JOB_CONTROLLER_NAME, JOB_TRACKING_FINALIZER, jobFinished, jobSpec, trueCondition } from '../../api/batch.ts';
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../../api/status.ts';
 import { controllerOf, type KObject, type OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
@@ -201,7 +201,7 @@ export class JobController extends QueuedController {
       await syncJob({ job, pods, nowMs: this.clock.now(), satisfied, expectedRemovals: this.#removals.expected(key) }, link, writes);
     } catch (e) {
       // The Job changed since the cache saw it: its update event brings it back with what is left to count.
-      if (!(e instanceof StatusError && e.code === 409)) throw e;
+      if (!(isAlreadyExists(e) || isConflict(e))) throw e;
     }
   }
 
@@ -256,7 +256,7 @@ export class JobController extends QueuedController {
       try {
         owned.push(await this.client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'merge'));
       } catch (e) {
-        if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+        if (!(isNotFound(e) || isConflict(e))) throw e;
       }
     }
     return owned;
@@ -275,7 +275,7 @@ export class JobController extends QueuedController {
     try {
       await this.client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, REMOVE_FINALIZER, 'strategic');
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 404)) throw e;
+      if (!isNotFound(e)) throw e;
     }
   }
 }

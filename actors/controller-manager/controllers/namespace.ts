@@ -5,7 +5,7 @@
 // finishing their grace period) are looked at again every RECHECK_MS. Keys come from a work queue
 // with `concurrentNamespaceSyncs` workers.
 import type { ResourceType } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { discoverResources } from '../../client/discovery.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
@@ -41,7 +41,7 @@ export class NamespaceController extends QueuedController {
       await this.client.update(NAMESPACES, { ...ns, spec: { ...(ns.spec as object), finalizers: finalizers.filter((f) => f !== FINALIZER) } }, 'finalize');
     } catch (e) {
       // Gone already, or changed meanwhile (its event brings it back here).
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+      if (!(isNotFound(e) || isConflict(e))) throw e;
     }
   }
 }

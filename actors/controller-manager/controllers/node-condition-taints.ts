@@ -3,7 +3,7 @@
 // by the TaintNodesByCondition admission step; this removes it once the node reports Ready).
 // Level-triggered: each node event recomputes the node's managed taints from its current state
 // and writes only a difference; a conflict is settled by the next event.
-import { StatusError } from '../../api/status.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { ApiClient } from '../../client/client.ts';
 import type { Informer } from '../../client/informer.ts';
@@ -84,7 +84,7 @@ export class NodeConditionTaints {
     // The resourceVersion makes the write conditional: a node changed meanwhile is settled by its next event.
     const patch = { metadata: { resourceVersion: node.metadata.resourceVersion }, spec: { taints } };
     this.#client.patch(NODES, undefined, node.metadata.name!, patch, 'merge').catch((e) => {
-      if (!(e instanceof StatusError && (e.code === 409 || e.code === 404))) this.#onError(e);
+      if (!(isConflict(e) || isNotFound(e))) this.#onError(e);
     });
   }
 }

@@ -34,7 +34,7 @@
 import { assign, type Actor } from 'xstate';
 import type { Clock } from '../../api/env.ts';
 import { timestamp } from '../../api/env.ts';
-import { StatusError } from '../../api/status.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { ApiClient } from '../../client/client.ts';
 import { NO_EVENTS, referenceTo, type EventRecorder, type RecorderFactory } from '../../client/events/index.ts';
@@ -395,7 +395,7 @@ export class NodeLifecycleController {
     const patch = { metadata: { resourceVersion: node.metadata.resourceVersion }, status: { conditions } };
     await this.#client.patch(NODES, undefined, node.metadata.name!, patch, 'merge', 'status').catch((e) => {
       // A node that changed meanwhile is probed again on the next pass.
-      if (!(e instanceof StatusError && (e.code === 409 || e.code === 404))) this.#onError(e);
+      if (!(isConflict(e) || isNotFound(e))) this.#onError(e);
     });
   }
 
@@ -424,8 +424,8 @@ export class NodeLifecycleController {
       const marked = conditions.map((c) => (c === ready ? { ...c, status: 'False', lastTransitionTime: timestamp(now) } : c));
       const patch = { metadata: { resourceVersion: pod.metadata.resourceVersion }, status: { conditions: marked } };
       const gone = await this.#lifecycle.as(() => this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'merge', 'status')).then(() => false, (e) => {
-        if (e instanceof StatusError && e.code === 404) return true;
-        if (!(e instanceof StatusError && e.code === 409)) this.#onError(e);
+        if (isNotFound(e)) return true;
+        if (!isConflict(e)) this.#onError(e);
         failed = true;
         return false;
       });

@@ -12,7 +12,7 @@
 // - Each pod created or deleted is recorded on the set (SuccessfulCreate, SuccessfulDelete, or
 //   their failures), as the real pod control records it.
 // Keys are reconciled from a work queue with `concurrentReplicasetSyncs` workers.
-import { StatusError } from '../../api/status.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
@@ -146,7 +146,7 @@ export class ReplicaSetController extends QueuedController {
       await this.client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'merge');
       return true;
     } catch (e) {
-      if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return false;
+      if (isNotFound(e) || isConflict(e)) return false;
       throw e;
     }
   }
@@ -176,7 +176,7 @@ export class ReplicaSetController extends QueuedController {
       for (const r of results) {
         if (r.status === 'fulfilled') continue;
         this.#expectations.observed(key, 'deletes');
-        if (!(r.reason instanceof StatusError && r.reason.code === 404)) throw r.reason;
+        if (!isNotFound(r.reason)) throw r.reason;
       }
     }
   }
@@ -209,7 +209,7 @@ export class ReplicaSetController extends QueuedController {
       await this.client.patch(REPLICASETS, rs.metadata.namespace, rs.metadata.name!, { metadata: { resourceVersion: rs.metadata.resourceVersion }, status }, 'merge', 'status');
     } catch (e) {
       // A set changed meanwhile is synced again on its own event.
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+      if (!(isNotFound(e) || isConflict(e))) throw e;
     }
   }
 }

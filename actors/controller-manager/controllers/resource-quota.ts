@@ -15,7 +15,7 @@ import { chargesCompute, evaluatorFor, scopeRequirements, type Evaluator } from 
 import { ZERO_QUANTITY } from '../../api/quantity.ts';
 import { addLists, listsEqual, mask, readResourceList, writeResourceList, type ResourceList } from '../../api/resource-lists.ts';
 import { RESOURCES, type ResourceType } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
@@ -115,8 +115,8 @@ export class ResourceQuotaController extends QueuedController {
         status: { hard: writeResourceList(hard), used: writeResourceList(used) } }, 'status');
     } catch (e) {
       // Gone: nothing to count. Changed meanwhile (a charge; its status-only change queues nothing): count again.
-      if (e instanceof StatusError && e.code === 409) this.queue.addAfter(key, CONFLICT_RETRY_MS);
-      else if (!(e instanceof StatusError && e.code === 404)) throw e;
+      if (isConflict(e)) this.queue.addAfter(key, CONFLICT_RETRY_MS);
+      else if (!isNotFound(e)) throw e;
     }
   }
 

@@ -12,7 +12,7 @@
 // - Revisions not in use, counted lowest number first, beyond revisionHistoryLimit are deleted.
 //   Which revisions are in use is the owner's call: the ones its pods are labelled with, and its
 //   current and update revisions.
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import type { ApiClient } from '../../client/client.ts';
 import type { ObjectCache } from '../../client/cache.ts';
@@ -76,7 +76,7 @@ export async function syncRevision(client: ApiClient, owner: KObject, kind: stri
     try {
       return { revision: await client.create(CONTROLLER_REVISIONS, revision), collisionCount };
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 409)) throw e;
+      if (!(isAlreadyExists(e) || isConflict(e))) throw e;
     }
     // The name is taken: by this very template (a cache that has not caught up), or a collision.
     const taken = await client.get(CONTROLLER_REVISIONS, owner.metadata.namespace, revision.metadata.name!).catch(lostRace);
@@ -103,6 +103,6 @@ function sameData(a: unknown, b: unknown): boolean {
 
 /** A write that lost a race (the object is gone, or changed): the next event settles it. */
 function lostRace(e: unknown): undefined {
-  if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return undefined;
+  if (isNotFound(e) || isConflict(e)) return undefined;
   throw e;
 }

@@ -3,7 +3,7 @@
 // `ca.crt`, by which pods verify the API server; it is made, put back when changed, and made
 // again when deleted. The bundle is --root-ca-file's, or the one the process was given (serve
 // gives the API server's serving certificate).
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isForbidden, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
@@ -44,7 +44,7 @@ export class RootCaPublisher extends QueuedController {
       else await this.client.create(CONFIG_MAPS, { metadata: { name: ROOT_CA_CONFIG_MAP, namespace: name, annotations }, data: this.#data } as KObject);
     } catch (e) {
       // Changed meanwhile (its event brings it back), or the namespace is going.
-      if (!(e instanceof StatusError && (e.code === 409 || e.code === 403 || e.code === 404))) throw e;
+      if (!(isAlreadyExists(e) || isConflict(e) || isForbidden(e) || isNotFound(e))) throw e;
     }
   }
 }

@@ -2,7 +2,7 @@
 // namespace has a `default` ServiceAccount, made when the namespace appears and again whenever it
 // is deleted, so pods that name no account can run (the ServiceAccount admission plugin waits for
 // it). A namespace being deleted is left alone. One worker, as the real one runs.
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isForbidden, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
@@ -33,7 +33,7 @@ export class ServiceAccountsController extends QueuedController {
         await this.client.create(SERVICE_ACCOUNTS, { metadata: { name: account, namespace: name } } as KObject);
       } catch (e) {
         // Made meanwhile (by another replica, or before the cache saw it), or the namespace is going.
-        if (!(e instanceof StatusError && (e.code === 409 || e.code === 403 || e.code === 404))) throw e;
+        if (!(isAlreadyExists(e) || isConflict(e) || isForbidden(e) || isNotFound(e))) throw e;
       }
     }
   }

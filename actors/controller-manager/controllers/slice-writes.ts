@@ -2,7 +2,7 @@
 // delete them: through the controller's own client, remembering each write (written-versions.ts)
 // so that a sync on a cache that has not caught up does nothing, and passing over a write that
 // lost a race (the racing write's event brings the key back) or whose namespace is going.
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isForbidden, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { ApiClient } from '../../client/client.ts';
@@ -19,7 +19,7 @@ export class SliceWrites {
       const written = create ? await this.client.create(ENDPOINT_SLICES, slice) : await this.client.update(ENDPOINT_SLICES, slice);
       this.written.wrote(cacheKey(written), written);
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 409 || e.code === 404 || e.code === 403))) throw e;
+      if (!(isAlreadyExists(e) || isConflict(e) || isNotFound(e) || isForbidden(e))) throw e;
     }
   }
 
@@ -28,7 +28,7 @@ export class SliceWrites {
       await this.client.delete(ENDPOINT_SLICES, slice.metadata.namespace, slice.metadata.name!);
       this.written.deleted(cacheKey(slice), slice);
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 404)) throw e;
+      if (!isNotFound(e)) throw e;
     }
   }
 }

@@ -26,7 +26,7 @@
 // owned pods the selector no longer matches, and conditions. A set being deleted is left alone.
 // Keys come from a work queue with `concurrentStatefulsetSyncs` workers.
 import type { ResourceType } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
@@ -236,7 +236,7 @@ export class StatefulSetController extends QueuedController {
     } as KObject);
     await created.then(() => this.#record('create', p.set, name), (e: unknown) => {
       // One made already (the cache had not seen it) is no failure, and not recorded.
-      if (!(e instanceof StatusError && e.code === 409)) this.#record('create', p.set, name, e);
+      if (!(isAlreadyExists(e) || isConflict(e))) this.#record('create', p.set, name, e);
       lostRace(e);
     });
   }
@@ -244,7 +244,7 @@ export class StatefulSetController extends QueuedController {
   async #deletePod(p: Plan, pod: KObject): Promise<void> {
     await this.client.delete(PODS, pod.metadata.namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } })
       .then(() => this.#record('delete', p.set, pod.metadata.name!), (e: unknown) => {
-        if (!(e instanceof StatusError && e.code === 409)) this.#record('delete', p.set, pod.metadata.name!, e);
+        if (!isConflict(e)) this.#record('delete', p.set, pod.metadata.name!, e);
         lostRace(e);
       });
   }
@@ -303,6 +303,6 @@ async function runForAll(count: number, fn: (i: number) => Promise<boolean>, mon
 
 /** A write that lost a race (the object is gone, exists already, or changed): the next event settles it. */
 function lostRace(e: unknown): undefined {
-  if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return undefined;
+  if (isNotFound(e) || isAlreadyExists(e) || isConflict(e)) return undefined;
   throw e;
 }

@@ -9,7 +9,7 @@
 // "Cancelling deletion of Pod ns/name" when an eviction still waiting is called off.
 import type { Clock } from '../../api/env.ts';
 import { timestamp } from '../../api/env.ts';
-import { StatusError } from '../../api/status.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { ApiClient } from '../../client/client.ts';
 import { NO_EVENTS, type EventRecorder, type RecorderFactory } from '../../client/events/index.ts';
@@ -186,7 +186,7 @@ export class TaintEvictionController {
     this.#onEvict?.(key, now);
     this.#event(key, `Marking for deletion Pod ${key}`);
     void this.#deleteWithCondition(pod, now).catch((e) => {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#onError(e);
+      if (!(isNotFound(e) || isConflict(e))) this.#onError(e);
     });
   }
 
