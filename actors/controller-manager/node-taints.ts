@@ -4,21 +4,16 @@
 import { isConflict, isNotFound } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import type { ApiClient } from '../client/client.ts';
-import { NODES } from '../api/model/core.ts';
+import { NODES, type Node, type Taint } from '../api/model/core.ts';
 
-export interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-  timeAdded?: string;
-}
+export type { Taint };
 
 export const NOT_READY = 'node.kubernetes.io/not-ready';
 export const UNREACHABLE = 'node.kubernetes.io/unreachable';
 
 const ATTEMPTS = 5;
 
-export const taintsOf = (node: KObject): Taint[] => ((node.spec as { taints?: Taint[] } | undefined)?.taints ?? []);
+export const taintsOf = (node: Node): Taint[] => node.spec?.taints ?? [];
 
 export const hasTaint = (node: KObject, key: string, effect: string): boolean => taintsOf(node).some((t) => t.key === key && t.effect === effect);
 

@@ -28,7 +28,7 @@ import { podCreated, podDeleted } from '../pod-control-events.ts';
 import { taintsOf } from '../node-taints.ts';
 import { controllerRef, ownedRevisions, REVISION_HASH, revisionHash, syncRevision, truncateHistory } from './revisions.ts';
 import { CONTROLLER_REVISIONS, DAEMONSETS } from '../../api/model/apps.ts';
-import { NODES, PODS } from '../../api/model/core.ts';
+import { NODES, PODS, type Pod } from '../../api/model/core.ts';
 
 /** The tolerations every daemon pod gets (the real AddOrUpdateDaemonPodTolerations). */
 const DAEMON_TOLERATIONS: Toleration[] = [
@@ -49,8 +49,8 @@ interface DaemonSetSpec {
 }
 
 const owned = (o: KObject, uid: string | undefined) => (o.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === uid);
-const ready = (pod: KObject) => ((pod.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-const nodeOf = (pod: KObject) => (pod.spec as { nodeName?: string; affinity?: { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: { matchFields?: { values?: string[] }[] }[] } } } } | undefined);
+const ready = (pod: Pod) => (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+const nodeOf = (pod: Pod) => pod.spec;
 /** The node a daemon pod is for: where it is bound, else the node its affinity pins it to. */
 const targetNode = (pod: KObject) => nodeOf(pod)?.nodeName ?? nodeOf(pod)?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]?.matchFields?.[0]?.values?.[0];
 
@@ -74,7 +74,7 @@ export class DaemonSetController extends QueuedController {
     if (!ds || ds.metadata.deletionTimestamp) return;
     const spec = (ds.spec ?? {}) as DaemonSetSpec;
     const revisions = ownedRevisions(this.informers.get(CONTROLLER_REVISIONS).cache, ds);
-    const collisions = (ds.status as { collisionCount?: number } | undefined)?.collisionCount ?? 0;
+    const collisions = ds.status?.collisionCount ?? 0;
     const { revision, collisionCount } = await syncRevision(this.client, ds, 'DaemonSet', spec.template ?? {}, revisions, collisions);
     const hash = revision.metadata.labels?.[REVISION_HASH] ?? revisionHash(spec.template ?? {}, collisionCount);
     const pods = this.informers.get(PODS).cache.inNamespace(namespace).filter((p) => owned(p, ds.metadata.uid) && !p.metadata.deletionTimestamp);

@@ -16,7 +16,7 @@ import { QueuedController, type QueuedControllerInit } from '../queued-controlle
 import { belongsInEndpoints, ENDPOINTS_TRIGGER_TIME, HEADLESS_LABEL, lastChangeTriggerTime, podAddress, podReference, selectorOf, serviceSpecOf,
   ServiceSelectors, followPods, targetPort } from './service-pods.ts';
 import { WrittenVersions } from './written-versions.ts';
-import { ENDPOINTS, PODS, SERVICES } from '../../api/model/core.ts';
+import { ENDPOINTS, type Endpoints, PODS, type Pod, SERVICES, type Service } from '../../api/model/core.ts';
 
 /** The most addresses an Endpoints holds; beyond, it is truncated and says so (maxCapacity). */
 const MAX_ADDRESSES = 1000;
@@ -41,9 +41,9 @@ interface Subset {
 }
 
 export class EndpointsController extends QueuedController {
-  readonly #services: Informer;
-  readonly #pods: Informer;
-  readonly #endpoints: Informer;
+  readonly #services: Informer<Service>;
+  readonly #pods: Informer<Pod>;
+  readonly #endpoints: Informer<Endpoints>;
   readonly #selectors = new ServiceSelectors();
   readonly #written = new WrittenVersions();
   readonly #batchMs: number;
@@ -129,7 +129,7 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 const terminating = (e: unknown) => isForbidden(e) && (e.status.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating');
 
 /** The Service's subsets from its pods (addresses grouped by the ports they serve, sorted), at most MAX_ADDRESSES addresses. */
-export function endpointSubsets(svc: KObject, pods: readonly KObject[]): { subsets: Subset[]; truncated: boolean } {
+export function endpointSubsets(svc: Service, pods: readonly Pod[]): { subsets: Subset[]; truncated: boolean } {
   const spec = serviceSpecOf(svc);
   const tolerate = spec.publishNotReadyAddresses === true;
   const family = spec.ipFamilies?.[0] ?? 'IPv4';
@@ -149,9 +149,9 @@ export function endpointSubsets(svc: KObject, pods: readonly KObject[]): { subse
     const portsKey = JSON.stringify(ports);
     let subset = byPorts.get(portsKey);
     if (!subset) byPorts.set(portsKey, (subset = { addresses: [], notReadyAddresses: [], ports }));
-    const hostname = (pod.spec as { hostname?: string; subdomain?: string } | undefined);
+    const hostname = pod.spec;
     const address = { ip, ...(hostname?.hostname && hostname.subdomain === svc.metadata.name ? { hostname: hostname.hostname } : {}),
-      nodeName: (pod.spec as { nodeName?: string }).nodeName ?? '', targetRef: podReference(pod) };
+      nodeName: pod.spec!.nodeName ?? '', targetRef: podReference(pod) };
     (tolerate || isReady(pod) ? subset.addresses : subset.notReadyAddresses).push(address);
   }
   let room = MAX_ADDRESSES;

@@ -16,8 +16,8 @@ import { MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from './endpointslice.ts';
 import { planSlices, type PortGroup, type SliceMeta } from './endpointslice-plan.ts';
 import { ENDPOINTS_TRIGGER_TIME, selectorOf } from './service-pods.ts';
 import { SliceWrites } from './slice-writes.ts';
-import { ENDPOINTS, SERVICES } from '../../api/model/core.ts';
-import { ENDPOINT_SLICES } from '../../api/model/discovery.ts';
+import { ENDPOINTS, type Endpoints, SERVICES, type Service } from '../../api/model/core.ts';
+import { ENDPOINT_SLICES, type EndpointSlice } from '../../api/model/discovery.ts';
 
 const MIRRORED_BY = 'endpointslicemirroring-controller.k8s.io';
 const SKIP_MIRROR = 'endpointslice.kubernetes.io/skip-mirror';
@@ -35,9 +35,9 @@ type Address = { ip?: string; hostname?: string; nodeName?: string; targetRef?: 
 type Subset = { addresses?: Address[]; notReadyAddresses?: Address[]; ports?: { name?: string; port: number; protocol?: string; appProtocol?: string }[] };
 
 export class EndpointSliceMirroringController extends QueuedController {
-  readonly #services: Informer;
-  readonly #endpoints: Informer;
-  readonly #slices: Informer;
+  readonly #services: Informer<Service>;
+  readonly #endpoints: Informer<Endpoints>;
+  readonly #slices: Informer<EndpointSlice>;
   readonly #writes: SliceWrites;
   readonly #max: number;
 

@@ -18,8 +18,8 @@ import { planSlices, type PortGroup, type SliceEndpoint, type SliceMeta, type Sl
 import { belongsInEndpoints, ENDPOINTS_TRIGGER_TIME, HEADLESS_LABEL, hostnameFor, lastChangeTriggerTime, podAddress, podReference, selectorOf,
   serviceSpecOf, ServiceSelectors, followPods, targetPort } from './service-pods.ts';
 import { SliceWrites } from './slice-writes.ts';
-import { NODES, PODS, SERVICES } from '../../api/model/core.ts';
-import { ENDPOINT_SLICES } from '../../api/model/discovery.ts';
+import { NODES, type Node, PODS, type Pod, SERVICES, type Service } from '../../api/model/core.ts';
+import { ENDPOINT_SLICES, type EndpointSlice } from '../../api/model/discovery.ts';
 
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';
@@ -35,10 +35,10 @@ export interface EndpointSliceControllerInit extends QueuedControllerInit {
 }
 
 export class EndpointSliceController extends QueuedController {
-  readonly #services: Informer;
-  readonly #pods: Informer;
-  readonly #slices: Informer;
-  readonly #nodes: Informer;
+  readonly #services: Informer<Service>;
+  readonly #pods: Informer<Pod>;
+  readonly #slices: Informer<EndpointSlice>;
+  readonly #nodes: Informer<Node>;
   readonly #selectors = new ServiceSelectors();
   readonly #writes: SliceWrites;
   readonly #max: number;
@@ -116,16 +116,16 @@ export class EndpointSliceController extends QueuedController {
     return [...groups.values()];
   }
 
-  #nodeKnown(pod: KObject): boolean {
-    const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+  #nodeKnown(pod: Pod): boolean {
+    const nodeName = pod.spec?.nodeName;
     return !nodeName || this.#nodes.cache.get(undefined, nodeName) !== undefined;
   }
 
   /** podToEndpoint: serving when Ready, ready only when also not terminating (or publishNotReadyAddresses). */
-  #endpoint(svc: KObject, pod: KObject, ip: string): SliceEndpoint {
+  #endpoint(svc: Service, pod: Pod, ip: string): SliceEndpoint {
     const serving = isReady(pod);
     const terminating = !!pod.metadata.deletionTimestamp;
-    const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+    const nodeName = pod.spec?.nodeName;
     const zone = nodeName ? this.#nodes.cache.get(undefined, nodeName)?.metadata.labels?.[ZONE_LABEL] : undefined;
     const hostname = hostnameFor(pod, svc);
     return {

@@ -28,8 +28,8 @@ import { hasTrackingFinalizer, jobRef, timestampMs } from './job-pods.ts';
 import { syncJob, type JobMachineLink } from './job-sync.ts';
 import { FinalizerRemovals, JobWrites, REMOVE_FINALIZER } from './job-writes.ts';
 import type { Actor } from 'xstate';
-import { PODS } from '../../api/model/core.ts';
-import { JOBS } from '../../api/model/batch.ts';
+import { PODS, type Pod } from '../../api/model/core.ts';
+import { JOBS, type Job } from '../../api/model/batch.ts';
 
 /** How long pod events and status changes are gathered before a Job syncs (syncJobBatchPeriod). */
 const BATCH_PERIOD_MS = 1_000;
@@ -52,8 +52,8 @@ function interimOf(job: KObject): Finish | undefined {
 }
 
 export class JobController extends QueuedController {
-  readonly #jobs: Informer;
-  readonly #pods: Informer;
+  readonly #jobs: Informer<Job>;
+  readonly #pods: Informer<Pod>;
   readonly #expectations: Expectations;
   readonly #removals = new FinalizerRemovals();
   readonly #machine: HostedJobMachine;
@@ -206,14 +206,14 @@ export class JobController extends QueuedController {
   }
 
   /** The machine of the Job: kept while the same Job lives; started from what its status says otherwise. */
-  #link(key: string, job: KObject): JobMachineLink {
+  #link(key: string, job: Job): JobMachineLink {
     let entry = this.#machines.get(key);
     if (entry && entry.uid !== job.metadata.uid) {
       this.#retire(key);
       entry = undefined;
     }
     if (!entry) {
-      const input = { nowMs: this.clock.now(), startMs: timestampMs((job.status as { startTime?: string } | undefined)?.startTime), finish: interimOf(job) };
+      const input = { nowMs: this.clock.now(), startMs: timestampMs(job.status?.startTime), finish: interimOf(job) };
       const actor = this.system.host(this.#machine, { id: actorIds.job(job.metadata.namespace!, job.metadata.name!), input });
       entry = { uid: job.metadata.uid!, actor };
       this.#machines.set(key, entry);

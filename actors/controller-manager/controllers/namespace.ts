@@ -27,7 +27,7 @@ export class NamespaceController extends QueuedController {
   protected async sync(name: string): Promise<void> {
     const ns = this.informers.get(NAMESPACES).cache.get(undefined, name);
     if (!ns?.metadata.deletionTimestamp) return;
-    const finalizers = ((ns.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []);
+    const finalizers = ns.spec?.finalizers ?? [];
     if (!finalizers.includes(FINALIZER)) return;
     let remaining = 0;
     for (const type of (await discoverResources(this.client)).filter(holds)) {
@@ -38,7 +38,7 @@ export class NamespaceController extends QueuedController {
     }
     if (remaining > 0) return this.queue.addAfter(name, RECHECK_MS);
     try {
-      await this.client.update(NAMESPACES, { ...ns, spec: { ...(ns.spec as object), finalizers: finalizers.filter((f) => f !== FINALIZER) } }, 'finalize');
+      await this.client.update(NAMESPACES, { ...ns, spec: { ...ns.spec, finalizers: finalizers.filter((f) => f !== FINALIZER) } }, 'finalize');
     } catch (e) {
       // Gone already, or changed meanwhile (its event brings it back here).
       if (!(isNotFound(e) || isConflict(e))) throw e;

@@ -18,7 +18,7 @@ import type { RateLimiter } from '../../client/rate-limiter.ts';
 import type { Bus } from '../../../transport/bus.ts';
 import { ActorSystem } from '../../system/actor-system.ts';
 import { ControllerActor } from '../controller-actor.ts';
-import { NODES, PODS } from '../../api/model/core.ts';
+import { NODES, type Node, PODS, type Pod } from '../../api/model/core.ts';
 
 /** How often the collector looks (the real gcCheckPeriod). */
 export const GC_PERIOD_MS = 20_000;
@@ -39,8 +39,8 @@ export interface PodGcInit {
 }
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-const phaseOf = (pod: KObject) => (pod.status as { phase?: string } | undefined)?.phase;
-const nodeNameOf = (pod: KObject) => (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+const phaseOf = (pod: Pod) => pod.status?.phase;
+const nodeNameOf = (pod: Pod) => pod.spec?.nodeName;
 const byKey = (pods: KObject[]) => pods.map((pod) => [cacheKey(pod), pod] as const).sort((a, b) => compare(a[0], b[0])).map(([, pod]) => pod);
 
 /** The pods a pass looks at besides those of missing nodes (which the cache's node index gives): terminated ones and unbound ones being deleted. */
@@ -74,8 +74,8 @@ export class PodGarbageCollector {
   readonly #init: PodGcInit;
   readonly #client: ApiClient;
   readonly #informers: SharedInformers;
-  readonly #pods: Informer;
-  readonly #nodes: Informer;
+  readonly #pods: Informer<Pod>;
+  readonly #nodes: Informer<Node>;
   /** Nodes found missing, and since when (on this collector's clock). */
   readonly #missingSince = new Map<string, number>();
   readonly #collecting = new Set<string>();

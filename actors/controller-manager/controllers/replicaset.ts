@@ -21,8 +21,8 @@ import { Expectations } from '../expectations.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { referenceTo } from '../../client/events/index.ts';
 import { podCreated, podDeleted } from '../pod-control-events.ts';
-import { REPLICASETS } from '../../api/model/apps.ts';
-import { PODS } from '../../api/model/core.ts';
+import { REPLICASETS, type ReplicaSet } from '../../api/model/apps.ts';
+import { PODS, type Pod } from '../../api/model/core.ts';
 
 /** The most pods one sync creates or deletes (the real controller's BurstReplicas). */
 export const BURST_REPLICAS = 500;
@@ -34,9 +34,9 @@ const controllerRef = (rs: KObject): OwnerReference =>
   ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata.name!, uid: rs.metadata.uid!, controller: true, blockOwnerDeletion: true });
 const ownerOf = (pod: KObject): OwnerReference | undefined =>
   (pod.metadata.ownerReferences ?? []).find((r) => r.controller);
-const phaseOf = (pod: KObject) => (pod.status as { phase?: string } | undefined)?.phase ?? 'Pending';
-const readySince = (pod: KObject): number | undefined => {
-  const c = ((pod.status as { conditions?: { type: string; status: string; lastTransitionTime?: string }[] } | undefined)?.conditions ?? [])
+const phaseOf = (pod: Pod) => pod.status?.phase ?? 'Pending';
+const readySince = (pod: Pod): number | undefined => {
+  const c = (pod.status?.conditions ?? [])
     .find((x) => x.type === 'Ready');
   return c?.status === 'True' ? Date.parse(c.lastTransitionTime ?? '') || 0 : undefined;
 };
@@ -44,8 +44,8 @@ const isActive = (pod: KObject) => !pod.metadata.deletionTimestamp && phaseOf(po
 const PHASE_RANK: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
 
 /** The real ActivePods ordering: the pods to delete first come first. */
-export function deletionOrder(a: KObject, b: KObject): number {
-  const nodeA = (a.spec as Rec | undefined)?.nodeName ? 1 : 0, nodeB = (b.spec as Rec | undefined)?.nodeName ? 1 : 0;
+export function deletionOrder(a: Pod, b: Pod): number {
+  const nodeA = a.spec?.nodeName ? 1 : 0, nodeB = b.spec?.nodeName ? 1 : 0;
   if (nodeA !== nodeB) return nodeA - nodeB;
   const phase = (PHASE_RANK[phaseOf(a)] ?? 1) - (PHASE_RANK[phaseOf(b)] ?? 1);
   if (phase !== 0) return phase;
@@ -56,8 +56,8 @@ export function deletionOrder(a: KObject, b: KObject): number {
 }
 
 export class ReplicaSetController extends QueuedController {
-  readonly #sets: Informer;
-  readonly #pods: Informer;
+  readonly #sets: Informer<ReplicaSet>;
+  readonly #pods: Informer<Pod>;
   readonly #expectations: Expectations;
 
   constructor(init: QueuedControllerInit) {
@@ -81,7 +81,7 @@ export class ReplicaSetController extends QueuedController {
   /** Orphans wake every set whose selector matches them (one may adopt them). */
   #enqueueMatching(pod: KObject): void {
     for (const rs of this.#sets.cache.inNamespace(pod.metadata.namespace ?? '')) {
-      const selector = compileLabelSelector((rs.spec as { selector?: LabelSelector } | undefined)?.selector);
+      const selector = compileLabelSelector(rs.spec?.selector);
       if (selector.matches(pod.metadata.labels ?? {})) this.queue.add(cacheKey(rs));
     }
   }

@@ -20,7 +20,7 @@ import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
-import { CONFIG_MAPS, PODS, RESOURCE_QUOTAS, SECRETS, SERVICES } from '../../api/model/core.ts';
+import { CONFIG_MAPS, PODS, RESOURCE_QUOTAS, type ResourceQuota, SECRETS, SERVICES, type Service } from '../../api/model/core.ts';
 
 /** A recount that lost to an admission charge is tried again this much later, once the cache has the charge. */
 const CONFLICT_RETRY_MS = 1_000;
@@ -35,8 +35,8 @@ export interface ResourceQuotaInit extends QueuedControllerInit {
 type Quota = KObject & { spec?: { hard?: unknown }; status?: { hard?: unknown; used?: unknown } };
 
 /** GetQuotaServiceType: only NodePort and LoadBalancer services count beyond `services`. */
-const quotaServiceType = (svc: KObject) => {
-  const type = (svc.spec as { type?: string } | undefined)?.type;
+const quotaServiceType = (svc: Service) => {
+  const type = svc.spec?.type;
   return type === 'NodePort' || type === 'LoadBalancer' ? type : '';
 };
 
@@ -60,7 +60,7 @@ function countedResources(hardNames: string[]): [string, string][] {
 }
 
 export class ResourceQuotaController extends QueuedController {
-  readonly #quotas: Informer;
+  readonly #quotas: Informer<ResourceQuota>;
   /** The counted kinds followed by informers, by `group/resource`. */
   readonly #followed = new Map<string, Informer>();
 

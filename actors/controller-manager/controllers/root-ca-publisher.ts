@@ -7,7 +7,7 @@ import { isAlreadyExists, isConflict, isForbidden, isNotFound } from '../../api/
 import type { KObject } from '../../api/types.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
-import { CONFIG_MAPS, NAMESPACES } from '../../api/model/core.ts';
+import { CONFIG_MAPS, type ConfigMap, NAMESPACES, type Namespace } from '../../api/model/core.ts';
 
 export const ROOT_CA_CONFIG_MAP = 'kube-root-ca.crt';
 const DESCRIPTION = 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
@@ -18,8 +18,8 @@ export interface RootCaPublisherInit extends Omit<QueuedControllerInit, 'workers
 }
 
 export class RootCaPublisher extends QueuedController {
-  readonly #namespaces: Informer;
-  readonly #configMaps: Informer;
+  readonly #namespaces: Informer<Namespace>;
+  readonly #configMaps: Informer<ConfigMap>;
   readonly #data: Record<string, string>;
 
   constructor(init: RootCaPublisherInit) {

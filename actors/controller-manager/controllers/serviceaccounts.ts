@@ -6,14 +6,14 @@ import { isAlreadyExists, isConflict, isForbidden, isNotFound } from '../../api/
 import type { KObject } from '../../api/types.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
-import { NAMESPACES, SERVICE_ACCOUNTS } from '../../api/model/core.ts';
+import { NAMESPACES, type Namespace, SERVICE_ACCOUNTS, type ServiceAccount } from '../../api/model/core.ts';
 
 /** The accounts every namespace gets. */
 const ACCOUNTS = ['default'];
 
 export class ServiceAccountsController extends QueuedController {
-  readonly #namespaces: Informer;
-  readonly #accounts: Informer;
+  readonly #namespaces: Informer<Namespace>;
+  readonly #accounts: Informer<ServiceAccount>;
 
   constructor(init: Omit<QueuedControllerInit, 'workers'>) {
     super('service-account-controller', { ...init, workers: 1 });
@@ -26,7 +26,7 @@ export class ServiceAccountsController extends QueuedController {
 
   protected async sync(name: string): Promise<void> {
     const ns = this.#namespaces.cache.get(undefined, name);
-    if (!ns || ns.metadata.deletionTimestamp || (ns.status as { phase?: string } | undefined)?.phase === 'Terminating') return;
+    if (!ns || ns.metadata.deletionTimestamp || ns.status?.phase === 'Terminating') return;
     for (const account of ACCOUNTS) {
       if (this.#accounts.cache.get(name, account)) continue;
       try {

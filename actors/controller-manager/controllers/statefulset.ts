@@ -34,8 +34,8 @@ import { compileLabelSelector, type CompiledSelector, type LabelSelector } from 
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { referenceTo } from '../../client/events/index.ts';
 import { controllerRef, ownedRevisions, REVISION_HASH, revisionNumber, revisionTemplate, syncRevision, truncateHistory, type PodTemplate } from './revisions.ts';
-import { CONTROLLER_REVISIONS, STATEFULSETS } from '../../api/model/apps.ts';
-import { PODS } from '../../api/model/core.ts';
+import { CONTROLLER_REVISIONS, type ControllerRevision, STATEFULSETS, type StatefulSet } from '../../api/model/apps.ts';
+import { PODS, type Pod } from '../../api/model/core.ts';
 
 export const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
 export const POD_INDEX_LABEL = 'apps.kubernetes.io/pod-index';
@@ -64,7 +64,7 @@ interface SetStatus {
 }
 /** What one sync works from. */
 interface Plan {
-  set: KObject;
+  set: StatefulSet;
   spec: StatefulSetSpec;
   start: number;
   monotonic: boolean;
@@ -81,12 +81,12 @@ export function parentAndOrdinal(name: string): [string, number] {
 }
 const ordinalOf = (pod: KObject) => parentAndOrdinal(pod.metadata.name ?? '')[1];
 const revisionOf = (pod: KObject) => pod.metadata.labels?.[REVISION_HASH];
-const phaseOf = (pod: KObject) => (pod.status as { phase?: string } | undefined)?.phase;
+const phaseOf = (pod: Pod) => pod.status?.phase;
 const terminating = (pod: KObject) => Boolean(pod.metadata.deletionTimestamp);
 const finished = (pod: KObject) => phaseOf(pod) === 'Failed' || phaseOf(pod) === 'Succeeded';
 /** When the pod turned Ready (0 when the time is not known); undefined while not Ready. */
-const readySince = (pod: KObject): number | undefined => {
-  const c = ((pod.status as { conditions?: { type: string; status: string; lastTransitionTime?: string }[] } | undefined)?.conditions ?? []).find((x) => x.type === 'Ready');
+const readySince = (pod: Pod): number | undefined => {
+  const c = (pod.status?.conditions ?? []).find((x) => x.type === 'Ready');
   return c?.status === 'True' ? Date.parse(c.lastTransitionTime ?? '') || 0 : undefined;
 };
 const runningAndReady = (pod: KObject) => phaseOf(pod) === 'Running' && readySince(pod) !== undefined;
@@ -94,9 +94,9 @@ const healthy = (pod: KObject) => runningAndReady(pod) && !terminating(pod);
 const available = (pod: KObject, p: Plan) => runningAndReady(pod) && p.nowMs - readySince(pod)! >= (p.spec.minReadySeconds ?? 0) * 1000;
 
 export class StatefulSetController extends QueuedController {
-  readonly #sets: Informer;
-  readonly #pods: Informer;
-  readonly #revisions: Informer;
+  readonly #sets: Informer<StatefulSet>;
+  readonly #pods: Informer<Pod>;
+  readonly #revisions: Informer<ControllerRevision>;
 
   constructor(init: QueuedControllerInit) {
     super('statefulset-controller', init);
@@ -116,7 +116,7 @@ export class StatefulSetController extends QueuedController {
     }
     const [parent] = parentAndOrdinal(pod.metadata.name ?? '');
     const set = this.#sets.cache.get(pod.metadata.namespace, parent);
-    if (set && compileLabelSelector((set.spec as StatefulSetSpec | undefined)?.selector).matches(pod.metadata.labels ?? {})) this.queue.add(cacheKey(set));
+    if (set && compileLabelSelector(set.spec?.selector).matches(pod.metadata.labels ?? {})) this.queue.add(cacheKey(set));
   }
 
   protected async sync(key: string): Promise<void> {
@@ -221,7 +221,7 @@ export class StatefulSetController extends QueuedController {
   /** The real newVersionedStatefulSetPod: below the partition from the current revision, else the update revision. */
   async #createPod(p: Plan, ordinal: number): Promise<void> {
     const strategy = p.spec.updateStrategy ?? {};
-    const currentReplicas = (p.set.status as { currentReplicas?: number } | undefined)?.currentReplicas ?? 0;
+    const currentReplicas = p.set.status?.currentReplicas ?? 0;
     // The real condition, precedence and all: `RollingUpdate && no rollingUpdate && below currentReplicas || below partition`.
     const fromCurrent = ((strategy.type ?? 'RollingUpdate') === 'RollingUpdate' && !strategy.rollingUpdate && ordinal < p.start + currentReplicas)
       || (strategy.rollingUpdate !== undefined && ordinal < p.start + (strategy.rollingUpdate.partition ?? 0));

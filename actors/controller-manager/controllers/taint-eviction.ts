@@ -23,7 +23,7 @@ import type { Bus } from '../../../transport/bus.ts';
 import { ActorSystem } from '../../system/actor-system.ts';
 import { ControllerActor } from '../controller-actor.ts';
 import { taintsOf, type Taint } from '../node-taints.ts';
-import { NODES, PODS } from '../../api/model/core.ts';
+import { NODES, type Node, PODS, type Pod } from '../../api/model/core.ts';
 
 interface Scheduled {
   createdAtMs: number;
@@ -46,8 +46,8 @@ export interface TaintEvictionInit {
 }
 
 const noExecuteTaints = (node: KObject | undefined): Taint[] => (node ? taintsOf(node).filter((t) => t.effect === 'NoExecute') : []);
-const tolerationsOf = (pod: KObject): Toleration[] => ((pod.spec as { tolerations?: Toleration[] } | undefined)?.tolerations ?? []);
-const nodeNameOf = (pod: KObject): string | undefined => (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+const tolerationsOf = (pod: Pod): Toleration[] => pod.spec?.tolerations ?? [];
+const nodeNameOf = (pod: Pod): string | undefined => pod.spec?.nodeName;
 const sameTaints = (a: Taint[], b: Taint[]) => a.length === b.length && a.every((t, i) => t.key === b[i]!.key && t.value === b[i]!.value);
 
 /**
@@ -75,8 +75,8 @@ export class TaintEvictionController {
   readonly #clock: Clock;
   readonly #client: ApiClient;
   readonly #informers: SharedInformers;
-  readonly #nodes: Informer;
-  readonly #pods: Informer;
+  readonly #nodes: Informer<Node>;
+  readonly #pods: Informer<Pod>;
   readonly #onError: (e: unknown) => void;
   readonly #events: EventRecorder;
   readonly #onEvict: TaintEvictionInit['onEvict'];

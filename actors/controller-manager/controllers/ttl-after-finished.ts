@@ -11,7 +11,7 @@ import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { timestampMs } from './job-pods.ts';
-import { JOBS } from '../../api/model/batch.ts';
+import { JOBS, type Job } from '../../api/model/batch.ts';
 
 /** How long after `nowMs` the Job expires (≤ 0: expired), or undefined when it has no TTL or has not finished (timeLeft). */
 export function ttlLeftMs(job: KObject, nowMs: number): number | undefined {
@@ -24,7 +24,7 @@ export function ttlLeftMs(job: KObject, nowMs: number): number | undefined {
 }
 
 export class TtlAfterFinishedController extends QueuedController {
-  readonly #jobs: Informer;
+  readonly #jobs: Informer<Job>;
 
   constructor(init: QueuedControllerInit) {
     super('ttl-after-finished-controller', init);
