@@ -39,8 +39,8 @@ import { ActorSystem } from '../system/actor-system.ts';
 import { stateName } from '../system/records.ts';
 import { actorIds } from '../system/ids.ts';
 import { whenState } from '../system/when-state.ts';
-import { LEASES } from '../api/model/coordination.ts';
-import { NODES, PODS } from '../api/model/core.ts';
+import { LEASES, type Lease } from '../api/model/coordination.ts';
+import { NODES, PODS, type Pod } from '../api/model/core.ts';
 
 const RENEWED = { type: 'RENEWED' } as const;
 const CHANGED = { type: 'CHANGED' } as const;
@@ -68,8 +68,8 @@ export interface NodeAgentInit {
 export const MEMORY_USAGE = 'orchsim.io/memory-usage';
 
 /** A pod's memory request (summed over containers), its use, its priority, and the container named in eviction messages. */
-function podMemory(pod: KObject): Omit<PodUsage, 'key'> & { container: string } {
-  const containers = ((pod.spec as { containers?: { name: string; resources?: { requests?: { memory?: string } } }[] }).containers ?? []);
+function podMemory(pod: Pod): Omit<PodUsage, 'key'> & { container: string } {
+  const containers = pod.spec!.containers ?? [];
   let request = 0;
   for (const c of containers) if (c.resources?.requests?.memory !== undefined) request += wholeUnits(c.resources.requests.memory);
   const annotated = pod.metadata.annotations?.[MEMORY_USAGE];
@@ -81,7 +81,7 @@ function podMemory(pod: KObject): Omit<PodUsage, 'key'> & { container: string } 
       usage = request; // a bad annotation: the pod uses what it asked for
     }
   }
-  return { priority: (pod.spec as { priority?: number }).priority ?? 0, request, usage, container: containers[0]?.name ?? '' };
+  return { priority: pod.spec!.priority ?? 0, request, usage, container: containers[0]?.name ?? '' };
 }
 
 export class NodeAgent {
@@ -99,7 +99,7 @@ export class NodeAgent {
    * heartbeat client does: a beat lost to an outage does not hold up the next one.
    */
   readonly #heartbeat: ApiClient;
-  readonly #informer: Informer;
+  readonly #informer: Informer<Pod>;
   readonly #events: AgentEvents;
   readonly #onError: (error: unknown) => void;
   readonly #pods = new Map<string, PodRuntime>();
@@ -121,7 +121,7 @@ export class NodeAgent {
   /** Pods whose cached copy is not Ready: the status beat looks at these for a resync. */
   readonly #unready = new Set<string>();
   #extraMemory = 0;
-  #lease: KObject | undefined;
+  #lease: Lease | undefined;
   #startedMs: number | undefined;
 
   constructor(init: NodeAgentInit) {
@@ -401,7 +401,7 @@ export class NodeAgent {
       }
     }
     try {
-      this.#lease = await this.#heartbeat.update(LEASES, { ...this.#lease, spec: { ...(this.#lease.spec as object), ...spec } });
+      this.#lease = await this.#heartbeat.update(LEASES, { ...this.#lease, spec: { ...this.#lease.spec, ...spec } });
     } catch (e) {
       this.#lease = undefined; // a conflict or a deleted Lease: start from the server's copy next time
       throw e;
@@ -426,7 +426,7 @@ export class NodeAgent {
   #reconcile(key: string): void {
     if (!this.#live) return;
     const pod = this.#informer.cache.byKey(key);
-    const phase = (pod?.status as { phase?: string } | undefined)?.phase;
+    const phase = pod?.status?.phase;
     // A finished pod is never written again: only running ones can need a resync.
     if (pod && !isReady(pod) && phase !== 'Succeeded' && phase !== 'Failed') {
       if (!this.#unready.has(key)) {
@@ -450,7 +450,7 @@ export class NodeAgent {
   }
 
   /** Starts a runtime for `pod`, or rejects it with OutOfpods when maxPods are already active. */
-  #admit(key: string, pod: KObject): PodRuntime | undefined {
+  #admit(key: string, pod: Pod): PodRuntime | undefined {
     let used = 0;
     for (const p of this.#pods.values()) if (p.active) used++;
     const limit = podLimit(this.options);
@@ -465,7 +465,7 @@ export class NodeAgent {
     const run = this.#runs.of(pod);
     const plan = drawPodPlan(run.table, random);
     const ns = pod.metadata.namespace!, name = pod.metadata.name!, uid = pod.metadata.uid!;
-    const status = pod.status as { phase?: string; startTime?: string } | undefined;
+    const status = pod.status;
     const resumed = status?.phase === 'Running' && status.startTime;
     const seenMs = this.#clock.now();
     const runtime = new PodRuntime(pod, plan, {
