@@ -7,17 +7,16 @@
 // InternalIP address), else serve's defaults; a Node without a pod range is given one, as the
 // node IPAM controller gives one to a node that registers without it.
 import type { Clock } from '../actors/api/env.ts';
-import { lookupResource } from '../actors/api/resources.ts';
-import { StatusError } from '../actors/api/status.ts';
+import { isConflict } from '../actors/api/status.ts';
 import type { KObject } from '../actors/api/types.ts';
 import { WatchHub } from '../actors/apiserver/watch/hub.ts';
 import { ApiClient } from '../actors/client/client.ts';
 import { Informer } from '../actors/client/informer.ts';
 import type { NodeAgentOptions } from '../actors/nodeagent/options.ts';
 import type { Bus } from '../transport/bus.ts';
+import { NODES, type Node } from '../actors/api/model/core.ts';
 
 export const SIMULATED_ANNOTATION = 'orchsim.io/simulated';
-const NODES = lookupResource('', 'v1', 'nodes')!;
 const ZONE = 'topology.kubernetes.io/zone';
 const REGION = 'topology.kubernetes.io/region';
 const RANGE_ATTEMPTS = 5;
@@ -37,10 +36,10 @@ export interface ApiNodeHooks {
 const annotated = (node: KObject) => node.metadata.annotations?.[SIMULATED_ANNOTATION] === 'true';
 
 /** What a Node says of itself, as an agent's options. */
-export function agentOptionsOf(node: KObject, fallback: Pick<NodeAgentOptions, 'podCIDR' | 'internalIP'>): Partial<NodeAgentOptions> {
-  const capacity = ((node.status as { capacity?: Record<string, string> } | undefined)?.capacity) ?? {};
-  const podCIDR = (node.spec as { podCIDR?: string } | undefined)?.podCIDR;
-  const internalIP = ((node.status as { addresses?: { type: string; address: string }[] } | undefined)?.addresses ?? []).find((a) => a.type === 'InternalIP')?.address;
+export function agentOptionsOf(node: Node, fallback: Pick<NodeAgentOptions, 'podCIDR' | 'internalIP'>): Partial<NodeAgentOptions> {
+  const capacity = node.status?.capacity ?? {};
+  const podCIDR = node.spec?.podCIDR;
+  const internalIP = (node.status?.addresses ?? []).find((a) => a.type === 'InternalIP')?.address;
   const pods = Number(capacity.pods);
   const labels = node.metadata.labels ?? {};
   return {
@@ -81,13 +80,13 @@ export async function takeOverApiNodes(bus: Bus, clock: Clock, hooks: ApiNodeHoo
 }
 
 /** A Node without a pod range gets the one its agent gives its pods addresses from (written again when another write races it). */
-async function giveRange(client: ApiClient, node: KObject, podCIDR: string): Promise<void> {
-  if ((node.spec as { podCIDR?: string } | undefined)?.podCIDR) return;
+async function giveRange(client: ApiClient, node: Node, podCIDR: string): Promise<void> {
+  if (node.spec?.podCIDR) return;
   for (let attempt = 1; ; attempt++) {
     try {
       return void (await client.patch(NODES, undefined, node.metadata.name!, { spec: { podCIDR, podCIDRs: [podCIDR] } }, 'merge'));
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 409 && attempt < RANGE_ATTEMPTS)) throw e;
+      if (!(isConflict(e) && attempt < RANGE_ATTEMPTS)) throw e;
     }
   }
 }

@@ -7,6 +7,7 @@ import type { Informer } from '../actors/client/informer.ts';
 import { cacheKey } from '../actors/client/cache.ts';
 import type { Store } from '../actors/apiserver/storage/store.ts';
 import type { RunMetrics } from './metrics.ts';
+import type { Pod } from '../actors/api/model/core.ts';
 
 const LEGAL: Record<string, string> = { P: 'RSF', R: 'SF', S: '', F: '' };
 /** Violations kept per checker: enough to debug, bounded for a run gone badly wrong. */
@@ -27,7 +28,7 @@ export class Checkers {
       this.#results.set(name, { name, violations: 0, examples: [] });
     metrics.onPodChange((c, before, after) => {
       const key = cacheKey(c.object);
-      const nodeName = (c.object.spec as { nodeName?: string } | undefined)?.nodeName;
+      const nodeName = (c.object as Pod).spec?.nodeName;
       if (before?.node && after && nodeName !== before.node) this.#violate('no pod bound twice', `pod ${key} moved from ${before.node} to ${nodeName ?? 'no node'}`);
       if (before && after && before.phase !== after.phase && !LEGAL[before.phase[0]!]!.includes(after.phase[0]!))
         this.#violate('pod phases follow the pod machine', `pod ${key} went ${before.phase} → ${after.phase} (path ${after.path})`);

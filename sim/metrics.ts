@@ -11,6 +11,8 @@ import type { ChangeRecord } from '../actors/apiserver/storage/store.ts';
 import { podInfo } from '../actors/scheduler/pod-info.ts';
 import type { Decision } from '../actors/scheduler/scheduler.ts';
 import type { Failover, Histogram, LeaderTerm, Percentiles, ReplicaSetDip, Series } from './report/types.ts';
+import type { Pod } from '../actors/api/model/core.ts';
+import type { Deployment, ReplicaSet } from '../actors/api/model/apps.ts';
 
 export type Phase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
 
@@ -122,8 +124,9 @@ export class RunMetrics {
       this.#openDips.delete(name);
       return;
     }
-    const desired = (c.object.spec as { replicas?: number } | undefined)?.replicas ?? 1;
-    const ready = (c.object.status as { readyReplicas?: number } | undefined)?.readyReplicas ?? 0;
+    const set = c.object as Deployment | ReplicaSet;
+    const desired = set.spec?.replicas ?? 1;
+    const ready = set.status?.readyReplicas ?? 0;
     const t = this.clock.now() - this.t0;
     if (ready >= desired) {
       this.#reached.add(name);
@@ -159,8 +162,9 @@ export class RunMetrics {
       for (const l of this.#listeners) l(c, before, undefined);
       return;
     }
-    const spec = c.object.spec as { nodeName?: string };
-    const phase = ((c.object.status as { phase?: string } | undefined)?.phase ?? 'Pending') as Phase;
+    const pod = c.object as Pod;
+    const spec = pod.spec!;
+    const phase = (pod.status?.phase ?? 'Pending') as Phase;
     let rec = before;
     const snapshot = before && { ...before };
     if (!rec) {
@@ -189,7 +193,7 @@ export class RunMetrics {
       if (node && phase === 'Running') node.podsRunning++;
       rec.phase = phase;
       rec.path += phase[0];
-      if (phase === 'Failed' && (c.object.status as { reason?: string } | undefined)?.reason === 'Evicted') this.counts.evicted++;
+      if (phase === 'Failed' && pod.status?.reason === 'Evicted') this.counts.evicted++;
     }
     if (phase === 'Running' && rec.runningMs === undefined) {
       rec.runningMs = now;

@@ -5,12 +5,10 @@
 // subscribe to the watch subjects it follows (actors/apiserver/watch/subjects.ts). Secrets'
 // subjects carry their metadata only, and only the controller manager, whose garbage collector and
 // namespace controller follow it, may hear them.
-import { lookupResource } from '../actors/api/resources.ts';
 import { CHANGES_SUBJECT, REQUEST_SUBJECT } from '../actors/apiserver/bus-endpoint.ts';
 import { PROGRESS_SUBJECT, token, watchSubject } from '../actors/apiserver/watch/subjects.ts';
 import { SCHEDULER_WATCHES } from '../actors/scheduler/scheduler.ts';
-
-const PODS = lookupResource('', 'v1', 'pods')!;
+import { PODS } from '../actors/api/model/core.ts';
 
 export type Component = { kind: 'apiserver' | 'scheduler' | 'controller-manager' } | { kind: 'node'; name: string };
 

@@ -16,6 +16,7 @@ import type { ActorSystem, Inspect } from '../actors/system/actor-system.ts';
 import { members } from './scenario/fault-sets.ts';
 import type { RequestTimes } from './request-time.ts';
 import { Timelines } from './timelines.ts';
+import type { Pod } from '../actors/api/model/core.ts';
 
 export interface LiveRun {
   /** Virtual ms since the run's start. */
@@ -192,7 +193,7 @@ export class ScenarioRun {
     const checks = this.#checks;
     this.#workloads?.stop();
     await drainMicrotasks();
-    await checks.compareCaches(cluster.server.store, cacheChecks(cluster), (o) => (o.spec as { nodeName?: string } | undefined)?.nodeName ?? '');
+    await checks.compareCaches(cluster.server.store, cacheChecks(cluster), (o) => (o as Pod).spec?.nodeName ?? '');
     for (const e of this.#workloads?.errors ?? []) this.#errors.push(`workloads: ${e}`);
     const report = { ...buildReport(scenario, seed, m, cluster, this.#faults, t0), timelines: this.#timelines.report() };
     const explanations = (this.#options.explain ?? []).map((key) => {

@@ -9,10 +9,10 @@
 //   pod:  created, scheduled <node>, started, preempted <by pod> | evicted <by>, deleting,
 //         Succeeded | Failed <reason>, deleted
 import type { Clock } from '../actors/api/env.ts';
-import type { KObject } from '../actors/api/types.ts';
 import type { ChangeRecord } from '../actors/apiserver/storage/store.ts';
 import type { Decision } from '../actors/scheduler/scheduler.ts';
 import type { TimelineEntry, Timelines as Report } from './report/types.ts';
+import type { Node, Pod } from '../actors/api/model/core.ts';
 
 const PODS = '/core/pods/';
 const NODES = '/core/nodes/';
@@ -32,9 +32,7 @@ interface NodeState {
   taints: string;
 }
 
-type Condition = { type: string; status: string; reason?: string };
-
-const conditionsOf = (o: KObject) => ((o.status as { conditions?: Condition[] } | undefined)?.conditions ?? []);
+const conditionsOf = (o: Pod | Node) => o.status?.conditions ?? [];
 const READY: Record<string, string> = { True: 'Ready', False: 'NotReady', Unknown: 'Unknown' };
 
 export class Timelines {
@@ -71,13 +69,13 @@ export class Timelines {
     let p = this.#pods.get(key);
     if (!p) this.#pods.set(key, (p = { entries: [[this.#t(), 'created']], node: undefined, phase: 'Pending', started: false, deleting: false }));
     if (c.type === 'DELETED') return void p.entries.push([this.#t(), 'deleted']);
-    const o = c.object;
-    const node = (o.spec as { nodeName?: string } | undefined)?.nodeName;
+    const o = c.object as Pod;
+    const node = o.spec?.nodeName;
     if (node && !p.node) {
       p.node = node;
       p.entries.push([this.#t(), 'scheduled', node]);
     }
-    const status = o.status as { phase?: string; reason?: string } | undefined;
+    const status = o.status;
     const phase = status?.phase ?? 'Pending';
     if (phase === 'Running' && !p.started) {
       p.started = true;
@@ -95,7 +93,7 @@ export class Timelines {
   }
 
   /** Who deleted the pod, as its DisruptionTarget condition says: a preemptor, the taint eviction controller, or no one said. */
-  #why(key: string, pod: KObject): TimelineEntry {
+  #why(key: string, pod: Pod): TimelineEntry {
     const target = conditionsOf(pod).find((c) => c.type === 'DisruptionTarget' && c.status === 'True');
     if (target?.reason === 'PreemptionByScheduler') return [this.#t(), 'preempted', this.#preemptors.get(key) ?? 'scheduler'];
     if (target?.reason === 'DeletionByTaintManager') return [this.#t(), 'evicted', 'taint-eviction-controller'];
@@ -111,7 +109,7 @@ export class Timelines {
       n.ready = ready;
       n.entries.push([this.#t(), ready]);
     }
-    const taints = ((c.object.spec as { taints?: { key: string; effect: string }[] } | undefined)?.taints ?? [])
+    const taints = ((c.object as Node).spec?.taints ?? [])
       .filter((t) => t.effect === 'NoExecute').map((t) => t.key).sort().join(' ');
     if (taints === n.taints) return;
     const before = n.taints ? n.taints.split(' ') : [];

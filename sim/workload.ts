@@ -3,8 +3,8 @@
 // the API like any client would. Creates go out a bounded number at a time so a burst of a
 // hundred thousand pods does not put a hundred thousand requests in flight.
 import type { Clock, Random } from '../actors/api/env.ts';
-import { lookupResource, type ResourceType } from '../actors/api/resources.ts';
-import { StatusError } from '../actors/api/status.ts';
+import type { ResourceType } from '../actors/api/resources.ts';
+import { isAlreadyExists, isConflict } from '../actors/api/status.ts';
 import type { KObject } from '../actors/api/types.ts';
 import { ApiClient } from '../actors/client/client.ts';
 import { FAILURE_PROBABILITY, RUN_DURATION } from '../actors/nodeagent/pod-run.ts';
@@ -12,12 +12,10 @@ import { formatDuration } from '../actors/api/duration.ts';
 import { BusTimeoutError, NoRespondersError, type Bus } from '../transport/bus.ts';
 import { priorityOfClass, WORKLOAD_LABEL } from './scenario/pods.ts';
 import type { Workload } from './scenario/types.ts';
+import { DEPLOYMENTS, REPLICASETS } from '../actors/api/model/apps.ts';
+import { NAMESPACES, PODS } from '../actors/api/model/core.ts';
+import { PRIORITY_CLASSES } from '../actors/api/model/scheduling.ts';
 
-const PODS = lookupResource('', 'v1', 'pods')!;
-const REPLICASETS = lookupResource('apps', 'v1', 'replicasets')!;
-const DEPLOYMENTS = lookupResource('apps', 'v1', 'deployments')!;
-const NAMESPACES = lookupResource('', 'v1', 'namespaces')!;
-const PRIORITY_CLASSES = lookupResource('scheduling.k8s.io', 'v1', 'priorityclasses')!;
 /** Creates in flight at once, over all workloads. */
 const IN_FLIGHT = 256;
 /** How long a create nobody answered waits before it is sent again. */
@@ -84,7 +82,7 @@ export async function startWorkloads(bus: Bus, clock: Clock, random: Random, wor
     try {
       await client.create(type, obj);
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 409)) throw e;
+      if (!(isAlreadyExists(e) || isConflict(e))) throw e;
     }
   }
   // A ReplicaSet or Deployment workload is one object at its start; its controllers make the pods.
@@ -92,7 +90,8 @@ export async function startWorkloads(bus: Bus, clock: Clock, random: Random, wor
     clock.setTimeout(() => {
       if (stopped) return;
       const obj = workloadController(w);
-      client.create(w.controller === 'Deployment' ? DEPLOYMENTS : REPLICASETS, obj).catch((e: Error) => {
+      const type: ResourceType = w.controller === 'Deployment' ? DEPLOYMENTS : REPLICASETS;
+      client.create(type, obj).catch((e: Error) => {
         driver.failures += w.count;
         if (driver.errors.length < 10) driver.errors.push(`${obj.kind} ${w.namespace}/${w.name}: ${e.message}`);
       });
@@ -110,7 +109,7 @@ export async function startWorkloads(bus: Bus, clock: Clock, random: Random, wor
       const pod = backlog.shift()!;
       inFlight++;
       client.create(PODS, pod).catch((e) => {
-        if (e instanceof StatusError && e.code === 409) return;
+        if (isAlreadyExists(e) || isConflict(e)) return;
         // The API server is away (restarting, or the answer was lost): the user tries again.
         if (e instanceof NoRespondersError || e instanceof BusTimeoutError) {
           clock.setTimeout(() => (backlog.push(pod), pump()), RETRY_MS);

@@ -1,6 +1,7 @@
 // The batch/v1 vocabulary the API server, the Job, CronJob and TTL-after-finished controllers and
 // the node agent share: the labels, annotations and finalizer of k8s.io/api batch/v1, the shapes
 // of Job and CronJob as they read them, and what "finished" means for a Job.
+import type { PodSpec } from './model/core.ts';
 import type { KObject } from './types.ts';
 
 const PREFIX = 'batch.kubernetes.io/';
@@ -37,7 +38,7 @@ export interface JobSpec {
   maxFailedIndexes?: number;
   selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
   manualSelector?: boolean;
-  template?: { metadata?: KObject['metadata']; spec?: Record<string, unknown> };
+  template?: { metadata?: KObject['metadata']; spec?: PodSpec };
   ttlSecondsAfterFinished?: number;
   completionMode?: string;
   suspend?: boolean;

@@ -1,6 +1,7 @@
 // The fields each kind lets clients select on (fieldSelector), beyond metadata.name and
 // metadata.namespace, which every kind has.
 import type { FieldGetter } from './selectors.ts';
+import type { Node, Pod } from './model/core.ts';
 import type { KObject } from './types.ts';
 
 const at = (obj: KObject, path: string[]): string => {
@@ -11,14 +12,14 @@ const at = (obj: KObject, path: string[]): string => {
 const field = (path: string): FieldGetter => (o) => at(o, path.split('.'));
 
 /** Whether a pod's or a node's Ready condition (the first of that type, as the real helpers read it) is True. */
-export function isReady(obj: KObject): boolean {
-  const conditions = (obj.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
-  return conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+export function isReady(obj: Pod | Node): boolean {
+  return obj.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
 }
 
 /** The node a pod is bound to ('' when unbound): what per-node watch subjects and indexes key on. */
 export function nodeNameOf(obj: KObject | undefined): string {
-  return String((obj?.spec as { nodeName?: unknown } | undefined)?.nodeName ?? '');
+  // Objects of every kind come here: read as a pod's, and made a string whatever another kind holds there.
+  return String((obj as Pod | undefined)?.spec?.nodeName ?? '');
 }
 
 const BY_KIND: Record<string, string[]> = {

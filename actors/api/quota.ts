@@ -5,6 +5,7 @@
 // plugin charges a create with an evaluator's usage; the resource quota controller sums it.
 import { addLists, podTotal, readResourceList, type ResourceList } from './resource-lists.ts';
 import { compareQuantities, unitQuantity, ZERO_QUANTITY } from './quantity.ts';
+import type { Pod } from './model/core.ts';
 import type { KObject } from './types.ts';
 
 export interface ScopeRequirement {
@@ -128,8 +129,8 @@ function priorityClassMatches(req: ScopeRequirement, className: string | undefin
 }
 
 /** A pod still charges its compute resources until it ends or its grace period after deletion runs out (QuotaV1Pod). */
-export function chargesCompute(pod: KObject, nowMs: number): boolean {
-  const phase = (pod.status as { phase?: string } | undefined)?.phase;
+export function chargesCompute(pod: Pod, nowMs: number): boolean {
+  const phase = pod.status?.phase;
   if (phase === 'Succeeded' || phase === 'Failed') return false;
   const { deletionTimestamp, deletionGracePeriodSeconds } = pod.metadata;
   return !(deletionTimestamp && deletionGracePeriodSeconds !== undefined && nowMs > Date.parse(deletionTimestamp) + deletionGracePeriodSeconds * 1000);

@@ -1,5 +1,6 @@
 // The resource table: every type the API server serves, described once. Routing, discovery,
 // OpenAPI, validation, Table output and errors all read this table and nothing else.
+import type { KObject } from './types.ts';
 
 export type Scope = 'Namespaced' | 'Cluster';
 
@@ -12,7 +13,12 @@ export interface Subresource {
   verbs: string[];
 }
 
-export interface ResourceType {
+declare const OBJECT: unique symbol;
+
+/** A served resource; `T` is the shape of its objects (`actors/api/model/`), a type only. */
+export interface ResourceType<T extends KObject = KObject> {
+  /** Never set: it carries `T` so that clients and informers of a typed resource return `T`. */
+  readonly [OBJECT]?: T;
   group: string;
   version: string;
   /** Plural, lower case: the name in URLs. */

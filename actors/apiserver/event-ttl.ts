@@ -3,11 +3,9 @@
 // it, a delete disarms it, and when it fires the Event is deleted unless written since. Events that
 // were in the store before this server started (an API server restart) get a full TTL from then.
 import type { Clock } from '../api/env.ts';
-import { lookupResource } from '../api/resources.ts';
 import { collectionKey } from './registry/keys.ts';
 import type { Store } from './storage/store.ts';
-
-const EVENTS = lookupResource('', 'v1', 'events')!;
+import { EVENTS } from '../api/model/core.ts';
 
 export class EventExpiry {
   readonly #timers = new Map<string, unknown>();

@@ -3,14 +3,13 @@
 // port, and (unless --endpoint-reconciler-type=none) its Endpoints and EndpointSlice naming the
 // server's advertised address. With --orch-service-node-port it is a NodePort on that port.
 import { DEFAULT_NAMESPACE } from '../api/namespaces.ts';
-import { lookupResource, type ResourceType } from '../api/resources.ts';
+import type { ResourceType } from '../api/resources.ts';
 import type { KObject } from '../api/types.ts';
 import type { ApiServerOptions } from './options.ts';
 import { familyOf, firstAddress } from './registry/service-ranges.ts';
+import { ENDPOINTS, SERVICES } from '../api/model/core.ts';
+import { ENDPOINT_SLICES } from '../api/model/discovery.ts';
 
-const SERVICES = lookupResource('', 'v1', 'services')!;
-const ENDPOINTS = lookupResource('', 'v1', 'endpoints')!;
-const ENDPOINT_SLICES = lookupResource('discovery.k8s.io', 'v1', 'endpointslices')!;
 const NAME = 'kubernetes';
 const UNSPECIFIED = new Set(['', '0.0.0.0', '::']);
 

@@ -7,8 +7,9 @@ import type { KObject } from '../api/types.ts';
 
 export const cacheKey = (o: KObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
-export class ObjectCache {
-  readonly #byKey = new Map<string, KObject>();
+/** `T`: the shape of the objects it holds (the informer's resource's). */
+export class ObjectCache<T extends KObject = KObject> {
+  readonly #byKey = new Map<string, T>();
   readonly #byNamespace: Map<string, Set<string>> | undefined;
   readonly #byNode: Map<string, Set<string>> | undefined;
 
@@ -23,16 +24,16 @@ export class ObjectCache {
     return this.#byKey.size;
   }
 
-  get(namespace: string | undefined, name: string): KObject | undefined {
+  get(namespace: string | undefined, name: string): T | undefined {
     return this.#byKey.get(`${namespace ?? ''}/${name}`);
   }
 
   /** The object under a `cacheKey` (`namespace/name`): no key built, none hashed again. */
-  byKey(key: string): KObject | undefined {
+  byKey(key: string): T | undefined {
     return this.#byKey.get(key);
   }
 
-  list(): KObject[] {
+  list(): T[] {
     return [...this.#byKey.values()];
   }
 
@@ -40,11 +41,11 @@ export class ObjectCache {
     return this.#byKey.keys();
   }
 
-  inNamespace(namespace: string): KObject[] {
+  inNamespace(namespace: string): T[] {
     return [...(indexOf(this.#byNamespace).get(namespace) ?? [])].map((k) => this.#byKey.get(k)!);
   }
 
-  onNode(node: string): KObject[] {
+  onNode(node: string): T[] {
     return [...(indexOf(this.#byNode).get(node) ?? [])].map((k) => this.#byKey.get(k)!);
   }
 
@@ -54,7 +55,7 @@ export class ObjectCache {
   }
 
   /** Stores `obj`, returning what it replaced. */
-  put(obj: KObject): KObject | undefined {
+  put(obj: T): T | undefined {
     const key = cacheKey(obj);
     const old = this.#byKey.get(key);
     this.#byKey.set(key, obj);
@@ -68,7 +69,7 @@ export class ObjectCache {
     return old;
   }
 
-  remove(key: string): KObject | undefined {
+  remove(key: string): T | undefined {
     const old = this.#byKey.get(key);
     if (!old) return undefined;
     this.#byKey.delete(key);

@@ -129,22 +129,22 @@ export class ApiClient {
     return parsed;
   }
 
-  get(type: ResourceType, namespace: string | undefined, name: string): Promise<KObject> {
-    return this.request('GET', objectPath(type, namespace, name)) as Promise<KObject>;
+  get<T extends KObject>(type: ResourceType<T>, namespace: string | undefined, name: string): Promise<T> {
+    return this.request('GET', objectPath(type, namespace, name)) as Promise<T>;
   }
 
-  list(type: ResourceType, namespace: string | undefined, opts: ListOptions = {}): Promise<KList> {
+  list<T extends KObject>(type: ResourceType<T>, namespace: string | undefined, opts: ListOptions = {}): Promise<KList<T>> {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(opts)) if (v !== undefined && v !== '') q.set(k, String(v));
     const qs = q.toString();
-    return this.request('GET', `${collectionPath(type, namespace)}${qs ? `?${qs}` : ''}`) as Promise<KList>;
+    return this.request('GET', `${collectionPath(type, namespace)}${qs ? `?${qs}` : ''}`) as Promise<KList<T>>;
   }
 
   /**
    * A whole collection in pages of `pageSize`, as client-go's pager lists for informers: every
    * page comes from the first one's snapshot, and no one answer has to carry the whole list.
    */
-  async listAll(type: ResourceType, namespace: string | undefined, opts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'> = {}, pageSize = LIST_PAGE_SIZE): Promise<KList> {
+  async listAll<T extends KObject>(type: ResourceType<T>, namespace: string | undefined, opts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'> = {}, pageSize = LIST_PAGE_SIZE): Promise<KList<T>> {
     const first = await this.list(type, namespace, { ...opts, limit: pageSize });
     const items = first.items;
     for (let token = first.metadata.continue; token; ) {
@@ -155,17 +155,18 @@ export class ApiClient {
     return { ...first, metadata: { resourceVersion: first.metadata.resourceVersion }, items };
   }
 
-  create(type: ResourceType, obj: KObject): Promise<KObject> {
-    return this.request('POST', collectionPath(type, obj.metadata.namespace), { apiVersion: apiVersionOf(type), kind: type.kind, ...obj }) as Promise<KObject>;
+  create<T extends KObject>(type: ResourceType<T>, obj: KObject): Promise<T> {
+    return this.request('POST', collectionPath(type, obj.metadata.namespace), { apiVersion: apiVersionOf(type), kind: type.kind, ...obj }) as Promise<T>;
   }
 
-  update(type: ResourceType, obj: KObject, subresource?: string): Promise<KObject> {
-    return this.request('PUT', objectPath(type, obj.metadata.namespace, obj.metadata.name!, subresource), obj) as Promise<KObject>;
+  /** A PUT of the object or of its `status` or `finalize` subresource (which answer the object). */
+  update<T extends KObject>(type: ResourceType<T>, obj: KObject, subresource?: 'status' | 'finalize'): Promise<T> {
+    return this.request('PUT', objectPath(type, obj.metadata.namespace, obj.metadata.name!, subresource), obj) as Promise<T>;
   }
 
-  patch(type: ResourceType, namespace: string | undefined, name: string, patch: unknown, kind: PatchType = 'merge', subresource?: string): Promise<KObject> {
+  patch<T extends KObject>(type: ResourceType<T>, namespace: string | undefined, name: string, patch: unknown, kind: PatchType = 'merge', subresource?: 'status'): Promise<T> {
     const manager = kind === 'apply' ? `?fieldManager=${encodeURIComponent(this.userAgent)}` : '';
-    return this.request('PATCH', `${objectPath(type, namespace, name, subresource)}${manager}`, patch, PATCH_CONTENT[kind]) as Promise<KObject>;
+    return this.request('PATCH', `${objectPath(type, namespace, name, subresource)}${manager}`, patch, PATCH_CONTENT[kind]) as Promise<T>;
   }
 
   /** Deletes every object of `type` in `namespace` (deletecollection). */

@@ -18,11 +18,11 @@ import type { ApiClient } from './client.ts';
 import { actorIds } from '../system/ids.ts';
 import { asSender, enter, leave } from '../system/senders.ts';
 
-export interface InformerOptions {
+export interface InformerOptions<T extends KObject = KObject> {
   client: ApiClient;
   hub: WatchHub;
   clock: Clock;
-  type: ResourceType;
+  type: ResourceType<T>;
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
@@ -30,19 +30,20 @@ export interface InformerOptions {
   indexed?: boolean;
 }
 
-export interface InformerHandlers {
-  add?(obj: KObject): void;
-  update?(old: KObject, obj: KObject): void;
-  delete?(obj: KObject): void;
+export interface InformerHandlers<T extends KObject = KObject> {
+  add?(obj: T): void;
+  update?(old: T, obj: T): void;
+  delete?(obj: T): void;
 }
 
 const BACKOFF_MS = { first: 1_000, max: 30_000 };
 
-export class Informer {
-  readonly cache: ObjectCache;
+/** `T`: the shape of the resource's objects, as its handlers and cache give them. */
+export class Informer<T extends KObject = KObject> {
+  readonly cache: ObjectCache<T>;
   /** How many times the informer listed: 1 after a clean start; more after 410s and gaps. */
   lists = 0;
-  #handlers: InformerHandlers[] = [];
+  #handlers: InformerHandlers<T>[] = [];
   #filter: Matcher | undefined;
   #nodeName: string | undefined;
   #scope: string;
@@ -57,8 +58,8 @@ export class Informer {
   #stopped = false;
   #synced: Promise<void> | undefined;
 
-  constructor(readonly o: InformerOptions) {
-    this.cache = new ObjectCache({ indexed: o.indexed ?? true });
+  constructor(readonly o: InformerOptions<T>) {
+    this.cache = new ObjectCache<T>({ indexed: o.indexed ?? true });
     const terms = parseFieldTerms(o.fieldSelector);
     const labels = parseLabelSelector(o.labelSelector);
     const fields = fieldMatcher(terms, selectableFields(o.type.group, o.type.resource));
@@ -69,7 +70,7 @@ export class Informer {
     this.#subject = watchSubject(o.type, { namespace: o.namespace, nodeName: this.#nodeName });
   }
 
-  on(handlers: InformerHandlers): this {
+  on(handlers: InformerHandlers<T>): this {
     this.#handlers.push(handlers);
     return this;
   }
@@ -113,7 +114,7 @@ export class Informer {
     this.#revision = Math.max(this.#revision, e.revision);
     const seen = transform(e, this.#filter);
     if (!seen) return;
-    const obj = seen.object as KObject;
+    const obj = seen.object as T;
     // What the handlers send, they send on the API server's word.
     const frame = enter(actorIds.apiserver(), undefined);
     try {
@@ -159,7 +160,7 @@ export class Informer {
     const listed = Number(list.metadata.resourceVersion);
     // Type first, then the item (which has none, as list items come): V8 shares one hidden class
     // among objects built this way, where adding keys after a spread gives each its own.
-    const fresh = new Map(list.items.map((o) => [cacheKey(o), { apiVersion: list.apiVersion, kind: type.kind, ...o } as KObject]));
+    const fresh = new Map(list.items.map((o) => [cacheKey(o), { apiVersion: list.apiVersion, kind: type.kind, ...o } as T]));
     asSender(actorIds.apiserver(), () => {
       for (const key of [...this.cache.keys()]) if (!fresh.has(key)) {
         const old = this.cache.remove(key)!;

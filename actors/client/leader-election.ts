@@ -11,8 +11,7 @@
 import { fromPromise, type Actor } from 'xstate';
 import { microTime, type Clock, type Random } from '../api/env.ts';
 import { Gauge, type Registry } from '../api/metrics.ts';
-import { lookupResource } from '../api/resources.ts';
-import { StatusError } from '../api/status.ts';
+import { isNotFound } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import { leaderMachine, leaderState, RETRY_JITTER, type LeaderState, type LeaseRead } from '../../machines/leader.ts';
 import type { ApiClient } from './client.ts';
@@ -20,11 +19,10 @@ import { perRegistry } from './per-registry.ts';
 import { ActorSystem } from '../system/actor-system.ts';
 import { actorIds } from '../system/ids.ts';
 import { whenState } from '../system/when-state.ts';
+import { LEASES, type Lease, type LeaseSpec } from '../api/model/coordination.ts';
 
 /** The jitter the machine draws, which the `--leader-elect*` options are checked against (leader-elect-flags.ts). */
 export { RETRY_JITTER };
-
-const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
 
 export interface LeaderElectionConfig {
   leaseDurationMs: number;
@@ -54,14 +52,6 @@ const masterStatus = perRegistry((registry: Registry) => new Gauge({
   name: 'leader_election_master_status', labelNames: ['name'] as const, registers: [registry],
   help: "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.",
 }));
-
-interface LeaseSpec {
-  holderIdentity?: string;
-  leaseDurationSeconds?: number;
-  acquireTime?: string;
-  renewTime?: string;
-  leaseTransitions?: number;
-}
 
 /** The `--leader-elect*` options, as the controller manager and the scheduler both take them. */
 export interface LeaderElectOptions {
@@ -109,7 +99,7 @@ export class LeaderElector {
   readonly #actor: Actor<typeof leaderMachine>;
   readonly #status: ((leading: boolean) => void) | undefined;
   /** The Lease as last read; undefined when there was none. */
-  #lease: KObject | undefined;
+  #lease: Lease | undefined;
   /** When the current attempt began: the times its write records. */
   #attemptMs = 0;
   /** The record last observed (read or written), as JSON, and when, on our clock. */
@@ -192,16 +182,16 @@ export class LeaderElector {
   /** Reads the Lease and notes whether its record changed since the one last observed. */
   async #read(signal: AbortSignal): Promise<LeaseRead> {
     this.#attemptMs = this.#clock.now();
-    let lease: KObject | undefined;
+    let lease: Lease | undefined;
     try {
       lease = await this.#client.get(LEASES, this.#c.resourceNamespace, this.#c.resourceName);
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 404)) return { kind: 'failed' };
+      if (!isNotFound(e)) return { kind: 'failed' };
     }
     if (signal.aborted) return { kind: 'failed' };
     this.#lease = lease;
     if (!lease) return { kind: 'absent' };
-    const spec = (lease.spec ?? {}) as LeaseSpec;
+    const spec: LeaseSpec = lease.spec ?? {};
     const raw = JSON.stringify(spec);
     const changed = raw !== this.#observedRaw;
     if (changed) this.#observe(raw);
@@ -214,7 +204,7 @@ export class LeaderElector {
     const now = microTime(this.#attemptMs);
     const record: LeaseSpec = { holderIdentity: identity, leaseDurationSeconds: Math.round(this.#c.leaseDurationMs / 1000), acquireTime: now, renewTime: now };
     const lease = this.#lease;
-    const old = (lease?.spec ?? {}) as LeaseSpec;
+    const old: LeaseSpec = lease?.spec ?? {};
     let written: KObject;
     try {
       if (!lease) written = await this.#client.create(LEASES, { metadata: { name, namespace }, spec: { ...record, leaseTransitions: 0 } } as KObject);
@@ -240,9 +230,9 @@ export class LeaderElector {
   async #release(): Promise<void> {
     const { resourceName: name, resourceNamespace: namespace } = this.#c;
     const lease = await this.#client.get(LEASES, namespace, name);
-    if ((lease.spec as LeaseSpec).holderIdentity !== this.#c.identity) return;
+    if (lease.spec?.holderIdentity !== this.#c.identity) return;
     const now = microTime(this.#clock.now());
     await this.#client.update(LEASES, { ...lease, spec: { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now,
-      leaseTransitions: (lease.spec as LeaseSpec).leaseTransitions ?? 0 } });
+      leaseTransitions: lease.spec?.leaseTransitions ?? 0 } });
   }
 }

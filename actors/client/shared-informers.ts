@@ -3,6 +3,7 @@
 // lists and follows each resource once however many controllers read it.
 import type { Clock } from '../api/env.ts';
 import type { ResourceType } from '../api/resources.ts';
+import type { KObject } from '../api/types.ts';
 import { WatchHub } from '../apiserver/watch/hub.ts';
 import type { Bus } from '../../transport/bus.ts';
 import { ApiClient } from './client.ts';
@@ -20,11 +21,12 @@ export class SharedInformers {
   }
 
   /** The informer of `type` (in `namespace`, or all); created on first ask. */
-  get(type: ResourceType, namespace?: string): Informer {
+  get<T extends KObject>(type: ResourceType<T>, namespace?: string): Informer<T> {
     const key = `${type.group}/${type.resource}/${namespace ?? ''}`;
-    let informer = this.#informers.get(key);
+    // Every informer of a key was made from the one resource of that key, so of its type.
+    let informer = this.#informers.get(key) as Informer<T> | undefined;
     if (!informer) {
-      informer = new Informer({ client: this.#client, hub: this.#hub, clock: this.clock, type, ...(namespace ? { namespace } : {}) });
+      informer = new Informer<T>({ client: this.#client, hub: this.#hub, clock: this.clock, type, ...(namespace ? { namespace } : {}) });
       this.#informers.set(key, informer);
     }
     return informer;

@@ -1,26 +1,19 @@
 // Writing a node's taints as the controllers do (the real SwapNodeControllerTaint and
 // RemoveTaintOffNode): from the newest copy, conditional on its resourceVersion, read again from
 // the server and retried on a conflict, so two controllers editing taints never lose each other's.
-import { lookupResource } from '../api/resources.ts';
-import { StatusError } from '../api/status.ts';
+import { isConflict, isNotFound } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import type { ApiClient } from '../client/client.ts';
+import { NODES, type Node, type Taint } from '../api/model/core.ts';
 
-export const NODES = lookupResource('', 'v1', 'nodes')!;
-
-export interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-  timeAdded?: string;
-}
+export type { Taint };
 
 export const NOT_READY = 'node.kubernetes.io/not-ready';
 export const UNREACHABLE = 'node.kubernetes.io/unreachable';
 
 const ATTEMPTS = 5;
 
-export const taintsOf = (node: KObject): Taint[] => ((node.spec as { taints?: Taint[] } | undefined)?.taints ?? []);
+export const taintsOf = (node: Node): Taint[] => node.spec?.taints ?? [];
 
 export const hasTaint = (node: KObject, key: string, effect: string): boolean => taintsOf(node).some((t) => t.key === key && t.effect === effect);
 
@@ -39,12 +32,12 @@ export async function updateTaints(client: ApiClient, node: KObject, change: (ta
       await client.patch(NODES, undefined, current.metadata.name!, patch, 'merge');
       return true;
     } catch (e) {
-      if (e instanceof StatusError && e.code === 404) return false;
-      if (!(e instanceof StatusError && e.code === 409) || attempt === ATTEMPTS) throw e;
+      if (isNotFound(e)) return false;
+      if (!isConflict(e) || attempt === ATTEMPTS) throw e;
       try {
         current = await client.get(NODES, undefined, current.metadata.name!);
       } catch (g) {
-        if (g instanceof StatusError && g.code === 404) return false;
+        if (isNotFound(g)) return false;
         throw g;
       }
     }

@@ -1,6 +1,6 @@
 // What the real controllers' pod control (controller_utils.go RealPodControl) records on the owner
 // of the pods it creates and deletes: the ReplicaSet or DaemonSet, by reference.
-import { StatusError } from '../api/status.ts';
+import { isNotFound, StatusError } from '../api/status.ts';
 import type { EventRecorder, ObjectReference } from '../client/events/index.ts';
 
 /** A create refused because the namespace is going away: the real pod control records nothing for it. */
@@ -15,5 +15,5 @@ export function podCreated(events: EventRecorder, owner: ObjectReference, outcom
 /** The outcome of deleting a pod of `owner`: SuccessfulDelete, or FailedDelete unless the pod was gone already. */
 export function podDeleted(events: EventRecorder, owner: ObjectReference, name: string, error?: unknown): void {
   if (error === undefined) return events.event(owner, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
-  if (!(error instanceof StatusError && error.code === 404)) events.event(owner, 'Warning', 'FailedDelete', `Error deleting: ${(error as Error).message}`);
+  if (!isNotFound(error)) events.event(owner, 'Warning', 'FailedDelete', `Error deleting: ${(error as Error).message}`);
 }

@@ -6,13 +6,12 @@
 // it lasts. (In one process, ComponentTokens gives each identity a token directly.)
 import type { Clock } from '../api/env.ts';
 import { SYSTEM_NAMESPACE } from '../api/namespaces.ts';
-import { lookupResource } from '../api/resources.ts';
-import { StatusError } from '../api/status.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../api/status.ts';
 import { splitServiceAccountUsername } from '../apiserver/auth/service-account-tokens.ts';
 import type { ApiClient } from '../client/client.ts';
 import { CONTROLLER_MANAGER, CredentialedBus, type AsIdentity, type TokenSource } from '../client/credentials.ts';
+import { SERVICE_ACCOUNTS } from '../api/model/core.ts';
 
-const SERVICE_ACCOUNTS = lookupResource('', 'v1', 'serviceaccounts')!;
 /** What the real builder asks for. */
 export const TOKEN_EXPIRATION_SECONDS = 3600;
 const RENEW_AT = 0.8;
@@ -52,7 +51,7 @@ class RenewedToken implements TokenSource {
     try {
       answer = (await this.client.request('POST', path, body)) as TokenRequestStatus;
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 404 && e.status.details?.kind === 'serviceaccounts')) throw e;
+      if (!(isNotFound(e) && e.status.details?.kind === 'serviceaccounts')) throw e;
       await this.#ensureAccount();
       answer = (await this.client.request('POST', path, body)) as TokenRequestStatus;
     }
@@ -69,7 +68,7 @@ class RenewedToken implements TokenSource {
     try {
       await this.client.create(SERVICE_ACCOUNTS, { metadata: { name: this.name, namespace: SYSTEM_NAMESPACE } });
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 409)) throw e;
+      if (!(isAlreadyExists(e) || isConflict(e))) throw e;
     }
   }
 }
@@ -96,7 +95,7 @@ export class ServiceAccountCredentials {
         await this.#source(name).token();
       } catch (e) {
         const why = (e as Error).message;
-        const hint = e instanceof StatusError && e.code === 404
+        const hint = isNotFound(e)
           ? ': the API server issues no service-account tokens (give it --service-account-issuer and --service-account-signing-key-file), or run without --use-service-account-credentials'
           : '';
         throw new Error(`--use-service-account-credentials: no token for service account ${SYSTEM_NAMESPACE}/${name}: ${why}${hint}`, { cause: e });

@@ -16,16 +16,13 @@
 // pulled takes the pod's creating time, and its size is a number drawn from its name, the same
 // on every run.
 import { formatDuration } from '../api/duration.ts';
-import type { KObject } from '../api/types.ts';
 import { NO_EVENTS, type EventRecorder, type ObjectReference } from '../client/events/index.ts';
 import { digest } from './pod-runtime.ts';
+import type { Container, Pod } from '../api/model/core.ts';
 
 /** A container as the runtime knows it. */
-export interface ContainerSpec {
-  name: string;
-  image: string;
-  imagePullPolicy?: string;
-}
+/** What the agent reads of a stored pod's container, whose image validation has required. */
+export type ContainerSpec = Pick<Container, 'name' | 'imagePullPolicy'> & { image: string };
 
 /** The image size reported for a simulated pull: 5 to 250 MB, fixed by the image's name. */
 const imageSize = (image: string) => 5_000_000 + (parseInt(digest(image).slice(0, 8), 16) % 245_000_000);
@@ -128,4 +125,4 @@ export class AgentEvents {
 const fieldPath = (c: ContainerSpec) => `spec.containers{${c.name}}`;
 
 /** The containers of a pod's spec, as the runtime needs them for events. */
-export const containersOf = (pod: KObject): ContainerSpec[] => ((pod.spec as { containers?: ContainerSpec[] } | undefined)?.containers ?? []);
+export const containersOf = (pod: Pod): ContainerSpec[] => (pod.spec?.containers ?? []) as ContainerSpec[];

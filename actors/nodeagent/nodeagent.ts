@@ -14,8 +14,7 @@
 import { NODE_LEASE_NAMESPACE } from '../api/namespaces.ts';
 import { microTime, timestamp, uuid, type Clock, type Random } from '../api/env.ts';
 import { newRegistry, type Registry } from '../api/metrics.ts';
-import { lookupResource } from '../api/resources.ts';
-import { StatusError } from '../api/status.ts';
+import { isAlreadyExists, isConflict, isNotFound, StatusError } from '../api/status.ts';
 import type { KObject } from '../api/types.ts';
 import { WatchHub } from '../apiserver/watch/hub.ts';
 import { cacheKey } from '../client/cache.ts';
@@ -40,10 +39,8 @@ import { ActorSystem } from '../system/actor-system.ts';
 import { stateName } from '../system/records.ts';
 import { actorIds } from '../system/ids.ts';
 import { whenState } from '../system/when-state.ts';
-
-const NODES = lookupResource('', 'v1', 'nodes')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
-const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
+import { LEASES, type Lease } from '../api/model/coordination.ts';
+import { NODES, PODS, type Pod } from '../api/model/core.ts';
 
 const RENEWED = { type: 'RENEWED' } as const;
 const CHANGED = { type: 'CHANGED' } as const;
@@ -71,8 +68,8 @@ export interface NodeAgentInit {
 export const MEMORY_USAGE = 'orchsim.io/memory-usage';
 
 /** A pod's memory request (summed over containers), its use, its priority, and the container named in eviction messages. */
-function podMemory(pod: KObject): Omit<PodUsage, 'key'> & { container: string } {
-  const containers = ((pod.spec as { containers?: { name: string; resources?: { requests?: { memory?: string } } }[] }).containers ?? []);
+function podMemory(pod: Pod): Omit<PodUsage, 'key'> & { container: string } {
+  const containers = pod.spec!.containers ?? [];
   let request = 0;
   for (const c of containers) if (c.resources?.requests?.memory !== undefined) request += wholeUnits(c.resources.requests.memory);
   const annotated = pod.metadata.annotations?.[MEMORY_USAGE];
@@ -84,7 +81,7 @@ function podMemory(pod: KObject): Omit<PodUsage, 'key'> & { container: string } 
       usage = request; // a bad annotation: the pod uses what it asked for
     }
   }
-  return { priority: (pod.spec as { priority?: number }).priority ?? 0, request, usage, container: containers[0]?.name ?? '' };
+  return { priority: pod.spec!.priority ?? 0, request, usage, container: containers[0]?.name ?? '' };
 }
 
 export class NodeAgent {
@@ -102,7 +99,7 @@ export class NodeAgent {
    * heartbeat client does: a beat lost to an outage does not hold up the next one.
    */
   readonly #heartbeat: ApiClient;
-  readonly #informer: Informer;
+  readonly #informer: Informer<Pod>;
   readonly #events: AgentEvents;
   readonly #onError: (error: unknown) => void;
   readonly #pods = new Map<string, PodRuntime>();
@@ -124,7 +121,7 @@ export class NodeAgent {
   /** Pods whose cached copy is not Ready: the status beat looks at these for a resync. */
   readonly #unready = new Set<string>();
   #extraMemory = 0;
-  #lease: KObject | undefined;
+  #lease: Lease | undefined;
   #startedMs: number | undefined;
 
   constructor(init: NodeAgentInit) {
@@ -184,7 +181,7 @@ export class NodeAgent {
           const e = (event as { error?: unknown }).error;
           return e instanceof BusTimeoutError || e instanceof NoRespondersError || e instanceof StatusError;
         },
-        nodeMissing: ({ event }) => { const e = (event as { error?: unknown }).error; return e instanceof StatusError && e.code === 404; },
+        nodeMissing: ({ event }) => { const e = (event as { error?: unknown }).error; return isNotFound(e); },
       },
     });
     this.#actor = this.#system.host(machine, { id: actorIds.node(init.nodeName), node: init.nodeName, input: {
@@ -302,7 +299,7 @@ export class NodeAgent {
   }
 
   #report(e: unknown): void {
-    if (e instanceof StatusError && e.code === 404) return;
+    if (isNotFound(e)) return;
     this.#onError(e);
   }
 
@@ -376,7 +373,7 @@ export class NodeAgent {
       await this.#client.create(NODES, node);
     } catch (e) {
       // Registered before (an agent restart): report the current status instead.
-      if (!(e instanceof StatusError && e.code === 409)) throw e;
+      if (!(isAlreadyExists(e) || isConflict(e))) throw e;
       await this.#heartbeat.patch(NODES, undefined, this.nodeName, { status }, 'merge', 'status');
     }
     this.#events.registered();
@@ -399,12 +396,12 @@ export class NodeAgent {
         this.#lease = await this.#heartbeat.create(LEASES, { metadata: { name: this.nodeName, namespace: NODE_LEASE_NAMESPACE }, spec } as KObject);
         return;
       } catch (e) {
-        if (!(e instanceof StatusError && e.code === 409)) throw e;
+        if (!(isAlreadyExists(e) || isConflict(e))) throw e;
         this.#lease = await this.#heartbeat.get(LEASES, NODE_LEASE_NAMESPACE, this.nodeName);
       }
     }
     try {
-      this.#lease = await this.#heartbeat.update(LEASES, { ...this.#lease, spec: { ...(this.#lease.spec as object), ...spec } });
+      this.#lease = await this.#heartbeat.update(LEASES, { ...this.#lease, spec: { ...this.#lease.spec, ...spec } });
     } catch (e) {
       this.#lease = undefined; // a conflict or a deleted Lease: start from the server's copy next time
       throw e;
@@ -429,7 +426,7 @@ export class NodeAgent {
   #reconcile(key: string): void {
     if (!this.#live) return;
     const pod = this.#informer.cache.byKey(key);
-    const phase = (pod?.status as { phase?: string } | undefined)?.phase;
+    const phase = pod?.status?.phase;
     // A finished pod is never written again: only running ones can need a resync.
     if (pod && !isReady(pod) && phase !== 'Succeeded' && phase !== 'Failed') {
       if (!this.#unready.has(key)) {
@@ -453,7 +450,7 @@ export class NodeAgent {
   }
 
   /** Starts a runtime for `pod`, or rejects it with OutOfpods when maxPods are already active. */
-  #admit(key: string, pod: KObject): PodRuntime | undefined {
+  #admit(key: string, pod: Pod): PodRuntime | undefined {
     let used = 0;
     for (const p of this.#pods.values()) if (p.active) used++;
     const limit = podLimit(this.options);
@@ -468,7 +465,7 @@ export class NodeAgent {
     const run = this.#runs.of(pod);
     const plan = drawPodPlan(run.table, random);
     const ns = pod.metadata.namespace!, name = pod.metadata.name!, uid = pod.metadata.uid!;
-    const status = pod.status as { phase?: string; startTime?: string } | undefined;
+    const status = pod.status;
     const resumed = status?.phase === 'Running' && status.startTime;
     const seenMs = this.#clock.now();
     const runtime = new PodRuntime(pod, plan, {

@@ -4,12 +4,9 @@
 import { podStages, type PodStageTable } from '../../machines/stages.ts';
 import { memoryThreshold } from './pressure-eviction.ts';
 import { parseQuantity } from '../api/quantity.ts';
+import type { Taint } from '../api/model/core.ts';
 
-export interface Taint {
-  key: string;
-  value?: string;
-  effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
-}
+export type { Taint };
 
 export interface NodeAgentOptions {
   /** `nodeLeaseDurationSeconds`: the Lease's duration; it is renewed every quarter of it. */

@@ -13,6 +13,7 @@ import { parseDuration } from '../api/duration.ts';
 import { controllerOf, type KObject } from '../api/types.ts';
 import type { PodExit } from '../../machines/pod.ts';
 import { batchPodStages, podExits, validateStages, withStages, type PodStageTable } from '../../machines/stages.ts';
+import type { Pod } from '../api/model/core.ts';
 
 export const RUN_DURATION = 'orchsim.io/run-duration';
 export const FAILURE_PROBABILITY = 'orchsim.io/failure-probability';
@@ -44,7 +45,7 @@ export class PodRuns {
     this.#report = report;
   }
 
-  of(pod: KObject): PodRun {
+  of(pod: Pod): PodRun {
     const a = pod.metadata.annotations;
     const given = a?.[RUN_DURATION];
     if (given === undefined && !ownedByJob(pod)) return this.#base;
@@ -52,7 +53,7 @@ export class PodRuns {
       const runMs = given === undefined ? JOB_POD_RUN_MS : parseDuration(given);
       const exitCode = exitCodeOf(a?.[EXIT_CODE]);
       const p = exitCode !== 0 ? 1 : probabilityOf(a?.[FAILURE_PROBABILITY]);
-      const restartOnFailure = (pod.spec as { restartPolicy?: string } | undefined)?.restartPolicy === 'OnFailure';
+      const restartOnFailure = pod.spec?.restartPolicy === 'OnFailure';
       const table = this.#table(runMs, p);
       // Exit 1 without restarts is what a failed run does anyway: such pods (most batch pods) carry nothing more.
       const failCode = exitCode || 1;

@@ -32,6 +32,7 @@ import type { ObjectReference } from '../client/events/index.ts';
 import type { AgentEvents, ContainerSpec } from './agent-events.ts';
 import { actorIds } from '../system/ids.ts';
 import { BusTimeoutError, NoRespondersError } from '../../transport/bus.ts';
+import type { Pod, PodCondition } from '../api/model/core.ts';
 
 /** How long a write the API server never answered waits before it is sent again. */
 const WRITE_RETRY_MS = 10_000;
@@ -76,14 +77,6 @@ export interface PodRuntimeDeps {
   events?: { agent: AgentEvents; pod: (fieldPath: string) => ObjectReference };
 }
 
-interface Condition {
-  type: string;
-  status: 'True' | 'False';
-  lastTransitionTime: string;
-  reason?: string;
-  message?: string;
-}
-
 /** How long containers take to exit after SIGTERM, when the grace period allows it. */
 const STOP_MS = { min: 200, max: 2_000 };
 
@@ -123,7 +116,7 @@ export class PodRuntime {
   /** The machine's state value and context while it sleeps: all a waiting pod needs to wake. */
   #asleep: { value: StateValue; context: PodContext } | undefined;
   /** The conditions last written, in CONDITION_TYPES order (an array: a Map costs ~0.9 KB a pod). */
-  #conditions: Condition[] = [];
+  #conditions: PodCondition[] = [];
   #startMs = 0;
   #runningMs = 0;
   /** When the last failed run began and ended, while the container restarts (lastState). */
@@ -134,20 +127,20 @@ export class PodRuntime {
   /** While the containers are created (with events): since when, and which images are being pulled. */
   #creating: { atMs: number; pulls: boolean[] } | undefined;
 
-  constructor(pod: KObject, plan: PodPlan, deps: PodRuntimeDeps) {
+  constructor(pod: Pod, plan: PodPlan, deps: PodRuntimeDeps) {
     this.uid = pod.metadata.uid!;
     this.podIP = deps.podIP;
     const { random, ...rest } = deps;
     this.#deps = rest;
-    const spec = pod.spec as { containers?: ContainerSpec[]; terminationGracePeriodSeconds?: number };
-    this.#containers = (spec.containers ?? []).map((c) => ({ name: c.name, image: c.image, ...(c.imagePullPolicy ? { imagePullPolicy: c.imagePullPolicy } : {}),
+    const spec = pod.spec!;
+    this.#containers = ((spec.containers ?? []) as ContainerSpec[]).map((c) => ({ name: c.name, image: c.image, ...(c.imagePullPolicy ? { imagePullPolicy: c.imagePullPolicy } : {}),
       id: `containerd://${randomHex(random, 64)}` }));
     // Drawn up front, after the container ids: a pod keeps no random stream.
     const stopMs = STOP_MS.min + Math.floor(random.next() * (STOP_MS.max - STOP_MS.min));
     const grace = spec.terminationGracePeriodSeconds ?? 30;
     this.#input = podInput(plan, grace < 0 ? 1 : grace, stopMs, deps.exit);
     // A pod the scheduler queued is its actor already, Pending: this machine takes its record over.
-    const node = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+    const node = spec.nodeName;
     this.#actor = deps.system.host(deps.machine, { id: actorIds.pod(pod.metadata.namespace!, pod.metadata.name!), input: this.#input, adopt: true,
       ...(node !== undefined ? { node } : {}) });
     this.actorId = this.#actor.id;
@@ -301,7 +294,7 @@ export class PodRuntime {
   }
 
   /** The conditions, with each one's lastTransitionTime kept until its status changes. */
-  #setConditions(now: number, statuses: Record<(typeof CONDITION_TYPES)[number], ['True' | 'False', string?, string?]>): Condition[] {
+  #setConditions(now: number, statuses: Record<(typeof CONDITION_TYPES)[number], ['True' | 'False', string?, string?]>): PodCondition[] {
     const old = this.#conditions;
     return (this.#conditions = CONDITION_TYPES.map((type, i) => {
       const [status, reason, message] = statuses[type];

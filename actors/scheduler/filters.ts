@@ -74,7 +74,7 @@ export function withNode(snapshot: Snapshot, replacement: NodeInfo): Snapshot {
 
 /** Whether the pod's cycle state depends on other nodes' pods (then a changed node needs it computed again). */
 export function needsFreshState(pod: PodInfo, snapshot: Snapshot): boolean {
-  const spec = pod.pod.spec as { topologySpreadConstraints?: unknown[] } | undefined;
+  const spec = pod.pod.spec;
   return hasPodAffinity(pod) || !!spec?.topologySpreadConstraints?.length || snapshot.nodesWithAffinityPods().length > 0;
 }
 

@@ -2,6 +2,7 @@
 // whole snapshot) and what they answer. A filter plugin says why a node cannot take the pod (or
 // nothing); a score plugin rates a feasible node from 0 to MAX_NODE_SCORE, optionally normalising
 // its scores over all feasible nodes. Plugins are pure: no clock, no randomness, no I/O.
+import type { Pod, Taint, Toleration } from '../api/model/core.ts';
 import type { KObject } from '../api/types.ts';
 
 export const MAX_NODE_SCORE = 100;
@@ -20,24 +21,12 @@ export interface Resources {
   scalar: Record<string, number>;
 }
 
-export interface Taint {
-  key: string;
-  value?: string;
-  effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
-}
-
-export interface Toleration {
-  key?: string;
-  operator?: 'Exists' | 'Equal';
-  value?: string;
-  effect?: '' | 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
-  tolerationSeconds?: number;
-}
+export type { Taint, Toleration };
 
 /** A pod as the scheduler reads it, derived once from the object. */
 export interface PodInfo {
   /** The newest version seen: a placed pod's info follows its status updates, so the cache holds no stale copy. */
-  pod: KObject;
+  pod: Pod;
   /** `namespace/name`. */
   key: string;
   namespace: string;

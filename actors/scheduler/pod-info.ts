@@ -135,7 +135,7 @@ export function podInfo(pod: KObject): PodInfo {
 
 /** Whether the pod has pod affinity or anti-affinity terms (what InterPodAffinity must look at). */
 export function hasPodAffinity(pod: PodInfo): boolean {
-  const affinity = (pod.pod.spec as PodSpecView | undefined)?.affinity;
+  const affinity = pod.pod.spec?.affinity;
   return affinity !== undefined && (affinity.podAffinity != null || affinity.podAntiAffinity != null);
 }
 

@@ -38,7 +38,7 @@ export const PREEMPTED = { type: 'DisruptionTarget', reason: 'PreemptionBySchedu
 /** The real podTerminatingByPreemption: deleted, and marked as preempted by a scheduler. */
 function terminatingByPreemption(pod: PodInfo): boolean {
   if (!pod.pod.metadata.deletionTimestamp) return false;
-  const conditions = (pod.pod.status as { conditions?: { type: string; status: string; reason?: string }[] } | undefined)?.conditions ?? [];
+  const conditions = pod.pod.status?.conditions ?? [];
   return conditions.some((c) => c.type === PREEMPTED.type && c.status === 'True' && c.reason === PREEMPTED.reason);
 }
 
@@ -58,7 +58,7 @@ function fits(pod: PodInfo, node: NodeInfo, snapshot: Snapshot, f: Fitting): boo
 }
 
 const startMs = (p: PodInfo) => {
-  const t = (p.pod.status as { startTime?: string } | undefined)?.startTime;
+  const t = p.pod.status?.startTime;
   return t ? Date.parse(t) : Number.MAX_SAFE_INTEGER;
 };
 
@@ -98,8 +98,8 @@ function better(a: PodInfo[], b: PodInfo[]): boolean {
  * a filter rules that node out for good.
  */
 function notEligible(pod: PodInfo, failed: CycleResult, snapshot: Snapshot): string | undefined {
-  if ((pod.pod.spec as { preemptionPolicy?: string } | undefined)?.preemptionPolicy === 'Never') return 'not eligible due to preemptionPolicy=Never.';
-  const nominated = (pod.pod.status as { nominatedNodeName?: string } | undefined)?.nominatedNodeName;
+  if (pod.pod.spec?.preemptionPolicy === 'Never') return 'not eligible due to preemptionPolicy=Never.';
+  const nominated = pod.pod.status?.nominatedNodeName;
   if (!nominated) return undefined;
   const rejection = failed.rejections.get(nominated);
   if (rejection && unresolvable(rejection)) return undefined;

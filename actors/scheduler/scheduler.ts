@@ -8,9 +8,7 @@
 // requests (rest_client_*) go to its registry.
 import { timestamp, type Clock, type Random } from '../api/env.ts';
 import { newRegistry, type Registry } from '../api/metrics.ts';
-import { lookupResource } from '../api/resources.ts';
-import { StatusError } from '../api/status.ts';
-import type { KObject } from '../api/types.ts';
+import { isConflict, isNotFound } from '../api/status.ts';
 import { WatchHub } from '../apiserver/watch/hub.ts';
 import { cacheKey } from '../client/cache.ts';
 import { ApiClient } from '../client/client.ts';
@@ -36,9 +34,8 @@ import { findPreemption, PREEMPTED } from './preemption.ts';
 import { SchedulingQueue, type QueuedPod } from './queue.ts';
 import { actorIds } from '../system/ids.ts';
 import { whenState } from '../system/when-state.ts';
+import { NODES, type Node, PODS, type Pod, type PodStatus } from '../api/model/core.ts';
 
-const NODES = lookupResource('', 'v1', 'nodes')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
 /** What the scheduler watches, all namespaces: the watch subjects its NATS user may subscribe to follow from this. */
 export const SCHEDULER_WATCHES = [NODES, PODS] as const;
 
@@ -87,8 +84,6 @@ export interface SchedulerInit {
   identity?: string;
 }
 
-type Rec = Record<string, unknown>;
-
 export class Scheduler {
   readonly options: SchedulerOptions;
   readonly cache = new SchedulerCache();
@@ -104,8 +99,8 @@ export class Scheduler {
   readonly #preemptionOffsets: Random;
   readonly #client: ApiClient;
   readonly #events: EventRecorder;
-  readonly #nodes: Informer;
-  readonly #pods: Informer;
+  readonly #nodes: Informer<Node>;
+  readonly #pods: Informer<Pod>;
   readonly #filters: FilterPlugin[];
   readonly #scores: ScorePlugin[];
   readonly #decisions = new Map<string, Decision>();
@@ -207,27 +202,27 @@ export class Scheduler {
 
   // ---- Informer events ---------------------------------------------------------------------------
 
-  #nodeChanged(old: KObject | undefined, node: KObject): void {
+  #nodeChanged(old: Node | undefined, node: Node): void {
     if (old && !schedulingRelevantChange(old, node)) return;
     this.cache.setNode(node);
     this.queue.moveAllToActiveOrBackoff(this.#clock.now());
     this.#kick();
   }
 
-  #nodeDeleted(node: KObject): void {
+  #nodeDeleted(node: Node): void {
     this.cache.removeNode(node.metadata.name!);
   }
 
-  #podChanged(old: KObject | undefined, pod: KObject): void {
+  #podChanged(old: Pod | undefined, pod: Pod): void {
     const key = cacheKey(pod);
-    const spec = pod.spec as Rec;
-    const nodeName = spec.nodeName as string | undefined;
+    const spec = pod.spec!;
+    const nodeName = spec.nodeName;
     if (nodeName) {
       this.queue.delete(key);
       this.nominator.remove(key);
       // Just bound: its record is its node agent's from here (taken over, or ended if none is in this process).
-      if (!old || !(old.spec as Rec).nodeName) this.#system.handOver(actorIds.pod(pod.metadata.namespace!, pod.metadata.name!));
-      const phase = (pod.status as Rec | undefined)?.phase;
+      if (!old || !old.spec!.nodeName) this.#system.handOver(actorIds.pod(pod.metadata.namespace!, pod.metadata.name!));
+      const phase = pod.status?.phase;
       if (phase === 'Succeeded' || phase === 'Failed') {
         if (this.cache.unplace(key)) this.#podFreedResources();
         return;
@@ -251,7 +246,7 @@ export class Scheduler {
     // A pod waiting for this scheduler is a pod actor in Pending (machines/pod.ts); its node agent's machine takes the record over.
     const id = actorIds.pod(pod.metadata.namespace!, pod.metadata.name!);
     if (!this.#system.get(id)) this.#system.track(id, podMachine.id, 'Pending');
-    this.queue.add(key, (spec.priority as number | undefined) ?? 0, this.#clock.now());
+    this.queue.add(key, spec.priority ?? 0, this.#clock.now());
     this.#kick();
   }
 
@@ -260,15 +255,15 @@ export class Scheduler {
    * status dropped it is not any more; one that never had it in its status keeps the nomination
    * this scheduler gave it (its status may not have caught up).
    */
-  #nominated(old: KObject | undefined, pod: KObject): void {
-    const was = (old?.status as Rec | undefined)?.nominatedNodeName as string | undefined;
-    const now = (pod.status as Rec | undefined)?.nominatedNodeName as string | undefined;
+  #nominated(old: Pod | undefined, pod: Pod): void {
+    const was = old?.status?.nominatedNodeName;
+    const now = pod.status?.nominatedNodeName;
     if (now) {
       if (this.nominator.nodeOf(cacheKey(pod)) !== now) this.nominator.nominate(podInfo(pod), now);
     } else if (was) this.nominator.remove(cacheKey(pod));
   }
 
-  #podDeleted(pod: KObject): void {
+  #podDeleted(pod: Pod): void {
     const key = cacheKey(pod);
     this.queue.delete(key);
     this.nominator.remove(key);
@@ -303,7 +298,7 @@ export class Scheduler {
   #scheduleOne(queued: QueuedPod): void {
     const { key, attempts: attempt } = queued;
     const pod = this.#pods.cache.byKey(key);
-    if (!pod || (pod.spec as Rec).nodeName || pod.metadata.deletionTimestamp) {
+    if (!pod || pod.spec!.nodeName || pod.metadata.deletionTimestamp) {
       this.queue.done(key);
       return;
     }
@@ -311,7 +306,7 @@ export class Scheduler {
     const startMs = this.#clock.now();
     const info = podInfo(pod);
     const snapshot = this.cache.snapshot();
-    const nominated = (pod.status as Rec | undefined)?.nominatedNodeName as string | undefined;
+    const nominated = pod.status?.nominatedNodeName;
     const r = runCycle({
       pod: info, snapshot, filters: this.#filters, scores: this.#scores, start: this.#nextStart,
       numToFind: numFeasibleNodesToFind(this.options.percentageOfNodesToScore, snapshot.nodes.length), random: this.#tieBreaks,
@@ -336,7 +331,7 @@ export class Scheduler {
     this.#failed(pod, info, r, decision, startMs);
   }
 
-  #failed(pod: KObject, info: PodInfo, r: CycleResult, decision: Decision, startMs: number): void {
+  #failed(pod: Pod, info: PodInfo, r: CycleResult, decision: Decision, startMs: number): void {
     const snapshot = this.cache.snapshot();
     let message = fitErrorMessage(r, snapshot.nodes.length);
     let nominate: string | undefined;
@@ -374,7 +369,7 @@ export class Scheduler {
   // ---- Writes ------------------------------------------------------------------------------------
 
   /** Binds the pod; `attempt` is the attempt that chose the node (its start, its number, when the pod was first queued). */
-  async #bind(pod: KObject, info: PodInfo, node: string, attempt: { startMs: number; attempts: number; queuedMs: number }): Promise<void> {
+  async #bind(pod: Pod, info: PodInfo, node: string, attempt: { startMs: number; attempts: number; queuedMs: number }): Promise<void> {
     const { namespace, name, uid } = pod.metadata;
     const url = `/api/v1/namespaces/${encodeURIComponent(namespace!)}/pods/${encodeURIComponent(name!)}/binding`;
     try {
@@ -392,18 +387,18 @@ export class Scheduler {
       // Forget the assumption; a pod that still exists unbound is tried again after a backoff.
       const placed = this.cache.placement(info.key);
       if (placed?.assumed) this.cache.unplace(info.key);
-      if (e instanceof StatusError && (e.code === 404 || e.code === 409)) {
+      if (isNotFound(e) || isConflict(e)) {
         const current = this.#pods.cache.get(namespace, name!);
-        if (!current || (current.spec as Rec).nodeName) return;
+        if (!current || current.spec!.nodeName) return;
       } else this.#report(e);
       if (!this.#running) return;
       this.queue.retry(info.key, info.priority, this.#clock.now());
     }
   }
 
-  async #markUnschedulable(pod: KObject, message: string, nominate: string | undefined): Promise<void> {
-    const status = (pod.status ?? {}) as Rec;
-    const current = ((status.conditions as Rec[] | undefined) ?? []).find((c) => c.type === 'PodScheduled');
+  async #markUnschedulable(pod: Pod, message: string, nominate: string | undefined): Promise<void> {
+    const status: PodStatus = pod.status ?? {};
+    const current = (status.conditions ?? []).find((c) => c.type === 'PodScheduled');
     if (current?.status === 'False' && current.message === message && (nominate === undefined || status.nominatedNodeName === nominate)) return;
     const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null,
       lastTransitionTime: current?.status === 'False' ? current.lastTransitionTime : timestamp(this.#clock.now()) };
@@ -411,7 +406,7 @@ export class Scheduler {
     try {
       await this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'strategic', 'status');
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#report(e);
+      if (!(isNotFound(e) || isConflict(e))) this.#report(e);
     }
   }
 
@@ -420,7 +415,7 @@ export class Scheduler {
    * it that it goes) and deletes it with its own grace period, as the real scheduler does; then
    * records that it was preempted, by whom and where.
    */
-  async #evict(victim: PodInfo, preemptor: KObject, node: string): Promise<void> {
+  async #evict(victim: PodInfo, preemptor: Pod, node: string): Promise<void> {
     const { namespace, name, uid } = victim.pod.metadata;
     const condition = { ...PREEMPTED, status: 'True', message: `${this.options.schedulerName}: preempting to accommodate a higher priority pod`,
       lastTransitionTime: timestamp(this.#clock.now()) };
@@ -430,7 +425,7 @@ export class Scheduler {
       this.#events.event(referenceTo(PODS, victim.pod), 'Normal', 'Preempted', `Preempted by pod ${preemptor.metadata.uid} on node ${node}`,
         { related: referenceTo(PODS, preemptor), action: 'Preempting' });
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#report(new Error(`preempting ${victim.key} for ${cacheKey(preemptor)}: ${(e as Error).message}`));
+      if (!(isNotFound(e) || isConflict(e))) this.#report(new Error(`preempting ${victim.key} for ${cacheKey(preemptor)}: ${(e as Error).message}`));
     }
   }
 
@@ -440,7 +435,7 @@ export class Scheduler {
     try {
       await this.#client.patch(PODS, pod.namespace, pod.name, { status: { nominatedNodeName: null } }, 'strategic', 'status');
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#report(e);
+      if (!(isNotFound(e) || isConflict(e))) this.#report(e);
     }
   }
 
@@ -449,14 +444,13 @@ export class Scheduler {
   }
 }
 
-const labelsChanged = (old: KObject | undefined, pod: KObject) =>
+const labelsChanged = (old: Pod | undefined, pod: Pod) =>
   !old || (old.metadata.labels !== pod.metadata.labels && JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {}));
 
-const specOrLabelsChanged = (old: KObject, pod: KObject) => labelsChanged(old, pod) || JSON.stringify(old.spec) !== JSON.stringify(pod.spec);
+const specOrLabelsChanged = (old: Pod, pod: Pod) => labelsChanged(old, pod) || JSON.stringify(old.spec) !== JSON.stringify(pod.spec);
 
 /** What the filters read of a node: a change elsewhere (heartbeats, images) does not move parked pods. */
-function schedulingRelevantChange(old: KObject, node: KObject): boolean {
-  const view = (n: KObject) => JSON.stringify([n.metadata.labels, (n.spec as Rec | undefined)?.taints, (n.spec as Rec | undefined)?.unschedulable,
-    (n.status as Rec | undefined)?.allocatable]);
+function schedulingRelevantChange(old: Node, node: Node): boolean {
+  const view = (n: Node) => JSON.stringify([n.metadata.labels, n.spec?.taints, n.spec?.unschedulable, n.status?.allocatable]);
   return view(old) !== view(node);
 }

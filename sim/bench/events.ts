@@ -2,7 +2,6 @@
 // the API server's own Fanout, captured as the exact bytes and subjects it puts on the bus. An
 // annotation pads each pod so that one event is `sizeBytes` long on the wire.
 import type { KObject } from '../../actors/api/types.ts';
-import { lookupResource } from '../../actors/api/resources.ts';
 import { objectKey } from '../../actors/apiserver/registry/keys.ts';
 import { MemoryStore } from '../../actors/apiserver/storage/memory.ts';
 import { Catalogue } from '../../actors/apiserver/catalogue.ts';
@@ -11,8 +10,8 @@ import { Deferred, type Body } from '../../transport/bus.ts';
 import { MemoryBus } from '../../transport/memory-bus.ts';
 import { wallClock } from '../clock.ts';
 import { podManifest } from './pod.ts';
+import { PODS } from '../../actors/api/model/core.ts';
 
-export const PODS = lookupResource('', 'v1', 'pods')!;
 export const NAMESPACE = 'bench';
 export const KEY_PREFIX = '/registry';
 /** Every event's object subject starts with this; a watcher of the namespace subscribes to `<it>*`. */

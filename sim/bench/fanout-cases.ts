@@ -10,12 +10,13 @@ import type { Bus } from '../../transport/bus.ts';
 import { MemoryBus } from '../../transport/memory-bus.ts';
 import { NatsBus } from '../../transport/nats-bus.ts';
 import { wallClock } from '../clock.ts';
-import { NAMESPACE, PODS, type CapturedEvents } from './events.ts';
+import { NAMESPACE, type CapturedEvents } from './events.ts';
 import { DeliveryLatch, drive } from './flow.ts';
 import { DeliveryClock } from './latency.ts';
 import type { FanoutCase, FanoutPath } from './fanout-report.ts';
 import { rawSubscribers } from './raw-nats.ts';
 import { startWatchers } from './watchers.ts';
+import { PODS } from '../../actors/api/model/core.ts';
 
 export interface CaseInput {
   watchers: number;

@@ -14,11 +14,12 @@ import type { Bus } from '../../transport/bus.ts';
 import { CountingBus } from './counting-bus.ts';
 import { MemoryBus } from '../../transport/memory-bus.ts';
 import { wallClock } from '../clock.ts';
-import { benchPod, KEY_PREFIX, nodeName, podKey, PODS, type PodShape } from './events.ts';
+import { benchPod, KEY_PREFIX, nodeName, podKey, type PodShape } from './events.ts';
 import type { NodeAgentCase } from './fanout-report.ts';
 import { DeliveryLatch, drive } from './flow.ts';
 import { LatencySamples } from './latency.ts';
 import { startWatchers } from './watchers.ts';
+import { PODS } from '../../actors/api/model/core.ts';
 
 export interface NodeAgentInput {
   path: 'in-process' | 'nats';

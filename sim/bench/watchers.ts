@@ -8,8 +8,9 @@ import { Watcher, type WatchEvent } from '../../actors/apiserver/watch/watcher.t
 import type { Bus } from '../../transport/bus.ts';
 import { wallClock } from '../clock.ts';
 import type { DeliveryLatch } from './flow.ts';
-import { KEY_PREFIX, NAMESPACE, PODS } from './events.ts';
+import { KEY_PREFIX, NAMESPACE } from './events.ts';
 import { collectionKey } from '../../actors/apiserver/registry/keys.ts';
+import { PODS } from '../../actors/api/model/core.ts';
 
 /** Events a watcher may queue before it is cut off; the bench's sinks never push back. */
 const WATCHER_CAPACITY = 1024;

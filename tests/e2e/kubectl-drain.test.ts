@@ -10,11 +10,10 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isReady } from '../../actors/api/fields.ts';
+import type { Pod } from '../../actors/api/model/core.ts';
 import type { KObject } from '../../actors/api/types.ts';
 import { startServer } from '../../sim/cli/serve.ts';
 import { eventually, freePort, kubectl as run } from '../helpers/real-time.ts';
-
-type Pod = { metadata: { name: string }; spec: { nodeName?: string }; status: { conditions?: { type: string; status: string }[] } };
 
 const DEPLOYMENT = {
   apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' },
@@ -42,7 +41,7 @@ test('kubectl drain evicts within the budget: two drains finish, the pods come b
   };
   /** The Deployment's Ready pods not being deleted, once there are three of them, as they are then. */
   const threeReady = (what: string) => eventually(what, async () => {
-    const pods = (JSON.parse(await ok(['get', 'pods', '-l', 'app=web', '-o', 'json'])).items as (Pod & KObject)[])
+    const pods = (JSON.parse(await ok(['get', 'pods', '-l', 'app=web', '-o', 'json'])).items as Pod[])
       .filter((p) => !p.metadata.deletionTimestamp && isReady(p));
     return pods.length === 3 ? pods : undefined;
   }, 60_000);
@@ -59,7 +58,7 @@ test('kubectl drain evicts within the budget: two drains finish, the pods come b
     await ok(['apply', '-f', join(dir, 'web.json')]);
     assert.is(await ok(['create', 'pdb', 'web', '--selector=app=web', '--min-available=2']), 'poddisruptionbudget.policy/web created\n');
     const spread = await threeReady('the Deployment Ready');
-    assert.is(new Set(spread.map((p) => p.spec.nodeName)).size, 3, 'one pod per node');
+    assert.is(new Set(spread.map((p) => p.spec!.nodeName)).size, 3, 'one pod per node');
     const pdb = await allowed(1);
     assert.equal([pdb.status.expectedPods, pdb.status.currentHealthy, pdb.status.desiredHealthy], [3, 3, 2]);
     assert.match(await ok(['get', 'pdb', 'web']), /^NAME\s+MIN AVAILABLE\s+MAX UNAVAILABLE\s+ALLOWED DISRUPTIONS\s+AGE\nweb\s+2\s+N\/A\s+1\s+/);
@@ -73,18 +72,18 @@ test('kubectl drain evicts within the budget: two drains finish, the pods come b
       });
     });
 
-    const first = spread[0]!.spec.nodeName!;
+    const first = spread[0]!.spec!.nodeName!;
     const drained = await kubectl(['drain', first, '--ignore-daemonsets', '--delete-emptydir-data', '--timeout=120s'], 150_000);
     assert.is(drained.code, 0, drained.stderr);
     assert.match(drained.stdout, `pod/${spread[0]!.metadata.name} evicted`);
     assert.match(drained.stdout, `node/${first} drained`);
     const moved = await threeReady('the evicted pod replaced');
-    assert.not.ok(moved.some((p) => p.spec.nodeName === first), 'nothing runs on the drained node');
+    assert.not.ok(moved.some((p) => p.spec!.nodeName === first), 'nothing runs on the drained node');
     await allowed(1);
 
     // The node that took the replacement holds two pods: the budget lets them go one at a time.
     const perNode = new Map<string, string[]>();
-    for (const p of moved) perNode.set(p.spec.nodeName!, [...(perNode.get(p.spec.nodeName!) ?? []), p.metadata.name]);
+    for (const p of moved) perNode.set(p.spec!.nodeName!, [...(perNode.get(p.spec!.nodeName!) ?? []), p.metadata.name!]);
     const [second, pair] = [...perNode].find(([, names]) => names.length === 2)!;
     const again = await kubectl(['drain', second, '--ignore-daemonsets', '--delete-emptydir-data', '--timeout=120s'], 150_000);
     assert.is(again.code, 0, again.stderr);
@@ -92,7 +91,7 @@ test('kubectl drain evicts within the budget: two drains finish, the pods come b
     for (const name of pair) assert.match(again.stdout, `pod/${name} evicted`);
     assert.match(again.stdout, `node/${second} drained`);
     const last = await threeReady('both evicted pods replaced');
-    assert.equal([...new Set(last.map((p) => p.spec.nodeName))], [...perNode.keys()].filter((n) => n !== second), 'all on the one node left');
+    assert.equal([...new Set(last.map((p) => p.spec!.nodeName))], [...perNode.keys()].filter((n) => n !== second), 'all on the one node left');
     await allowed(1);
     assert.is(fewestReady, 2, 'the budget held at every change');
   } finally {

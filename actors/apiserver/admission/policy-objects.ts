@@ -2,14 +2,12 @@
 // PriorityClasses by name, and each namespace's ResourceQuotas and LimitRanges, kept in memory
 // from the store's commits as the real plugins read informer caches. A namespace with neither
 // costs a pod create two map lookups, never a store read.
-import { lookupResource, type ResourceType } from '../../api/resources.ts';
+import type { ResourceType } from '../../api/resources.ts';
 import type { KObject } from '../../api/types.ts';
 import { collectionKey } from '../registry/keys.ts';
 import type { Store } from '../storage/store.ts';
-
-const PRIORITY_CLASSES = lookupResource('scheduling.k8s.io', 'v1', 'priorityclasses')!;
-export const RESOURCE_QUOTAS = lookupResource('', 'v1', 'resourcequotas')!;
-const LIMIT_RANGES = lookupResource('', 'v1', 'limitranges')!;
+import { LIMIT_RANGES, RESOURCE_QUOTAS } from '../../api/model/core.ts';
+import { PRIORITY_CLASSES } from '../../api/model/scheduling.ts';
 
 /** Objects of one namespaced kind, by namespace, each namespace's sorted by name. */
 class ByNamespace {

@@ -14,8 +14,9 @@ import { objectKey } from '../registry/keys.ts';
 import { StorageError } from '../storage/errors.ts';
 import type { Store } from '../storage/store.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './chain.ts';
-import { RESOURCE_QUOTAS, type PolicyObjects } from './policy-objects.ts';
+import type { PolicyObjects } from './policy-objects.ts';
 import { chargeRequest, chargingEvaluator, type Charge } from './quota-check.ts';
+import { RESOURCE_QUOTAS } from '../../api/model/core.ts';
 
 const RETRIES = 3;
 

@@ -5,11 +5,9 @@
 // references cannot change after that.
 import { nodeNameOf } from '../../api/fields.ts';
 import type { KObject } from '../../api/types.ts';
-import { lookupResource } from '../../api/resources.ts';
 import type { Store } from '../storage/store.ts';
 import { collectionKey } from '../registry/keys.ts';
-
-const PODS = lookupResource('', 'v1', 'pods')!;
+import { PODS } from '../../api/model/core.ts';
 
 type Ref = { kind: 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts'; name: string };
 type Spec = Record<string, any>;

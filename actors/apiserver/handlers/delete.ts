@@ -1,6 +1,6 @@
 // DELETE of one object and deletecollection. Options come from the body; from the query only
 // when the body is empty, as real servers read them.
-import { forbidden, invalid, success } from '../../api/status.ts';
+import { forbidden, invalid, isNotFound, success } from '../../api/status.ts';
 import { isPlainObject, type KObject } from '../../api/types.ts';
 import { kindOf } from '../registry/kinds/index.ts';
 import type { DeleteOptions, Registry } from '../registry/registry.ts';
@@ -93,7 +93,7 @@ export async function handleDeleteCollection(req: ApiRequest, r: ResourceRequest
       deleted.push(result.object);
     } catch (e) {
       // Deleted meanwhile by someone else: not an error for a collection delete.
-      if (!(e instanceof Error && 'status' in e && (e as { code?: number }).code === 404)) throw e;
+      if (!isNotFound(e)) throw e;
     }
   }
   return encodeList({ ...ctx, read: false }, deleted, { resourceVersion: String(registry.env.store.revision) }, 200, warningHeaders(warnings));

@@ -24,7 +24,6 @@
 import { budgetSpec, budgetStatus, withDisruptionAllowedCondition, ALWAYS_ALLOW, type PodDisruptionBudgetStatus } from '../../api/disruption-budget.ts';
 import { timestamp } from '../../api/env.ts';
 import { isReady } from '../../api/fields.ts';
-import { lookupResource } from '../../api/resources.ts';
 import { badRequest, conflict, forbidden, isConflict, StatusError, success, tooManyRequests } from '../../api/status.ts';
 import { isPlainObject, type KObject } from '../../api/types.ts';
 import { compileLabelSelector, type LabelSelector } from '../../scheduler/label-selector.ts';
@@ -34,8 +33,9 @@ import { checkObject, dryRun, parseBody } from './decode.ts';
 import { deleteOptionsFrom } from './delete.ts';
 import { encodeStatus, type EncodeContext } from './encode.ts';
 import type { ApiResponse } from './response.ts';
+import { PDBS } from '../../api/model/policy.ts';
+import type { Pod, PodStatus } from '../../api/model/core.ts';
 
-const PDBS = lookupResource('policy', 'v1', 'poddisruptionbudgets')!;
 const EVICTION = { apiVersion: 'policy/v1', kind: 'Eviction', group: 'policy', version: 'v1' };
 /** EvictionsRetry's steps: how often a conflicting delete is tried again. */
 const CONFLICT_ATTEMPTS = 20;
@@ -43,7 +43,6 @@ const CONFLICT_ATTEMPTS = 20;
 const MAX_DISRUPTED_PODS = 2000;
 const VIOLATES = "Cannot evict pod as it would violate the pod's disruption budget.";
 
-type PodStatus = { phase?: string; conditions?: Record<string, unknown>[] };
 
 export async function handleEviction(req: ApiRequest, r: ResourceRequest, registry: Registry, ctx: EncodeContext): Promise<ApiResponse> {
   const options = evictionOptions(req, r);
@@ -81,8 +80,8 @@ function evictionOptions(req: ApiRequest, r: ResourceRequest): DeleteOptions {
   return deleteOptionsFrom({ ...body, dryRun: content.length > 0 ? content : requested });
 }
 
-const phaseOf = (pod: KObject) => (pod.status as PodStatus | undefined)?.phase;
-const terminal = (pod: KObject) => phaseOf(pod) === 'Succeeded' || phaseOf(pod) === 'Failed';
+const phaseOf = (pod: Pod) => pod.status?.phase;
+const terminal = (pod: Pod) => phaseOf(pod) === 'Succeeded' || phaseOf(pod) === 'Failed';
 const atVersion = (o: DeleteOptions, pod: KObject): DeleteOptions => ({ ...o, preconditions: { ...o.preconditions, resourceVersion: pod.metadata.resourceVersion! } });
 
 /** Deletes the pod at once when it cannot count against a budget (canIgnorePDB); else returns it as read. */
@@ -164,8 +163,8 @@ function checkPreconditions(pod: KObject, pre: DeleteOptions['preconditions']): 
 }
 
 /** The pod with its DisruptionTarget condition, as UpdatePodCondition sets it. */
-function withDisruptionTarget(pod: KObject, now: string): KObject {
-  const status = (pod.status ?? {}) as PodStatus;
+function withDisruptionTarget(pod: Pod, now: string): KObject {
+  const status: PodStatus = pod.status ?? {};
   const conditions = status.conditions ?? [];
   const at = conditions.findIndex((c) => c.type === 'DisruptionTarget');
   const old = conditions[at];

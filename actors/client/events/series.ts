@@ -14,6 +14,7 @@
 // Writes go out WORKERS at a time from a queue of MAX_QUEUED, each tried again on no answer after
 // 10 s plus up to a quarter more (drawn from the recorder's stream).
 import { microTime, type Clock, type Random } from '../../api/env.ts';
+import { isAlreadyExists, isConflict } from '../../api/status.ts';
 import type { ApiClient } from '../client.ts';
 import { eventName, eventNamespace, type CoreEvent, type EventType, type ObjectReference } from './event.ts';
 import { seriesKey } from './keys.ts';
@@ -103,7 +104,7 @@ export class SeriesEventRecorder implements EventRecorder {
     const series = event.series;
     const a = await this.#sink.write(event, series ? { series } : undefined);
     if ('unanswered' in a) return 'retry';
-    return 'refused' in a && a.refused.code === 409 && series ? 'retry' : 'done';
+    return 'refused' in a && (isAlreadyExists(a.refused) || isConflict(a.refused)) && series ? 'retry' : 'done';
   }
 
   /** Series unobserved for FINISH_MS are written a last time, then forgotten with old single events. */

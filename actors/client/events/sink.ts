@@ -4,7 +4,7 @@
 // real broadcasters drop it; one nobody answered is tried again, at most MAX_TRIES times in all,
 // after the caller's delay on the client's clock. Stopping drops what waits for a retry.
 import type { Clock } from '../../api/env.ts';
-import { StatusError } from '../../api/status.ts';
+import { isNotFound, StatusError } from '../../api/status.ts';
 import type { ApiClient } from '../client.ts';
 import { EVENTS, type CoreEvent } from './event.ts';
 
@@ -36,7 +36,7 @@ export class EventSink {
         try {
           return { written: (await this.client.patch(EVENTS, namespace, name, patch, 'strategic')) as CoreEvent };
         } catch (e) {
-          if (!(e instanceof StatusError && e.code === 404)) throw e;
+          if (!isNotFound(e)) throw e;
         }
       }
       const { resourceVersion: _, ...metadata } = event.metadata;

@@ -4,7 +4,7 @@
 // again; a role that already holds the right rules is not written.
 import { CLUSTER_ROLES } from '../../apiserver/auth/rbac.ts';
 import { rulesOf, type PolicyRule } from '../../apiserver/auth/rbac-rules.ts';
-import { StatusError } from '../../api/status.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { compileLabelSelector, type LabelSelector } from '../../scheduler/label-selector.ts';
 import { deepEqual } from '../../apiserver/registry/deep-equal.ts';
@@ -41,7 +41,7 @@ export class ClusterRoleAggregationController extends QueuedController {
       await this.client.update(CLUSTER_ROLES, { ...role, rules } as KObject);
     } catch (e) {
       // Changed meanwhile: its event brings it back; gone: nothing to do.
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+      if (!(isNotFound(e) || isConflict(e))) throw e;
     }
   }
 }

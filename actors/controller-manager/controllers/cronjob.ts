@@ -12,8 +12,7 @@
 // - deletes the oldest finished Jobs beyond successfulJobsHistoryLimit and failedJobsHistoryLimit;
 // - writes the status once, and looks again when the next start time is due.
 import { CRONJOB_SCHEDULED_TIMESTAMP, cronJobSpec, cronJobStatus, jobFinished, trueCondition, type CronJobStatus } from '../../api/batch.ts';
-import { lookupResource } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../../api/status.ts';
 import { TimeZone } from '../../api/time-zone.ts';
 import { controllerOf, type KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
@@ -21,14 +20,12 @@ import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { dueSchedule, jobNameAt, rfc1123z, scheduleOf, untilNextMs } from './cronjob-schedule.ts';
 import { timestampMs } from './job-pods.ts';
-import { JOBS } from './job-writes.ts';
-
-export const CRONJOBS = lookupResource('batch', 'v1', 'cronjobs')!;
+import { CRONJOBS, type CronJob, JOBS, type Job } from '../../api/model/batch.ts';
 
 type Active = NonNullable<CronJobStatus['active']>[number];
 const refOf = (job: KObject): Active => ({ kind: 'Job', namespace: job.metadata.namespace!, name: job.metadata.name!, uid: job.metadata.uid!,
   apiVersion: 'batch/v1', resourceVersion: job.metadata.resourceVersion! });
-const startMs = (job: KObject) => timestampMs((job.status as { startTime?: string } | undefined)?.startTime);
+const startMs = (job: Job) => timestampMs(job.status?.startTime);
 
 /** Oldest first: by start time, Jobs that never started last, then by name (byJobStartTime). */
 function byStartTime(a: KObject, b: KObject): number {
@@ -46,8 +43,8 @@ interface Outcome {
 }
 
 export class CronJobController extends QueuedController {
-  readonly #cronJobs: Informer;
-  readonly #jobs: Informer;
+  readonly #cronJobs: Informer<CronJob>;
+  readonly #jobs: Informer<Job>;
 
   constructor(init: QueuedControllerInit) {
     super('cronjob-controller', init);
@@ -104,7 +101,7 @@ export class CronJobController extends QueuedController {
         await this.client.update(CRONJOBS, { ...cj, status: written(status) }, 'status');
       } catch (e) {
         // Changed meanwhile: its update event syncs it again, and the Job names keep a start from running twice.
-        if (!(e instanceof StatusError && e.code === 409)) throw e;
+        if (!isConflict(e)) throw e;
       }
     }
     if (outcome.requeueMs !== undefined) return this.queue.addAfter(key, outcome.requeueMs);
@@ -112,7 +109,7 @@ export class CronJobController extends QueuedController {
   }
 
   /** syncCronJob: status.active reconciled with the Jobs, then the Job due now, if any. */
-  async #schedule(cj: KObject, status: CronJobStatus, jobs: KObject[]): Promise<Outcome> {
+  async #schedule(cj: KObject, status: CronJobStatus, jobs: Job[]): Promise<Outcome> {
     const now = this.clock.now();
     let changed = await this.#reconcileActive(cj, status, jobs);
     const spec = cronJobSpec(cj);
@@ -153,7 +150,7 @@ export class CronJobController extends QueuedController {
   }
 
   /** Finished Jobs leave status.active, missing ones too; unknown running ones are reported; lastSuccessfulTime follows completions. */
-  async #reconcileActive(cj: KObject, status: CronJobStatus, jobs: KObject[]): Promise<boolean> {
+  async #reconcileActive(cj: KObject, status: CronJobStatus, jobs: Job[]): Promise<boolean> {
     let changed = false;
     const active = status.active!;
     const isActive = (uid: string | undefined) => active.some((a) => a.uid === uid);
@@ -175,10 +172,10 @@ export class CronJobController extends QueuedController {
         this.event(cj, 'Normal', 'SawCompletedJob', `Saw completed job: ${job.metadata.name}, condition: ${finished.type}`);
         changed = true;
       } else if (trueCondition(job, 'Complete')) {
-        const done = timestampMs((job.status as { completionTime?: string } | undefined)?.completionTime);
+        const done = timestampMs(job.status?.completionTime);
         const last = timestampMs(status.lastSuccessfulTime);
         if (done !== undefined && (last === undefined || done > last)) {
-          status.lastSuccessfulTime = (job.status as { completionTime: string }).completionTime;
+          status.lastSuccessfulTime = job.status!.completionTime!;
           changed = true;
         }
       }
@@ -189,7 +186,7 @@ export class CronJobController extends QueuedController {
       try {
         await this.client.get(JOBS, ref.namespace, ref.name!);
       } catch (e) {
-        if (!(e instanceof StatusError && e.code === 404)) throw e;
+        if (!isNotFound(e)) throw e;
         this.event(cj, 'Normal', 'MissingJob', `Active job went missing: ${ref.name}`);
         dropActive(status, ref.uid);
         changed = true;
@@ -228,7 +225,7 @@ export class CronJobController extends QueuedController {
       this.event(cj, 'Normal', 'SuccessfulCreate', `Created job ${created.metadata.name}`);
       return created;
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 409)) {
+      if (!(isAlreadyExists(e) || isConflict(e))) {
         this.event(cj, 'Warning', 'FailedCreate', `Error creating job: ${(e as Error).message}`);
         throw e;
       }
@@ -253,7 +250,7 @@ export class CronJobController extends QueuedController {
   }
 
   /** Keeps the newest successfulJobsHistoryLimit Complete and failedJobsHistoryLimit Failed Jobs (cleanupFinishedJobs). */
-  async #cleanUp(cj: KObject, status: CronJobStatus, jobs: KObject[]): Promise<boolean> {
+  async #cleanUp(cj: KObject, status: CronJobStatus, jobs: Job[]): Promise<boolean> {
     const spec = cronJobSpec(cj);
     let changed = false;
     for (const [type, limit] of [['Complete', spec.successfulJobsHistoryLimit], ['Failed', spec.failedJobsHistoryLimit]] as const) {

@@ -16,8 +16,7 @@
 //   updatedNumberScheduled, numberAvailable, numberUnavailable, observedGeneration, and
 //   collisionCount once a revision name collided.
 // - Each pod created or deleted is recorded on the set, as the real pod control records it.
-import { lookupResource } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import { selectorFromSet } from '../../scheduler/label-selector.ts';
@@ -26,11 +25,10 @@ import { tolerationsTolerate } from '../../scheduler/plugins/taint-toleration.ts
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { referenceTo } from '../../client/events/index.ts';
 import { podCreated, podDeleted } from '../pod-control-events.ts';
-import { NODES, taintsOf } from '../node-taints.ts';
-import { controllerRef, ownedRevisions, REVISION_HASH, REVISIONS, revisionHash, syncRevision, truncateHistory } from './revisions.ts';
-
-const DAEMONSETS = lookupResource('apps', 'v1', 'daemonsets')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
+import { taintsOf } from '../node-taints.ts';
+import { controllerRef, ownedRevisions, REVISION_HASH, revisionHash, syncRevision, truncateHistory } from './revisions.ts';
+import { CONTROLLER_REVISIONS, DAEMONSETS } from '../../api/model/apps.ts';
+import { NODES, PODS, type Pod } from '../../api/model/core.ts';
 
 /** The tolerations every daemon pod gets (the real AddOrUpdateDaemonPodTolerations). */
 const DAEMON_TOLERATIONS: Toleration[] = [
@@ -51,8 +49,8 @@ interface DaemonSetSpec {
 }
 
 const owned = (o: KObject, uid: string | undefined) => (o.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === uid);
-const ready = (pod: KObject) => ((pod.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-const nodeOf = (pod: KObject) => (pod.spec as { nodeName?: string; affinity?: { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: { matchFields?: { values?: string[] }[] }[] } } } } | undefined);
+const ready = (pod: Pod) => (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+const nodeOf = (pod: Pod) => pod.spec;
 /** The node a daemon pod is for: where it is bound, else the node its affinity pins it to. */
 const targetNode = (pod: KObject) => nodeOf(pod)?.nodeName ?? nodeOf(pod)?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]?.matchFields?.[0]?.values?.[0];
 
@@ -67,7 +65,7 @@ export class DaemonSetController extends QueuedController {
       if (ref) this.queue.add(`${pod.metadata.namespace}/${ref.name}`);
     };
     init.informers.get(PODS).on({ add: owner, update: (_o, p) => owner(p), delete: owner });
-    init.informers.get(REVISIONS); // read in sync: made now, so that start() lists and follows it
+    init.informers.get(CONTROLLER_REVISIONS); // read in sync: made now, so that start() lists and follows it
   }
 
   protected async sync(key: string): Promise<void> {
@@ -75,8 +73,8 @@ export class DaemonSetController extends QueuedController {
     const ds = this.informers.get(DAEMONSETS).cache.get(namespace, name);
     if (!ds || ds.metadata.deletionTimestamp) return;
     const spec = (ds.spec ?? {}) as DaemonSetSpec;
-    const revisions = ownedRevisions(this.informers.get(REVISIONS).cache, ds);
-    const collisions = (ds.status as { collisionCount?: number } | undefined)?.collisionCount ?? 0;
+    const revisions = ownedRevisions(this.informers.get(CONTROLLER_REVISIONS).cache, ds);
+    const collisions = ds.status?.collisionCount ?? 0;
     const { revision, collisionCount } = await syncRevision(this.client, ds, 'DaemonSet', spec.template ?? {}, revisions, collisions);
     const hash = revision.metadata.labels?.[REVISION_HASH] ?? revisionHash(spec.template ?? {}, collisionCount);
     const pods = this.informers.get(PODS).cache.inNamespace(namespace).filter((p) => owned(p, ds.metadata.uid) && !p.metadata.deletionTimestamp);
@@ -174,6 +172,6 @@ export class DaemonSetController extends QueuedController {
 
 /** A write that lost a race (the object is gone, exists already, or changed): the next event settles it. */
 function conflictOk(e: unknown): undefined {
-  if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return undefined;
+  if (isNotFound(e) || isConflict(e)) return undefined;
   throw e;
 }

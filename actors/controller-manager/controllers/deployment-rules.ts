@@ -3,6 +3,7 @@
 // annotations and the status conditions, as the real controller's deploymentutil has them.
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
+import type { DeploymentCondition } from '../../api/model/apps.ts';
 
 export const TEMPLATE_HASH = 'pod-template-hash';
 export const REVISION = 'deployment.kubernetes.io/revision';
@@ -23,14 +24,6 @@ export interface DeploymentSpec {
   paused?: boolean;
   progressDeadlineSeconds?: number;
 }
-export interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastUpdateTime?: string;
-  lastTransitionTime?: string;
-}
 export interface SetStatus {
   replicas?: number;
   readyReplicas?: number;
@@ -44,7 +37,6 @@ export interface Counts {
   availableReplicas: number;
   unavailableReplicas: number;
 }
-export type DeploymentStatus = Partial<Counts> & { conditions?: Condition[] };
 
 /**
  * Keys sorted, so equal templates give equal text. A field holding null is left out, as absent:
@@ -130,14 +122,14 @@ export const CONDITION_ORDER = ['Available', 'Progressing', 'ReplicaFailure'];
  * Sets `c` among `conditions` as the real SetDeploymentCondition: unchanged when its status and
  * reason are, its transition time kept while its status is, stamped `now` otherwise.
  */
-export function setCondition(conditions: Condition[], c: Condition, now: string): Condition[] {
+export function setCondition(conditions: DeploymentCondition[], c: DeploymentCondition, now: string): DeploymentCondition[] {
   const was = conditions.find((x) => x.type === c.type);
   if (was && was.status === c.status && was.reason === c.reason) return conditions;
   return putCondition(conditions, { ...c, lastUpdateTime: now, lastTransitionTime: was && was.status === c.status ? was.lastTransitionTime : now });
 }
 
 /** `c` in place of the condition of its type, the conditions in a stable order. */
-export function putCondition(conditions: Condition[], c: Condition): Condition[] {
+export function putCondition(conditions: DeploymentCondition[], c: DeploymentCondition): DeploymentCondition[] {
   return [...conditions.filter((x) => x.type !== c.type), c].sort((a, b) => CONDITION_ORDER.indexOf(a.type) - CONDITION_ORDER.indexOf(b.type));
 }
-export const progressingOf = (conditions: Condition[]) => conditions.find((c) => c.type === 'Progressing');
+export const progressingOf = (conditions: DeploymentCondition[]) => conditions.find((c) => c.type === 'Progressing');

@@ -24,20 +24,18 @@
 //   complete is looked at again a second after its deadline; none is while paused.
 // Keys come from a work queue with `concurrentDeploymentSyncs` workers.
 import { timestamp } from '../../api/env.ts';
-import { lookupResource } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { referenceTo } from '../../client/events/index.ts';
-import { REPLICASETS } from './replicaset.ts';
 import {
   TEMPLATE_HASH, REVISION, DESIRED_REPLICAS, MAX_REPLICAS, canonical, templateHash, fenceposts, isRolling, maxSurge, progressDeadlineMs, proportion, statusOf, replicasOf, annotationOf, sum, byAge, setCondition, putCondition, progressingOf,
-  type Rec, type DeploymentSpec, type Condition, type Counts, type DeploymentStatus,
+  type Rec, type DeploymentSpec, type Counts,
 } from './deployment-rules.ts';
 import { maxRevision, newSetAnnotations } from './deployment-revisions.ts';
+import { DEPLOYMENTS, type Deployment, type DeploymentCondition, type DeploymentStatus, REPLICASETS, type ReplicaSet } from '../../api/model/apps.ts';
 
-const DEPLOYMENTS = lookupResource('apps', 'v1', 'deployments')!;
 /** A stuck rollout is looked at again this long after its deadline, so the deadline has passed. */
 const DEADLINE_SLACK_MS = 1_000;
 
@@ -48,7 +46,7 @@ export class DeploymentController extends QueuedController {
   constructor(init: QueuedControllerInit) {
     super('deployment-controller', init);
     init.informers.get(DEPLOYMENTS).on({ add: (d) => this.queue.add(cacheKey(d)), update: (_o, d) => this.queue.add(cacheKey(d)) });
-    const owner = (rs: KObject) => {
+    const owner = (rs: ReplicaSet) => {
       const ref = (rs.metadata.ownerReferences ?? []).find((r) => r.controller && r.kind === 'Deployment');
       if (ref) this.queue.add(`${rs.metadata.namespace}/${ref.name}`);
     };
@@ -71,7 +69,7 @@ export class DeploymentController extends QueuedController {
     // Pausing and resuming are written at once, as their own step; the write brings the key back.
     const paused = this.#pausedConditions(d, spec, now);
     if (paused) return this.#writeStatus(d, { conditions: paused });
-    let conditions = (d.status as DeploymentStatus | undefined)?.conditions ?? [];
+    let conditions = d.status?.conditions ?? [];
     const newRevision = maxRevision(old) + 1;
     if (newSet) {
       // The real getNewReplicaSet: the set found takes the next revision and the Deployment's
@@ -110,8 +108,8 @@ export class DeploymentController extends QueuedController {
    * The real checkPausedConditions: the conditions with Progressing Unknown DeploymentPaused, then
    * DeploymentResumed, when that changes (a timeout reported stays); undefined when nothing does.
    */
-  #pausedConditions(d: KObject, spec: DeploymentSpec, now: string): Condition[] | undefined {
-    const conditions = (d.status as DeploymentStatus | undefined)?.conditions ?? [];
+  #pausedConditions(d: Deployment, spec: DeploymentSpec, now: string): DeploymentCondition[] | undefined {
+    const conditions = d.status?.conditions ?? [];
     const reason = progressingOf(conditions)?.reason;
     if (progressDeadlineMs(spec) === undefined || reason === 'ProgressDeadlineExceeded') return undefined;
     if (spec.paused && reason !== 'DeploymentPaused')
@@ -122,12 +120,12 @@ export class DeploymentController extends QueuedController {
   }
 
   /** An active set last scaled for another spec.replicas than the Deployment's now. */
-  #isScalingEvent(replicas: number, sets: KObject[]): boolean {
+  #isScalingEvent(replicas: number, sets: ReplicaSet[]): boolean {
     return sets.some((rs) => replicasOf(rs) > 0 && (annotationOf(rs, DESIRED_REPLICAS) ?? replicas) !== replicas);
   }
 
   /** The real scale: the only active set (or the newest) takes spec.replicas; else the sets share it in proportion. */
-  async #scaleToSize(d: KObject, spec: DeploymentSpec, newSet: KObject | undefined, old: KObject[]): Promise<void> {
+  async #scaleToSize(d: Deployment, spec: DeploymentSpec, newSet: ReplicaSet | undefined, old: ReplicaSet[]): Promise<void> {
     const replicas = spec.replicas ?? 1;
     const active = (newSet ? [newSet, ...old] : old).filter((rs) => replicasOf(rs) > 0);
     if (active.length <= 1) {
@@ -145,10 +143,10 @@ export class DeploymentController extends QueuedController {
     const toAdd = (replicas > 0 ? replicas + surge : 0) - sum(active, replicasOf);
     // The largest first; among equals, the newest first when growing and the oldest first when shrinking.
     const ordered = [...active].sort((a, b) => replicasOf(b) - replicasOf(a) || (toAdd > 0 ? byAge(b, a) : byAge(a, b)));
-    const sizes = new Map<KObject, number>();
+    const sizes = new Map<ReplicaSet, number>();
     let added = 0;
     for (const rs of ordered) {
-      const share = proportion(replicasOf(rs), annotationOf(rs, MAX_REPLICAS) ?? (d.status as DeploymentStatus | undefined)?.replicas, replicas, surge, toAdd, added);
+      const share = proportion(replicasOf(rs), annotationOf(rs, MAX_REPLICAS) ?? d.status?.replicas, replicas, surge, toAdd, added);
       sizes.set(rs, replicasOf(rs) + share);
       added += share;
     }
@@ -159,13 +157,13 @@ export class DeploymentController extends QueuedController {
 
   // ---- Rolling out --------------------------------------------------------------------------------
 
-  #sizeAnnotations(d: KObject): Record<string, string> {
+  #sizeAnnotations(d: Deployment): Record<string, string> {
     const spec = (d.spec ?? {}) as DeploymentSpec;
     const replicas = spec.replicas ?? 1;
     return { [DESIRED_REPLICAS]: String(replicas), [MAX_REPLICAS]: String(replicas + maxSurge(spec)) };
   }
 
-  async #createSet(d: KObject, spec: DeploymentSpec, hash: string, revision: number, replicas: number, old: KObject[]): Promise<KObject | undefined> {
+  async #createSet(d: Deployment, spec: DeploymentSpec, hash: string, revision: number, replicas: number, old: ReplicaSet[]): Promise<KObject | undefined> {
     const labels = { ...spec.template?.metadata?.labels, [TEMPLATE_HASH]: hash };
     const ref: OwnerReference = { apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name!, uid: d.metadata.uid!, controller: true, blockOwnerDeletion: true };
     // A rolling update starts the new set within the surge; a first rollout or Recreate at once.
@@ -185,7 +183,7 @@ export class DeploymentController extends QueuedController {
       return created;
     } catch (e) {
       // Made already (the cache had not seen it): the next sync finds it.
-      if (e instanceof StatusError && e.code === 409) return undefined;
+      if (isAlreadyExists(e) || isConflict(e)) return undefined;
       throw e;
     }
   }
@@ -195,16 +193,16 @@ export class DeploymentController extends QueuedController {
    * `newRevision`, the Deployment's annotations copied, its minReadySeconds the Deployment's.
    * True when it wrote (or lost a race), so the sync stops here.
    */
-  async #reviseSet(d: KObject, spec: DeploymentSpec, rs: KObject, newRevision: number): Promise<boolean> {
+  async #reviseSet(d: Deployment, spec: DeploymentSpec, rs: ReplicaSet, newRevision: number): Promise<boolean> {
     const annotations = newSetAnnotations(d, rs.metadata.annotations ?? {}, newRevision, true);
     const minReadySeconds = spec.minReadySeconds ?? 0;
-    const minReadyChanged = ((rs.spec as { minReadySeconds?: number } | undefined)?.minReadySeconds ?? 0) !== minReadySeconds;
+    const minReadyChanged = (rs.spec?.minReadySeconds ?? 0) !== minReadySeconds;
     if (!annotations && !minReadyChanged) return false;
     try {
       await this.client.patch(REPLICASETS, rs.metadata.namespace, rs.metadata.name!,
         { metadata: { resourceVersion: rs.metadata.resourceVersion, ...(annotations ? { annotations } : {}) }, spec: { minReadySeconds } }, 'merge');
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+      if (!(isNotFound(e) || isConflict(e))) throw e;
     }
     return true;
   }
@@ -213,12 +211,12 @@ export class DeploymentController extends QueuedController {
    * The Deployment with `revision` in its revision annotation, written when it differs (an update,
    * as the controller may not patch Deployments); undefined when the write lost a race.
    */
-  async #annotateRevision(d: KObject, revision: string | undefined): Promise<KObject | undefined> {
+  async #annotateRevision(d: Deployment, revision: string | undefined): Promise<KObject | undefined> {
     if (revision === undefined || d.metadata.annotations?.[REVISION] === revision) return d;
     try {
       return await this.client.update(DEPLOYMENTS, { ...d, metadata: { ...d.metadata, annotations: { ...d.metadata.annotations, [REVISION]: revision } } });
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+      if (!(isNotFound(e) || isConflict(e))) throw e;
       return undefined;
     }
   }
@@ -227,7 +225,7 @@ export class DeploymentController extends QueuedController {
    * Sets a set's size, with the Deployment's size annotations. A rollout step writes only a new
    * size (`orStale` false); scaling to the Deployment's size also mends stale annotations.
    */
-  async #scale(d: KObject, rs: KObject, replicas: number, orStale = false): Promise<void> {
+  async #scale(d: Deployment, rs: ReplicaSet, replicas: number, orStale = false): Promise<void> {
     const annotations = this.#sizeAnnotations(d);
     const stale = Object.entries(annotations).some(([k, v]) => rs.metadata.annotations?.[k] !== v);
     if (replicasOf(rs) === replicas && !(orStale && stale)) return;
@@ -237,20 +235,20 @@ export class DeploymentController extends QueuedController {
       if (from !== replicas)
         this.events.event(referenceTo(DEPLOYMENTS, d), 'Normal', 'ScalingReplicaSet', `Scaled ${from < replicas ? 'up' : 'down'} replica set ${rs.metadata.name} from ${from} to ${replicas}`);
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+      if (!(isNotFound(e) || isConflict(e))) throw e;
     }
   }
 
   /** The real rolloutRolling: grow the new set within the surge, shrink old ones within the unavailability. */
-  async #rollingUpdate(d: KObject, newSet: KObject, old: KObject[], replicas: number, f: { surge: number; unavailable: number }): Promise<void> {
+  async #rollingUpdate(d: Deployment, newSet: ReplicaSet, old: ReplicaSet[], replicas: number, f: { surge: number; unavailable: number }): Promise<void> {
     const size = new Map([newSet, ...old].map((rs) => [rs, replicasOf(rs)]));
-    const scale = async (rs: KObject, to: number) => (size.set(rs, to), this.#scale(d, rs, to));
+    const scale = async (rs: ReplicaSet, to: number) => (size.set(rs, to), this.#scale(d, rs, to));
     const total = () => [...size.values()].reduce((a, b) => a + b, 0);
     const newReplicas = size.get(newSet)!;
     if (newReplicas > replicas) await scale(newSet, replicas);
     else if (newReplicas < replicas && total() < replicas + f.surge) await scale(newSet, newReplicas + Math.min(replicas + f.surge - total(), replicas - newReplicas));
     if (old.every((rs) => size.get(rs) === 0)) return;
-    const available = (rs: KObject) => Math.min(size.get(rs)!, statusOf(rs).availableReplicas ?? 0);
+    const available = (rs: ReplicaSet) => Math.min(size.get(rs)!, statusOf(rs).availableReplicas ?? 0);
     const minAvailable = replicas - f.unavailable;
     // Old sets' pods that are not available go first, as far as the new set's unavailable pods allow.
     const maxScaledDown = total() - minAvailable - (replicasOf(newSet) - (statusOf(newSet).availableReplicas ?? 0));
@@ -276,18 +274,18 @@ export class DeploymentController extends QueuedController {
   }
 
   /** Old sets to zero; the new one grows once none of their pods is left. */
-  async #recreate(d: KObject, newSet: KObject, old: KObject[], replicas: number): Promise<void> {
+  async #recreate(d: Deployment, newSet: ReplicaSet, old: ReplicaSet[], replicas: number): Promise<void> {
     for (const rs of old) await this.#scale(d, rs, 0);
     if (old.every((rs) => (statusOf(rs).replicas ?? 0) === 0)) await this.#scale(d, newSet, replicas);
   }
 
-  async #cleanup(old: KObject[], limit: number): Promise<void> {
+  async #cleanup(old: ReplicaSet[], limit: number): Promise<void> {
     const idle = old.filter((rs) => replicasOf(rs) === 0 && (statusOf(rs).replicas ?? 0) === 0);
     for (const rs of idle.slice(0, Math.max(0, idle.length - limit))) {
       try {
         await this.client.delete(REPLICASETS, rs.metadata.namespace, rs.metadata.name!, { preconditions: { uid: rs.metadata.uid } });
       } catch (e) {
-        if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+        if (!(isNotFound(e) || isConflict(e))) throw e;
       }
     }
   }
@@ -295,7 +293,7 @@ export class DeploymentController extends QueuedController {
   // ---- Status -------------------------------------------------------------------------------------
 
   /** The real calculateStatus: the counts from the sets' status, and the Available condition. */
-  #calculateStatus(d: KObject, spec: DeploymentSpec, conditions: Condition[], newSet: KObject | undefined, sets: KObject[], now: string): Counts & { conditions: Condition[] } {
+  #calculateStatus(d: Deployment, spec: DeploymentSpec, conditions: DeploymentCondition[], newSet: ReplicaSet | undefined, sets: ReplicaSet[], now: string): Counts & { conditions: DeploymentCondition[] } {
     const replicas = spec.replicas ?? 1;
     const available = sum(sets, (rs) => statusOf(rs).availableReplicas ?? 0);
     const counts: Counts = {
@@ -318,13 +316,13 @@ export class DeploymentController extends QueuedController {
    * API holds (`d.status`); written when it changed, else a rollout neither complete nor timed out
    * is looked at again just after its deadline.
    */
-  async #syncRolloutStatus(key: string, d: KObject, spec: DeploymentSpec, conditions: Condition[], newSet: KObject, sets: KObject[], now: string): Promise<void> {
+  async #syncRolloutStatus(key: string, d: Deployment, spec: DeploymentSpec, conditions: DeploymentCondition[], newSet: ReplicaSet, sets: ReplicaSet[], now: string): Promise<void> {
     const status = this.#calculateStatus(d, spec, conditions, newSet, sets, now);
     const deadlineMs = progressDeadlineMs(spec);
     const current = progressingOf(status.conditions);
     if (deadlineMs === undefined) status.conditions = status.conditions.filter((c) => c.type !== 'Progressing');
     else if (!(status.replicas === status.updatedReplicas && current?.reason === 'NewReplicaSetAvailable')) {
-      const was = (d.status ?? {}) as DeploymentStatus;
+      const was: DeploymentStatus = d.status ?? {};
       const set = newSet.metadata.name;
       if (this.#complete(spec, status)) {
         status.conditions = setCondition(status.conditions, { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${set}" has successfully progressed.` }, now);
@@ -348,14 +346,14 @@ export class DeploymentController extends QueuedController {
   }
 
   /** The real DeploymentTimedOut: no progress recorded for the deadline (a completed rollout never times out). */
-  #timedOut(progressing: Condition | undefined, deadlineMs: number): boolean {
+  #timedOut(progressing: DeploymentCondition | undefined, deadlineMs: number): boolean {
     if (!progressing || progressing.reason === 'NewReplicaSetAvailable') return false;
     if (progressing.reason === 'ProgressDeadlineExceeded') return true;
     return Date.parse(progressing.lastUpdateTime ?? '') + deadlineMs < this.clock.now();
   }
 
   /** The real requeueStuckDeployment, on the queue's delayed add: one pending check a key. */
-  #requeueStuck(key: string, spec: DeploymentSpec, status: Counts & { conditions: Condition[] }): void {
+  #requeueStuck(key: string, spec: DeploymentSpec, status: Counts & { conditions: DeploymentCondition[] }): void {
     const deadlineMs = progressDeadlineMs(spec);
     const progressing = progressingOf(status.conditions);
     if (deadlineMs === undefined || !progressing || this.#complete(spec, status) || progressing.reason === 'ProgressDeadlineExceeded') return;
@@ -368,16 +366,16 @@ export class DeploymentController extends QueuedController {
     this.queue.addAfter(key, dueMs - now);
   }
 
-  #sameStatus(d: KObject, status: Counts & { conditions: Condition[] }): boolean {
+  #sameStatus(d: Deployment, status: Counts & { conditions: DeploymentCondition[] }): boolean {
     const old = (d.status ?? {}) as Rec;
     return Object.entries(status).every(([k, v]) => (k === 'conditions' ? canonical(old.conditions ?? []) === canonical(v) : (old[k] ?? 0) === v));
   }
 
-  async #writeStatus(d: KObject, status: DeploymentStatus): Promise<void> {
+  async #writeStatus(d: Deployment, status: DeploymentStatus): Promise<void> {
     try {
       await this.client.patch(DEPLOYMENTS, d.metadata.namespace, d.metadata.name!, { metadata: { resourceVersion: d.metadata.resourceVersion }, status }, 'merge', 'status');
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+      if (!(isNotFound(e) || isConflict(e))) throw e;
     }
   }
 }

@@ -10,6 +10,8 @@ import { isNotFound } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import type { ApiClient } from '../../client/client.ts';
 import type { Informer } from '../../client/informer.ts';
+import type { Deployment, ReplicaSet, StatefulSet } from '../../api/model/apps.ts';
+import type { Scale as ScaleObject } from '../../api/model/autoscaling.ts';
 
 /** A controller and its desired replicas. */
 interface Scale {
@@ -31,7 +33,7 @@ const SCALE_VERSIONS = new Set(['autoscaling/v1', 'extensions/v1beta1', 'apps/v1
 
 export const controllerOf = (o: KObject): OwnerReference | undefined => o.metadata.ownerReferences?.find((r) => r.controller === true);
 
-const replicasOf = (o: KObject): number => (o.spec as { replicas?: number } | undefined)?.replicas ?? 1;
+const replicasOf = (o: ReplicaSet | Deployment | StatefulSet): number => o.spec?.replicas ?? 1;
 
 /** schema.ParseGroupVersion. */
 function parseGroupVersion(apiVersion: string): { group: string; version: string } {
@@ -111,9 +113,9 @@ export class ControllerScales {
     const root = group ? `/apis/${group}/${version}` : `/api/${version}`;
     const resources = await this.#discover(root, ref.kind, group, version);
     const resource = resources.find((r) => r.kind === ref.kind && !r.name.includes('/'))!;
-    let scale: KObject;
+    let scale: ScaleObject;
     try {
-      scale = (await this.client.request('GET', `${root}/namespaces/${encodeURIComponent(namespace)}/${resource.name}/${encodeURIComponent(ref.name)}/scale`)) as KObject;
+      scale = (await this.client.request('GET', `${root}/namespaces/${encodeURIComponent(namespace)}/${resource.name}/${encodeURIComponent(ref.name)}/scale`)) as ScaleObject;
     } catch (e) {
       if (!isNotFound(e)) throw e;
       // Absent, or a kind without the subresource: only the latter is an error.
@@ -122,7 +124,7 @@ export class ControllerScales {
       return undefined;
     }
     if (scale.metadata.uid !== ref.uid) return undefined;
-    return { uid: scale.metadata.uid, replicas: (scale.spec as { replicas?: number } | undefined)?.replicas ?? 0 };
+    return { uid: scale.metadata.uid, replicas: scale.spec?.replicas ?? 0 };
   }
 
   /** The group version's resources, from discovery; none serving `kind` is the RESTMapper's "no matches". */

@@ -31,25 +31,25 @@ import { compileLabelSelector, type CompiledSelector, type LabelSelector } from 
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { ControllerScales } from './disruption-scale.ts';
 import { awaitedDisruptions, computedStatus, countHealthy, expectedCounts, failSafeStatus } from './disruption-status.ts';
+import { PODS, type Pod } from '../../api/model/core.ts';
+import { PDBS, type PodDisruptionBudget } from '../../api/model/policy.ts';
+import type { Deployment, ReplicaSet, StatefulSet } from '../../api/model/apps.ts';
 
-export const PDBS = lookupResource('policy', 'v1', 'poddisruptionbudgets')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
 const WORKLOADS = [lookupResource('apps', 'v1', 'replicasets')!, lookupResource('apps', 'v1', 'deployments')!, lookupResource('apps', 'v1', 'statefulsets')!];
 /** How long a DisruptionTarget condition may stay True on a pod nobody deletes (stalePodDisruptionTimeout). */
 export const STALE_DISRUPTION_MS = 2 * 60_000;
 
-type PodStatus = { phase?: string; conditions?: { type: string; status: string; reason?: string; lastTransitionTime?: string }[] };
 
 const hasLabels = (labels: Record<string, string> | undefined): labels is Record<string, string> => {
   for (const _ in labels) return true;
   return false;
 };
-const specReplicas = (o: KObject) => (o.spec as { replicas?: number } | undefined)?.replicas;
+const specReplicas = (o: ReplicaSet | Deployment | StatefulSet) => o.spec?.replicas;
 
 /** How long until `pod`'s DisruptionTarget condition is stale, or undefined when it has none that can be (nonTerminatingPodHasStaleDisruptionCondition). */
-export function staleDisruptionInMs(pod: KObject, nowMs: number): number | undefined {
+export function staleDisruptionInMs(pod: Pod, nowMs: number): number | undefined {
   if (pod.metadata.deletionTimestamp) return undefined;
-  const status = pod.status as PodStatus | undefined;
+  const status = pod.status;
   const c = status?.conditions?.find((x) => x.type === 'DisruptionTarget');
   if (!c || c.status !== 'True' || c.reason === 'TerminationByKubelet' || status!.phase === 'Succeeded' || status!.phase === 'Failed') return undefined;
   return Math.max(0, STALE_DISRUPTION_MS - (nowMs - (Date.parse(c.lastTransitionTime ?? '') || 0)));
@@ -65,8 +65,8 @@ function goSelector(s: unknown): string {
 }
 
 export class DisruptionController extends QueuedController {
-  readonly #budgets: Informer;
-  readonly #pods: Informer;
+  readonly #budgets: Informer<PodDisruptionBudget>;
+  readonly #pods: Informer<Pod>;
   readonly #scales: ControllerScales;
   /** Namespace → budget key → its selector, compiled as pods are matched against it. */
   readonly #selectors = new Map<string, Map<string, CompiledSelector>>();
@@ -223,7 +223,7 @@ export class DisruptionController extends QueuedController {
       this.#staleDue.add(key);
       return this.#stalePods.addAfter(key, staleInMs);
     }
-    const status = pod!.status as PodStatus;
+    const status = pod!.status!;
     const conditions = status.conditions!.map((c) => (c.type === 'DisruptionTarget'
       ? { type: c.type, status: 'False', lastProbeTime: null, lastTransitionTime: timestamp(this.clock.now()) } : c));
     try {

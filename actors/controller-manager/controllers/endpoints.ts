@@ -8,8 +8,7 @@
 // selecting it (after --endpoint-updates-batch-period), and only when what its endpoint shows
 // changed; keys are reconciled by --concurrent-endpoint-syncs workers.
 import { isReady } from '../../api/fields.ts';
-import { lookupResource } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isForbidden, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
@@ -17,10 +16,8 @@ import { QueuedController, type QueuedControllerInit } from '../queued-controlle
 import { belongsInEndpoints, ENDPOINTS_TRIGGER_TIME, HEADLESS_LABEL, lastChangeTriggerTime, podAddress, podReference, selectorOf, serviceSpecOf,
   ServiceSelectors, followPods, targetPort } from './service-pods.ts';
 import { WrittenVersions } from './written-versions.ts';
+import { ENDPOINTS, type Endpoints, PODS, type Pod, SERVICES, type Service } from '../../api/model/core.ts';
 
-export const SERVICES = lookupResource('', 'v1', 'services')!;
-export const PODS = lookupResource('', 'v1', 'pods')!;
-const ENDPOINTS = lookupResource('', 'v1', 'endpoints')!;
 /** The most addresses an Endpoints holds; beyond, it is truncated and says so (maxCapacity). */
 const MAX_ADDRESSES = 1000;
 const OVER_CAPACITY = 'endpoints.kubernetes.io/over-capacity';
@@ -44,9 +41,9 @@ interface Subset {
 }
 
 export class EndpointsController extends QueuedController {
-  readonly #services: Informer;
-  readonly #pods: Informer;
-  readonly #endpoints: Informer;
+  readonly #services: Informer<Service>;
+  readonly #pods: Informer<Pod>;
+  readonly #endpoints: Informer<Endpoints>;
   readonly #selectors = new ServiceSelectors();
   readonly #written = new WrittenVersions();
   readonly #batchMs: number;
@@ -101,7 +98,7 @@ export class EndpointsController extends QueuedController {
       this.#written.wrote(key, written);
     } catch (e) {
       // Written by someone else meanwhile (its event brings the key back), or its namespace is going.
-      if (!(e instanceof StatusError && (e.code === 409 || e.code === 404 || terminating(e)))) throw e;
+      if (!(isAlreadyExists(e) || isConflict(e) || isNotFound(e) || terminating(e))) throw e;
     }
   }
 
@@ -110,7 +107,7 @@ export class EndpointsController extends QueuedController {
       await this.client.delete(ENDPOINTS, ep.metadata.namespace, ep.metadata.name!);
       this.#written.deleted(key, ep);
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 404)) throw e;
+      if (!isNotFound(e)) throw e;
     }
   }
 }
@@ -129,10 +126,10 @@ const withoutHeadless = (labels: Record<string, string> | undefined) => {
   return rest;
 };
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const terminating = (e: StatusError) => e.code === 403 && (e.status.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating');
+const terminating = (e: unknown) => isForbidden(e) && (e.status.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating');
 
 /** The Service's subsets from its pods (addresses grouped by the ports they serve, sorted), at most MAX_ADDRESSES addresses. */
-export function endpointSubsets(svc: KObject, pods: readonly KObject[]): { subsets: Subset[]; truncated: boolean } {
+export function endpointSubsets(svc: Service, pods: readonly Pod[]): { subsets: Subset[]; truncated: boolean } {
   const spec = serviceSpecOf(svc);
   const tolerate = spec.publishNotReadyAddresses === true;
   const family = spec.ipFamilies?.[0] ?? 'IPv4';
@@ -152,9 +149,9 @@ export function endpointSubsets(svc: KObject, pods: readonly KObject[]): { subse
     const portsKey = JSON.stringify(ports);
     let subset = byPorts.get(portsKey);
     if (!subset) byPorts.set(portsKey, (subset = { addresses: [], notReadyAddresses: [], ports }));
-    const hostname = (pod.spec as { hostname?: string; subdomain?: string } | undefined);
+    const hostname = pod.spec;
     const address = { ip, ...(hostname?.hostname && hostname.subdomain === svc.metadata.name ? { hostname: hostname.hostname } : {}),
-      nodeName: (pod.spec as { nodeName?: string }).nodeName ?? '', targetRef: podReference(pod) };
+      nodeName: pod.spec!.nodeName ?? '', targetRef: podReference(pod) };
     (tolerate || isReady(pod) ? subset.addresses : subset.notReadyAddresses).push(address);
   }
   let room = MAX_ADDRESSES;

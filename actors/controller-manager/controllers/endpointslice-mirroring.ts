@@ -8,18 +8,17 @@
 // by the Endpoints. Endpoints labelled `endpointslice.kubernetes.io/skip-mirror: "true"` (the
 // kubernetes Service's), those of Services with a selector, and those without a Service are not
 // mirrored (and lose what was). Keys are reconciled by --mirroring-concurrent-service-endpoint-syncs workers.
-import { lookupResource } from '../../api/resources.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
-import { SERVICES } from './endpoints.ts';
 import { MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from './endpointslice.ts';
 import { planSlices, type PortGroup, type SliceMeta } from './endpointslice-plan.ts';
 import { ENDPOINTS_TRIGGER_TIME, selectorOf } from './service-pods.ts';
-import { SLICES, SliceWrites } from './slice-writes.ts';
+import { SliceWrites } from './slice-writes.ts';
+import { ENDPOINTS, type Endpoints, SERVICES, type Service } from '../../api/model/core.ts';
+import { ENDPOINT_SLICES, type EndpointSlice } from '../../api/model/discovery.ts';
 
-const ENDPOINTS = lookupResource('', 'v1', 'endpoints')!;
 const MIRRORED_BY = 'endpointslicemirroring-controller.k8s.io';
 const SKIP_MIRROR = 'endpointslice.kubernetes.io/skip-mirror';
 const LEADER = 'control-plane.alpha.kubernetes.io/leader';
@@ -36,9 +35,9 @@ type Address = { ip?: string; hostname?: string; nodeName?: string; targetRef?: 
 type Subset = { addresses?: Address[]; notReadyAddresses?: Address[]; ports?: { name?: string; port: number; protocol?: string; appProtocol?: string }[] };
 
 export class EndpointSliceMirroringController extends QueuedController {
-  readonly #services: Informer;
-  readonly #endpoints: Informer;
-  readonly #slices: Informer;
+  readonly #services: Informer<Service>;
+  readonly #endpoints: Informer<Endpoints>;
+  readonly #slices: Informer<EndpointSlice>;
   readonly #writes: SliceWrites;
   readonly #max: number;
 
@@ -48,7 +47,7 @@ export class EndpointSliceMirroringController extends QueuedController {
     this.#max = init.maxEndpointsPerSubset;
     this.#services = init.informers.get(SERVICES);
     this.#endpoints = init.informers.get(ENDPOINTS);
-    this.#slices = init.informers.get(SLICES);
+    this.#slices = init.informers.get(ENDPOINT_SLICES);
     const key = (o: KObject) => this.queue.add(cacheKey(o));
     this.#services.on({ add: key, update: (_old, svc) => key(svc), delete: key });
     const endpoints = (ep: KObject) => (init.batchPeriodMs > 0 ? this.queue.addAfter(cacheKey(ep), init.batchPeriodMs) : key(ep));

@@ -9,19 +9,18 @@
 // owned by their Service (the garbage collector deletes them with it). Selectorless and
 // ExternalName Services get none. A pod's event wakes only the Services selecting it (after
 // --endpointslice-updates-batch-period); keys are reconciled by --concurrent-service-endpoint-syncs workers.
-import { lookupResource } from '../../api/resources.ts';
 import { isReady } from '../../api/fields.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
-import { PODS, SERVICES } from './endpoints.ts';
 import { planSlices, type PortGroup, type SliceEndpoint, type SliceMeta, type SlicePort } from './endpointslice-plan.ts';
 import { belongsInEndpoints, ENDPOINTS_TRIGGER_TIME, HEADLESS_LABEL, hostnameFor, lastChangeTriggerTime, podAddress, podReference, selectorOf,
   serviceSpecOf, ServiceSelectors, followPods, targetPort } from './service-pods.ts';
-import { SLICES, SliceWrites } from './slice-writes.ts';
+import { SliceWrites } from './slice-writes.ts';
+import { NODES, type Node, PODS, type Pod, SERVICES, type Service } from '../../api/model/core.ts';
+import { ENDPOINT_SLICES, type EndpointSlice } from '../../api/model/discovery.ts';
 
-const NODES = lookupResource('', 'v1', 'nodes')!;
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';
 const MANAGED_BY = 'endpointslice-controller.k8s.io';
@@ -36,10 +35,10 @@ export interface EndpointSliceControllerInit extends QueuedControllerInit {
 }
 
 export class EndpointSliceController extends QueuedController {
-  readonly #services: Informer;
-  readonly #pods: Informer;
-  readonly #slices: Informer;
-  readonly #nodes: Informer;
+  readonly #services: Informer<Service>;
+  readonly #pods: Informer<Pod>;
+  readonly #slices: Informer<EndpointSlice>;
+  readonly #nodes: Informer<Node>;
   readonly #selectors = new ServiceSelectors();
   readonly #writes: SliceWrites;
   readonly #max: number;
@@ -52,7 +51,7 @@ export class EndpointSliceController extends QueuedController {
     this.#batchMs = init.batchPeriodMs;
     this.#services = init.informers.get(SERVICES);
     this.#pods = init.informers.get(PODS);
-    this.#slices = init.informers.get(SLICES);
+    this.#slices = init.informers.get(ENDPOINT_SLICES);
     this.#nodes = init.informers.get(NODES);
     const service = (svc: KObject) => (this.#selectors.set(svc), this.queue.add(cacheKey(svc)));
     this.#services.on({ add: service, update: (_old, svc) => service(svc), delete: (svc) => this.#selectors.remove(svc) });
@@ -117,16 +116,16 @@ export class EndpointSliceController extends QueuedController {
     return [...groups.values()];
   }
 
-  #nodeKnown(pod: KObject): boolean {
-    const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+  #nodeKnown(pod: Pod): boolean {
+    const nodeName = pod.spec?.nodeName;
     return !nodeName || this.#nodes.cache.get(undefined, nodeName) !== undefined;
   }
 
   /** podToEndpoint: serving when Ready, ready only when also not terminating (or publishNotReadyAddresses). */
-  #endpoint(svc: KObject, pod: KObject, ip: string): SliceEndpoint {
+  #endpoint(svc: Service, pod: Pod, ip: string): SliceEndpoint {
     const serving = isReady(pod);
     const terminating = !!pod.metadata.deletionTimestamp;
-    const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+    const nodeName = pod.spec?.nodeName;
     const zone = nodeName ? this.#nodes.cache.get(undefined, nodeName)?.metadata.labels?.[ZONE_LABEL] : undefined;
     const hostname = hostnameFor(pod, svc);
     return {

@@ -20,7 +20,7 @@
 // 30 s), so a custom object owning Deployments takes them with it. Keys are reconciled from a
 // work queue: an owner's key finishes its deletion, a dependent's key judges its owners.
 import { RESOURCES, type ResourceType } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { discoverResources } from '../../client/discovery.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
@@ -213,7 +213,7 @@ export class GarbageCollector extends QueuedController {
       try {
         owner = await this.client.get(type, namespaceOf(type, namespace), ref.name);
       } catch (e) {
-        if (e instanceof StatusError && e.code === 404) return 'dangling';
+        if (isNotFound(e)) return 'dangling';
         throw e;
       }
       if (owner.metadata.uid !== ref.uid) return 'dangling';
@@ -246,7 +246,7 @@ export class GarbageCollector extends QueuedController {
       try {
         live = await this.client.get(type, namespace, o.metadata.name!);
       } catch (e) {
-        if (e instanceof StatusError && e.code === 404) return;
+        if (isNotFound(e)) return;
         throw e;
       }
       const finalizers = live.metadata.finalizers ?? [];
@@ -257,8 +257,8 @@ export class GarbageCollector extends QueuedController {
         await this.client.patch(type, namespace, o.metadata.name!, { metadata }, 'merge');
         return;
       } catch (e) {
-        const retry = e instanceof StatusError && e.code === 409 && attempt < FINALIZER_ATTEMPTS;
-        if (e instanceof StatusError && e.code === 404) return;
+        const retry = isConflict(e) && attempt < FINALIZER_ATTEMPTS;
+        if (isNotFound(e)) return;
         if (!retry) throw e;
       }
     }
@@ -270,7 +270,7 @@ export class GarbageCollector extends QueuedController {
       await write();
       return true;
     } catch (e) {
-      if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return false;
+      if (isNotFound(e) || isConflict(e)) return false;
       throw e;
     }
   }

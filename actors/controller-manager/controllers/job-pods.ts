@@ -4,9 +4,10 @@
 import { COMPLETION_INDEX, JOB_TRACKING_FINALIZER, jobSpec } from '../../api/batch.ts';
 import { isReady } from '../../api/fields.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
+import type { Pod } from '../../api/model/core.ts';
 
 type Rec = Record<string, unknown>;
-const phaseOf = (pod: KObject) => (pod.status as { phase?: string } | undefined)?.phase;
+const phaseOf = (pod: Pod) => pod.status?.phase;
 
 /** Epoch milliseconds of a timestamp, or undefined when it is missing or does not parse. */
 export function timestampMs(value: unknown): number | undefined {
@@ -69,7 +70,7 @@ export function finishedMs(pod: KObject): number {
 /** The restarts of the running and pending pods of a restartPolicy OnFailure Job reached backoffLimit (pastBackoffLimitOnFailure). */
 export function restartsExceeded(job: KObject, pods: readonly KObject[]): boolean {
   const spec = jobSpec(job);
-  if ((spec.template?.spec as Rec | undefined)?.restartPolicy !== 'OnFailure') return false;
+  if (spec.template?.spec?.restartPolicy !== 'OnFailure') return false;
   let restarts = 0;
   for (const pod of pods) {
     const phase = phaseOf(pod);

@@ -3,17 +3,16 @@
 // the real controller records. Creations and deletions are announced to the expectations first,
 // finalizer removals to the removal expectations, so the next sync waits for the cache to see them.
 import { JOB_TRACKING_FINALIZER, jobSpec, type JobStatus } from '../../api/batch.ts';
-import { lookupResource } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { ApiClient } from '../../client/client.ts';
 import type { Finish, JobPhase } from '../../../machines/job.ts';
 import type { Expectations } from '../expectations.ts';
 import { completionIndex, hasTrackingFinalizer, isReadyPod, jobPod, onlyReplacesFailed } from './job-pods.ts';
 import { deletionOrder } from './replicaset.ts';
+import { JOBS } from '../../api/model/batch.ts';
+import { PODS } from '../../api/model/core.ts';
 
-export const JOBS = lookupResource('batch', 'v1', 'jobs')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
 /** The most pods one sync creates or deletes (MaxPodCreateDeletePerSync). */
 const MAX_PER_SYNC = 500;
 
@@ -59,7 +58,6 @@ export interface Managed {
 }
 
 const NOTHING: Managed = { removed: 0, removedReady: 0, created: 0 };
-const notFound = (e: unknown) => e instanceof StatusError && e.code === 404;
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /** Strategic merge patch taking the tracking finalizer off a pod (removeTrackingFinalizerPatch). */
 export const REMOVE_FINALIZER = { metadata: { [`$deleteFromPrimitiveList/finalizers`]: [JOB_TRACKING_FINALIZER] } };
@@ -150,7 +148,7 @@ export class JobWrites {
       const pod = pods[i]!;
       if (r.status === 'rejected') {
         failed();
-        if (!notFound(r.reason)) {
+        if (!isNotFound(r.reason)) {
           out.error ??= r.reason;
           this.event('Warning', 'FailedDelete', `Error deleting: ${message(r.reason)}`);
           return;
@@ -172,7 +170,7 @@ export class JobWrites {
       const uid = pods[i]!.metadata.uid!;
       if (r.status === 'rejected') {
         removals.observed(key, uid);
-        if (!notFound(r.reason)) return void (out.error ??= r.reason);
+        if (!isNotFound(r.reason)) return void (out.error ??= r.reason);
       }
       out.removed.push(uid);
     });

@@ -14,8 +14,7 @@
 //   it taken off by the orphan queue (`job_orphan_pod`), so deleting a Job never strands its pods.
 // - The real controller's Events go to `event` (QueuedController's seam until components record Events).
 import { JOB_CONTROLLER_NAME, JOB_TRACKING_FINALIZER, jobFinished, jobSpec, trueCondition } from '../../api/batch.ts';
-import { lookupResource } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../../api/status.ts';
 import { controllerOf, type KObject, type OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
@@ -27,10 +26,11 @@ import { Expectations } from '../expectations.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { hasTrackingFinalizer, jobRef, timestampMs } from './job-pods.ts';
 import { syncJob, type JobMachineLink } from './job-sync.ts';
-import { FinalizerRemovals, JOBS, JobWrites, REMOVE_FINALIZER } from './job-writes.ts';
+import { FinalizerRemovals, JobWrites, REMOVE_FINALIZER } from './job-writes.ts';
 import type { Actor } from 'xstate';
+import { PODS, type Pod } from '../../api/model/core.ts';
+import { JOBS, type Job } from '../../api/model/batch.ts';
 
-const PODS = lookupResource('', 'v1', 'pods')!;
 /** How long pod events and status changes are gathered before a Job syncs (syncJobBatchPeriod). */
 const BATCH_PERIOD_MS = 1_000;
 
@@ -52,8 +52,8 @@ function interimOf(job: KObject): Finish | undefined {
 }
 
 export class JobController extends QueuedController {
-  readonly #jobs: Informer;
-  readonly #pods: Informer;
+  readonly #jobs: Informer<Job>;
+  readonly #pods: Informer<Pod>;
   readonly #expectations: Expectations;
   readonly #removals = new FinalizerRemovals();
   readonly #machine: HostedJobMachine;
@@ -201,19 +201,19 @@ export class JobController extends QueuedController {
       await syncJob({ job, pods, nowMs: this.clock.now(), satisfied, expectedRemovals: this.#removals.expected(key) }, link, writes);
     } catch (e) {
       // The Job changed since the cache saw it: its update event brings it back with what is left to count.
-      if (!(e instanceof StatusError && e.code === 409)) throw e;
+      if (!(isAlreadyExists(e) || isConflict(e))) throw e;
     }
   }
 
   /** The machine of the Job: kept while the same Job lives; started from what its status says otherwise. */
-  #link(key: string, job: KObject): JobMachineLink {
+  #link(key: string, job: Job): JobMachineLink {
     let entry = this.#machines.get(key);
     if (entry && entry.uid !== job.metadata.uid) {
       this.#retire(key);
       entry = undefined;
     }
     if (!entry) {
-      const input = { nowMs: this.clock.now(), startMs: timestampMs((job.status as { startTime?: string } | undefined)?.startTime), finish: interimOf(job) };
+      const input = { nowMs: this.clock.now(), startMs: timestampMs(job.status?.startTime), finish: interimOf(job) };
       const actor = this.system.host(this.#machine, { id: actorIds.job(job.metadata.namespace!, job.metadata.name!), input });
       entry = { uid: job.metadata.uid!, actor };
       this.#machines.set(key, entry);
@@ -256,7 +256,7 @@ export class JobController extends QueuedController {
       try {
         owned.push(await this.client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'merge'));
       } catch (e) {
-        if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+        if (!(isNotFound(e) || isConflict(e))) throw e;
       }
     }
     return owned;
@@ -275,7 +275,7 @@ export class JobController extends QueuedController {
     try {
       await this.client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, REMOVE_FINALIZER, 'strategic');
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 404)) throw e;
+      if (!isNotFound(e)) throw e;
     }
   }
 }

@@ -4,13 +4,13 @@
 // through /finalize, which lets the API server remove it. Contents that take time to go (pods
 // finishing their grace period) are looked at again every RECHECK_MS. Keys come from a work queue
 // with `concurrentNamespaceSyncs` workers.
-import { lookupResource, type ResourceType } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import type { ResourceType } from '../../api/resources.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { discoverResources } from '../../client/discovery.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
+import { NAMESPACES } from '../../api/model/core.ts';
 
-const NAMESPACES = lookupResource('', 'v1', 'namespaces')!;
 /** The kinds a namespace holds: namespaced, stored, collection-deletable. */
 const holds = (t: ResourceType) => t.scope === 'Namespaced' && t.verbs.includes('list') && t.verbs.includes('deletecollection');
 /** How long to wait before looking again at a namespace whose contents are still going. */
@@ -27,7 +27,7 @@ export class NamespaceController extends QueuedController {
   protected async sync(name: string): Promise<void> {
     const ns = this.informers.get(NAMESPACES).cache.get(undefined, name);
     if (!ns?.metadata.deletionTimestamp) return;
-    const finalizers = ((ns.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []);
+    const finalizers = ns.spec?.finalizers ?? [];
     if (!finalizers.includes(FINALIZER)) return;
     let remaining = 0;
     for (const type of (await discoverResources(this.client)).filter(holds)) {
@@ -38,10 +38,10 @@ export class NamespaceController extends QueuedController {
     }
     if (remaining > 0) return this.queue.addAfter(name, RECHECK_MS);
     try {
-      await this.client.update(NAMESPACES, { ...ns, spec: { ...(ns.spec as object), finalizers: finalizers.filter((f) => f !== FINALIZER) } }, 'finalize');
+      await this.client.update(NAMESPACES, { ...ns, spec: { ...ns.spec, finalizers: finalizers.filter((f) => f !== FINALIZER) } }, 'finalize');
     } catch (e) {
       // Gone already, or changed meanwhile (its event brings it back here).
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+      if (!(isNotFound(e) || isConflict(e))) throw e;
     }
   }
 }

@@ -3,27 +3,13 @@
 // by the TaintNodesByCondition admission step; this removes it once the node reports Ready).
 // Level-triggered: each node event recomputes the node's managed taints from its current state
 // and writes only a difference; a conflict is settled by the next event.
-import { lookupResource } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { ApiClient } from '../../client/client.ts';
 import type { Informer } from '../../client/informer.ts';
 import type { SharedInformers } from '../../client/shared-informers.ts';
 import type { Bus } from '../../../transport/bus.ts';
-
-const NODES = lookupResource('', 'v1', 'nodes')!;
-
-interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-  timeAdded?: string;
-}
-
-interface Condition {
-  type: string;
-  status: string;
-}
+import { NODES, type Node, type Taint } from '../../api/model/core.ts';
 
 /** Condition type and status → the NoSchedule taint key it means (the real controller's table). */
 const CONDITION_TAINTS: Record<string, Record<string, string>> = {
@@ -37,19 +23,19 @@ const UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
 const MANAGED = new Set([...Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)), UNSCHEDULABLE]);
 
 /** The NoSchedule taint keys a node's conditions and spec call for. */
-export function conditionTaintKeys(node: KObject): string[] {
+export function conditionTaintKeys(node: Node): string[] {
   const keys: string[] = [];
-  for (const c of ((node.status as { conditions?: Condition[] } | undefined)?.conditions ?? [])) {
+  for (const c of node.status?.conditions ?? []) {
     const key = CONDITION_TAINTS[c.type]?.[c.status];
     if (key) keys.push(key);
   }
-  if ((node.spec as { unschedulable?: boolean } | undefined)?.unschedulable) keys.push(UNSCHEDULABLE);
+  if (node.spec?.unschedulable) keys.push(UNSCHEDULABLE);
   return keys.sort();
 }
 
 /** The node's taints with the managed NoSchedule ones replaced by `keys`; undefined when nothing changes. */
-export function reconcileTaints(node: KObject, keys: string[]): Taint[] | undefined {
-  const taints = ((node.spec as { taints?: Taint[] } | undefined)?.taints ?? []);
+export function reconcileTaints(node: Node, keys: string[]): Taint[] | undefined {
+  const taints = node.spec?.taints ?? [];
   const managed = taints.filter((t) => t.effect === 'NoSchedule' && MANAGED.has(t.key)).map((t) => t.key).sort();
   if (managed.length === keys.length && managed.every((k, i) => k === keys[i])) return undefined;
   return [...taints.filter((t) => !(t.effect === 'NoSchedule' && MANAGED.has(t.key))), ...keys.map((key) => ({ key, effect: 'NoSchedule' }))];
@@ -57,7 +43,7 @@ export function reconcileTaints(node: KObject, keys: string[]): Taint[] | undefi
 
 export class NodeConditionTaints {
   readonly #client: ApiClient;
-  readonly #informer: Informer;
+  readonly #informer: Informer<Node>;
   readonly #onError: (e: unknown) => void;
 
   readonly #informers: SharedInformers;
@@ -86,7 +72,7 @@ export class NodeConditionTaints {
     // The resourceVersion makes the write conditional: a node changed meanwhile is settled by its next event.
     const patch = { metadata: { resourceVersion: node.metadata.resourceVersion }, spec: { taints } };
     this.#client.patch(NODES, undefined, node.metadata.name!, patch, 'merge').catch((e) => {
-      if (!(e instanceof StatusError && (e.code === 409 || e.code === 404))) this.#onError(e);
+      if (!(isConflict(e) || isNotFound(e))) this.#onError(e);
     });
   }
 }

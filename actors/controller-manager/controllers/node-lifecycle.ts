@@ -34,8 +34,7 @@
 import { assign, type Actor } from 'xstate';
 import type { Clock } from '../../api/env.ts';
 import { timestamp } from '../../api/env.ts';
-import { lookupResource } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { ApiClient } from '../../client/client.ts';
 import { NO_EVENTS, referenceTo, type EventRecorder, type RecorderFactory } from '../../client/events/index.ts';
@@ -48,15 +47,14 @@ import type { ZoneState } from '../../../machines/zone.ts';
 import type { Bus } from '../../../transport/bus.ts';
 import { ActorSystem } from '../../system/actor-system.ts';
 import { ControllerActor } from '../controller-actor.ts';
-import { hasTaint, NODES, NOT_READY, swapTaints, UNREACHABLE, updateTaints, type Taint } from '../node-taints.ts';
+import { hasTaint, NOT_READY, swapTaints, UNREACHABLE, updateTaints, type Taint } from '../node-taints.ts';
 import type { ControllerManagerOptions } from '../options.ts';
 import type { Queued } from '../tainting-queue.ts';
 import { NodeConditionTaints } from './node-condition-taints.ts';
 import { Zones, type ZoneCounts } from './zones.ts';
 import { actorIds } from '../../system/ids.ts';
-
-const LEASES = lookupResource('coordination.k8s.io', 'v1', 'leases')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
+import { LEASES, type Lease } from '../../api/model/coordination.ts';
+import { NODES, type Node, type NodeCondition, PODS, type Pod } from '../../api/model/core.ts';
 
 /** How often each zone's tainting queue is worked while it holds nodes (the real NodeEvictionPeriod). */
 export const TAINTING_PASS_MS = 100;
@@ -68,19 +66,10 @@ const UNREACHABLE_TAINT: Taint = { key: UNREACHABLE, effect: 'NoExecute' };
 /** The conditions a silent node's are set to Unknown, in this order. */
 const PROBED_CONDITIONS = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'];
 
-interface Condition {
-  type: string;
-  status: string;
-  lastHeartbeatTime?: string;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
-
 /** A node's health machine, and what the controller last saw of the node: the probes it compares, and when it last heard from it. */
 interface NodeHealth {
   actor: Actor<HealthMachine>;
-  ready: Condition | undefined;
+  ready: NodeCondition | undefined;
   leaseRenewTime: string | undefined;
   /** The real controller's probe timestamp, on this controller's clock. */
   probeMs: number;
@@ -105,8 +94,8 @@ export interface NodeLifecycleInit {
   events?: RecorderFactory;
 }
 
-const conditionsOf = (node: KObject): Condition[] => ((node.status as { conditions?: Condition[] } | undefined)?.conditions ?? []);
-const readyOf = (node: KObject): Condition | undefined => conditionsOf(node).find((c) => c.type === 'Ready');
+const conditionsOf = (node: Node): NodeCondition[] => node.status?.conditions ?? [];
+const readyOf = (node: Node): NodeCondition | undefined => conditionsOf(node).find((c) => c.type === 'Ready');
 /** The zone of a node: region and zone labels, as the real controller's zone key. */
 export function zoneOf(node: KObject): string {
   const l = node.metadata.labels ?? {};
@@ -122,9 +111,9 @@ export class NodeLifecycleController {
   readonly #client: ApiClient;
   readonly #events: EventRecorder;
   readonly #informers: SharedInformers;
-  readonly #nodes: Informer;
-  readonly #leases: Informer;
-  readonly #pods: Informer;
+  readonly #nodes: Informer<Node>;
+  readonly #leases: Informer<Lease>;
+  readonly #pods: Informer<Pod>;
   readonly #onError: (e: unknown) => void;
   readonly #onTaint: NodeLifecycleInit['onTaint'];
   readonly #conditionTaints: NodeConditionTaints;
@@ -318,11 +307,11 @@ export class NodeLifecycleController {
    * Ready condition's status is told to it (OBSERVED); a node whose grace period is over gets the
    * machine's verdict (PASS).
    */
-  #updateHealth(node: KObject, now: number): { observed: Condition; current: ReadyStatus; hasCondition: boolean; tookReady: boolean; write?: Promise<void> } {
+  #updateHealth(node: KObject, now: number): { observed: NodeCondition; current: ReadyStatus; hasCondition: boolean; tookReady: boolean; write?: Promise<void> } {
     const name = node.metadata.name!;
     const ready = readyOf(node);
     const at = node.metadata.creationTimestamp ?? undefined;
-    const observed: Condition = ready ?? { type: 'Ready', status: 'Unknown', lastHeartbeatTime: at, lastTransitionTime: at };
+    const observed: NodeCondition = ready ?? { type: 'Ready', status: 'Unknown', lastHeartbeatTime: at, lastTransitionTime: at };
     let health = this.#health.get(name);
     if (!health) {
       // First sight: a node that posted its Ready condition is heard now; one that never did, at its creation.
@@ -340,7 +329,7 @@ export class NodeLifecycleController {
     const heartbeat = ready !== undefined && (!health.ready || health.ready.lastHeartbeatTime !== ready.lastHeartbeatTime);
     if (heartbeat) health.probeMs = now;
     health.ready = ready;
-    const renewTime = (this.#leases.cache.get(NODE_LEASE_NAMESPACE, name)?.spec as { renewTime?: string } | undefined)?.renewTime;
+    const renewTime = this.#leases.cache.get(NODE_LEASE_NAMESPACE, name)?.spec?.renewTime;
     // The same time as last pass (a lease renews every 10 s, the pass runs every 5 s) is no renewal: compared before parsing.
     if (renewTime && renewTime !== health.leaseRenewTime && (!health.leaseRenewTime || Date.parse(health.leaseRenewTime) < Date.parse(renewTime))) {
       health.leaseRenewTime = renewTime;
@@ -381,7 +370,7 @@ export class NodeLifecycleController {
     passing.write = this.#writeConditions(node, conditions);
   }
   /** The node's conditions with the probed ones Unknown (added when missing), as a silent node's. */
-  #unknownConditions(node: KObject, now: number): Condition[] {
+  #unknownConditions(node: KObject, now: number): NodeCondition[] {
     const conditions = conditionsOf(node).map((c) =>
       PROBED_CONDITIONS.includes(c.type) && c.status !== 'Unknown'
         ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: timestamp(now) }
@@ -393,20 +382,20 @@ export class NodeLifecycleController {
     return conditions;
   }
 
-  async #writeConditions(node: KObject, conditions: Condition[]): Promise<void> {
+  async #writeConditions(node: KObject, conditions: NodeCondition[]): Promise<void> {
     const patch = { metadata: { resourceVersion: node.metadata.resourceVersion }, status: { conditions } };
     await this.#client.patch(NODES, undefined, node.metadata.name!, patch, 'merge', 'status').catch((e) => {
       // A node that changed meanwhile is probed again on the next pass.
-      if (!(e instanceof StatusError && (e.code === 409 || e.code === 404))) this.#onError(e);
+      if (!(isConflict(e) || isNotFound(e))) this.#onError(e);
     });
   }
 
   // ---- Pods ---------------------------------------------------------------------------------------
 
   /** The real processPod: a pod bound (or first seen) on a node whose Ready, as last monitored, is not True. */
-  #podBound(old: KObject | undefined, pod: KObject): void {
-    const node = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
-    if (!node || (old && (old.spec as { nodeName?: string } | undefined)?.nodeName === node)) return;
+  #podBound(old: Pod | undefined, pod: Pod): void {
+    const node = pod.spec?.nodeName;
+    if (!node || (old && old.spec?.nodeName === node)) return;
     const ready = this.#health.get(node)?.ready;
     if (ready && ready.status !== 'True') void this.#markPodsNotReady(node, [pod], this.#clock.now());
   }
@@ -417,17 +406,17 @@ export class NodeLifecycleController {
    * with the pod's resourceVersion as precondition. A failure other than the pod being gone owes
    * the node a retry on the next pass.
    */
-  async #markPodsNotReady(nodeName: string, pods: KObject[], now: number): Promise<void> {
+  async #markPodsNotReady(nodeName: string, pods: Pod[], now: number): Promise<void> {
     let failed = false;
     for (const pod of pods) {
-      const conditions = (pod.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
+      const conditions = pod.status?.conditions ?? [];
       const ready = conditions.find((c) => c.type === 'Ready');
-      if (!ready || ready.status === 'False' || (pod.spec as { nodeName?: string } | undefined)?.nodeName !== nodeName) continue;
+      if (!ready || ready.status === 'False' || pod.spec?.nodeName !== nodeName) continue;
       const marked = conditions.map((c) => (c === ready ? { ...c, status: 'False', lastTransitionTime: timestamp(now) } : c));
       const patch = { metadata: { resourceVersion: pod.metadata.resourceVersion }, status: { conditions: marked } };
       const gone = await this.#lifecycle.as(() => this.#client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'merge', 'status')).then(() => false, (e) => {
-        if (e instanceof StatusError && e.code === 404) return true;
-        if (!(e instanceof StatusError && e.code === 409)) this.#onError(e);
+        if (isNotFound(e)) return true;
+        if (!isConflict(e)) this.#onError(e);
         failed = true;
         return false;
       });
@@ -446,7 +435,7 @@ export class NodeLifecycleController {
   // ---- Tainting -----------------------------------------------------------------------------------
 
   /** The real processTaintBaseEviction, on the Ready condition as observed; resolves once its writes returned. */
-  async #decideTaint(node: KObject, observed: Condition, now: number): Promise<void> {
+  async #decideTaint(node: KObject, observed: NodeCondition, now: number): Promise<void> {
     if (observed.status === 'True') return this.#markReachable(node);
     if (this.#swapping.has(node.metadata.name!)) return;
     const [taint, opposite] = observed.status === 'False' ? [NOT_READY_TAINT, UNREACHABLE_TAINT] : [UNREACHABLE_TAINT, NOT_READY_TAINT];

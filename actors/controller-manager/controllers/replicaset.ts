@@ -12,8 +12,7 @@
 // - Each pod created or deleted is recorded on the set (SuccessfulCreate, SuccessfulDelete, or
 //   their failures), as the real pod control records it.
 // Keys are reconciled from a work queue with `concurrentReplicasetSyncs` workers.
-import { lookupResource } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
@@ -22,9 +21,9 @@ import { Expectations } from '../expectations.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { referenceTo } from '../../client/events/index.ts';
 import { podCreated, podDeleted } from '../pod-control-events.ts';
+import { REPLICASETS, type ReplicaSet } from '../../api/model/apps.ts';
+import { PODS, type Pod } from '../../api/model/core.ts';
 
-export const REPLICASETS = lookupResource('apps', 'v1', 'replicasets')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
 /** The most pods one sync creates or deletes (the real controller's BurstReplicas). */
 export const BURST_REPLICAS = 500;
 
@@ -35,9 +34,9 @@ const controllerRef = (rs: KObject): OwnerReference =>
   ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata.name!, uid: rs.metadata.uid!, controller: true, blockOwnerDeletion: true });
 const ownerOf = (pod: KObject): OwnerReference | undefined =>
   (pod.metadata.ownerReferences ?? []).find((r) => r.controller);
-const phaseOf = (pod: KObject) => (pod.status as { phase?: string } | undefined)?.phase ?? 'Pending';
-const readySince = (pod: KObject): number | undefined => {
-  const c = ((pod.status as { conditions?: { type: string; status: string; lastTransitionTime?: string }[] } | undefined)?.conditions ?? [])
+const phaseOf = (pod: Pod) => pod.status?.phase ?? 'Pending';
+const readySince = (pod: Pod): number | undefined => {
+  const c = (pod.status?.conditions ?? [])
     .find((x) => x.type === 'Ready');
   return c?.status === 'True' ? Date.parse(c.lastTransitionTime ?? '') || 0 : undefined;
 };
@@ -45,8 +44,8 @@ const isActive = (pod: KObject) => !pod.metadata.deletionTimestamp && phaseOf(po
 const PHASE_RANK: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
 
 /** The real ActivePods ordering: the pods to delete first come first. */
-export function deletionOrder(a: KObject, b: KObject): number {
-  const nodeA = (a.spec as Rec | undefined)?.nodeName ? 1 : 0, nodeB = (b.spec as Rec | undefined)?.nodeName ? 1 : 0;
+export function deletionOrder(a: Pod, b: Pod): number {
+  const nodeA = a.spec?.nodeName ? 1 : 0, nodeB = b.spec?.nodeName ? 1 : 0;
   if (nodeA !== nodeB) return nodeA - nodeB;
   const phase = (PHASE_RANK[phaseOf(a)] ?? 1) - (PHASE_RANK[phaseOf(b)] ?? 1);
   if (phase !== 0) return phase;
@@ -57,8 +56,8 @@ export function deletionOrder(a: KObject, b: KObject): number {
 }
 
 export class ReplicaSetController extends QueuedController {
-  readonly #sets: Informer;
-  readonly #pods: Informer;
+  readonly #sets: Informer<ReplicaSet>;
+  readonly #pods: Informer<Pod>;
   readonly #expectations: Expectations;
 
   constructor(init: QueuedControllerInit) {
@@ -82,7 +81,7 @@ export class ReplicaSetController extends QueuedController {
   /** Orphans wake every set whose selector matches them (one may adopt them). */
   #enqueueMatching(pod: KObject): void {
     for (const rs of this.#sets.cache.inNamespace(pod.metadata.namespace ?? '')) {
-      const selector = compileLabelSelector((rs.spec as { selector?: LabelSelector } | undefined)?.selector);
+      const selector = compileLabelSelector(rs.spec?.selector);
       if (selector.matches(pod.metadata.labels ?? {})) this.queue.add(cacheKey(rs));
     }
   }
@@ -147,7 +146,7 @@ export class ReplicaSetController extends QueuedController {
       await this.client.patch(PODS, pod.metadata.namespace, pod.metadata.name!, patch, 'merge');
       return true;
     } catch (e) {
-      if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return false;
+      if (isNotFound(e) || isConflict(e)) return false;
       throw e;
     }
   }
@@ -177,7 +176,7 @@ export class ReplicaSetController extends QueuedController {
       for (const r of results) {
         if (r.status === 'fulfilled') continue;
         this.#expectations.observed(key, 'deletes');
-        if (!(r.reason instanceof StatusError && r.reason.code === 404)) throw r.reason;
+        if (!isNotFound(r.reason)) throw r.reason;
       }
     }
   }
@@ -210,7 +209,7 @@ export class ReplicaSetController extends QueuedController {
       await this.client.patch(REPLICASETS, rs.metadata.namespace, rs.metadata.name!, { metadata: { resourceVersion: rs.metadata.resourceVersion }, status }, 'merge', 'status');
     } catch (e) {
       // A set changed meanwhile is synced again on its own event.
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+      if (!(isNotFound(e) || isConflict(e))) throw e;
     }
   }
 }

@@ -14,18 +14,14 @@
 import { chargesCompute, evaluatorFor, scopeRequirements, type Evaluator } from '../../api/quota.ts';
 import { ZERO_QUANTITY } from '../../api/quantity.ts';
 import { addLists, listsEqual, mask, readResourceList, writeResourceList, type ResourceList } from '../../api/resource-lists.ts';
-import { lookupResource, RESOURCES, type ResourceType } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { RESOURCES, type ResourceType } from '../../api/resources.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
+import { CONFIG_MAPS, PODS, RESOURCE_QUOTAS, type ResourceQuota, SECRETS, SERVICES, type Service } from '../../api/model/core.ts';
 
-const QUOTAS = lookupResource('', 'v1', 'resourcequotas')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
-const SERVICES = lookupResource('', 'v1', 'services')!;
-const CONFIGMAPS = lookupResource('', 'v1', 'configmaps')!;
-const SECRETS = lookupResource('', 'v1', 'secrets')!;
 /** A recount that lost to an admission charge is tried again this much later, once the cache has the charge. */
 const CONFLICT_RETRY_MS = 1_000;
 /** The object counts with old names of their own. */
@@ -39,8 +35,8 @@ export interface ResourceQuotaInit extends QueuedControllerInit {
 type Quota = KObject & { spec?: { hard?: unknown }; status?: { hard?: unknown; used?: unknown } };
 
 /** GetQuotaServiceType: only NodePort and LoadBalancer services count beyond `services`. */
-const quotaServiceType = (svc: KObject) => {
-  const type = (svc.spec as { type?: string } | undefined)?.type;
+const quotaServiceType = (svc: Service) => {
+  const type = svc.spec?.type;
   return type === 'NodePort' || type === 'LoadBalancer' ? type : '';
 };
 
@@ -64,13 +60,13 @@ function countedResources(hardNames: string[]): [string, string][] {
 }
 
 export class ResourceQuotaController extends QueuedController {
-  readonly #quotas: Informer;
+  readonly #quotas: Informer<ResourceQuota>;
   /** The counted kinds followed by informers, by `group/resource`. */
   readonly #followed = new Map<string, Informer>();
 
   constructor(init: ResourceQuotaInit) {
     super('resourcequota-controller', init, { periodMs: init.syncPeriodMs, pass: async () => this.#enqueueAll() });
-    this.#quotas = init.informers.get(QUOTAS);
+    this.#quotas = init.informers.get(RESOURCE_QUOTAS);
     const enqueue = (q: KObject) => this.queue.add(cacheKey(q));
     this.#quotas.on({
       add: enqueue,
@@ -86,7 +82,7 @@ export class ResourceQuotaController extends QueuedController {
     };
     follow(PODS, (old, pod) => chargesCompute(old, this.clock.now()) && !chargesCompute(pod, this.clock.now()));
     follow(SERVICES, (old, svc) => quotaServiceType(old) !== quotaServiceType(svc));
-    follow(CONFIGMAPS);
+    follow(CONFIG_MAPS);
     follow(SECRETS);
   }
 
@@ -114,13 +110,13 @@ export class ResourceQuotaController extends QueuedController {
     if (!dirty) return;
     const { name, namespace, resourceVersion, labels, annotations } = quota.metadata;
     try {
-      await this.client.update(QUOTAS, { apiVersion: 'v1', kind: 'ResourceQuota',
+      await this.client.update(RESOURCE_QUOTAS, { apiVersion: 'v1', kind: 'ResourceQuota',
         metadata: { name, namespace, resourceVersion, ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}) },
         status: { hard: writeResourceList(hard), used: writeResourceList(used) } }, 'status');
     } catch (e) {
       // Gone: nothing to count. Changed meanwhile (a charge; its status-only change queues nothing): count again.
-      if (e instanceof StatusError && e.code === 409) this.queue.addAfter(key, CONFLICT_RETRY_MS);
-      else if (!(e instanceof StatusError && e.code === 404)) throw e;
+      if (isConflict(e)) this.queue.addAfter(key, CONFLICT_RETRY_MS);
+      else if (!isNotFound(e)) throw e;
     }
   }
 

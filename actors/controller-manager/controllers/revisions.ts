@@ -12,14 +12,13 @@
 // - Revisions not in use, counted lowest number first, beyond revisionHistoryLimit are deleted.
 //   Which revisions are in use is the owner's call: the ones its pods are labelled with, and its
 //   current and update revisions.
-import { lookupResource } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import type { ApiClient } from '../../client/client.ts';
 import type { ObjectCache } from '../../client/cache.ts';
 import { templateHash } from './deployment-rules.ts';
+import { CONTROLLER_REVISIONS } from '../../api/model/apps.ts';
 
-export const REVISIONS = lookupResource('apps', 'v1', 'controllerrevisions')!;
 export const REVISION_HASH = 'controller-revision-hash';
 /** At most this many names are tried before a create gives up (the real loop has no bound). */
 const MAX_COLLISIONS = 100;
@@ -67,7 +66,7 @@ export async function syncRevision(client: ApiClient, owner: KObject, kind: stri
   const mine = equal.at(-1);
   if (mine && mine === revisions.at(-1)) return { revision: mine, collisionCount };
   if (mine) {
-    const renumbered = await client.patch(REVISIONS, mine.metadata.namespace, mine.metadata.name!, { revision: next }, 'merge').catch(lostRace);
+    const renumbered = await client.patch(CONTROLLER_REVISIONS, mine.metadata.namespace, mine.metadata.name!, { revision: next }, 'merge').catch(lostRace);
     return { revision: renumbered ?? { ...mine, revision: next } as KObject, collisionCount };
   }
   for (let attempt = 0; attempt < MAX_COLLISIONS; attempt++, collisionCount++) {
@@ -75,12 +74,12 @@ export async function syncRevision(client: ApiClient, owner: KObject, kind: stri
     const revision = { metadata: { name: `${owner.metadata.name}-${hash}`, namespace: owner.metadata.namespace,
       labels: { ...template.metadata?.labels, [REVISION_HASH]: hash }, ownerReferences: [controllerRef(owner, kind)] }, data, revision: next } as unknown as KObject;
     try {
-      return { revision: await client.create(REVISIONS, revision), collisionCount };
+      return { revision: await client.create(CONTROLLER_REVISIONS, revision), collisionCount };
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 409)) throw e;
+      if (!(isAlreadyExists(e) || isConflict(e))) throw e;
     }
     // The name is taken: by this very template (a cache that has not caught up), or a collision.
-    const taken = await client.get(REVISIONS, owner.metadata.namespace, revision.metadata.name!).catch(lostRace);
+    const taken = await client.get(CONTROLLER_REVISIONS, owner.metadata.namespace, revision.metadata.name!).catch(lostRace);
     if (taken && sameData((taken as { data?: unknown }).data, data)) return { revision: taken, collisionCount };
   }
   throw new Error(`${kind} ${owner.metadata.namespace}/${owner.metadata.name}: no free ControllerRevision name after ${MAX_COLLISIONS} hash collisions`);
@@ -90,7 +89,7 @@ export async function syncRevision(client: ApiClient, owner: KObject, kind: stri
 export async function truncateHistory(client: ApiClient, revisions: KObject[], live: (r: KObject) => boolean, limit: number): Promise<void> {
   const history = revisions.filter((r) => !live(r)).sort((a, b) => revisionNumber(a) - revisionNumber(b));
   for (const old of history.slice(0, Math.max(0, history.length - limit)))
-    await client.delete(REVISIONS, old.metadata.namespace, old.metadata.name!, { preconditions: { uid: old.metadata.uid } }).catch(lostRace);
+    await client.delete(CONTROLLER_REVISIONS, old.metadata.namespace, old.metadata.name!, { preconditions: { uid: old.metadata.uid } }).catch(lostRace);
 }
 
 /** Equal JSON trees, whatever their keys' order. */
@@ -104,6 +103,6 @@ function sameData(a: unknown, b: unknown): boolean {
 
 /** A write that lost a race (the object is gone, or changed): the next event settles it. */
 function lostRace(e: unknown): undefined {
-  if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return undefined;
+  if (isNotFound(e) || isConflict(e)) return undefined;
   throw e;
 }

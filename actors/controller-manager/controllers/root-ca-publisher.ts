@@ -3,14 +3,12 @@
 // `ca.crt`, by which pods verify the API server; it is made, put back when changed, and made
 // again when deleted. The bundle is --root-ca-file's, or the one the process was given (serve
 // gives the API server's serving certificate).
-import { lookupResource } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isForbidden, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
+import { CONFIG_MAPS, type ConfigMap, NAMESPACES, type Namespace } from '../../api/model/core.ts';
 
-const NAMESPACES = lookupResource('', 'v1', 'namespaces')!;
-const CONFIG_MAPS = lookupResource('', 'v1', 'configmaps')!;
 export const ROOT_CA_CONFIG_MAP = 'kube-root-ca.crt';
 const DESCRIPTION = 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
 
@@ -20,8 +18,8 @@ export interface RootCaPublisherInit extends Omit<QueuedControllerInit, 'workers
 }
 
 export class RootCaPublisher extends QueuedController {
-  readonly #namespaces: Informer;
-  readonly #configMaps: Informer;
+  readonly #namespaces: Informer<Namespace>;
+  readonly #configMaps: Informer<ConfigMap>;
   readonly #data: Record<string, string>;
 
   constructor(init: RootCaPublisherInit) {
@@ -46,7 +44,7 @@ export class RootCaPublisher extends QueuedController {
       else await this.client.create(CONFIG_MAPS, { metadata: { name: ROOT_CA_CONFIG_MAP, namespace: name, annotations }, data: this.#data } as KObject);
     } catch (e) {
       // Changed meanwhile (its event brings it back), or the namespace is going.
-      if (!(e instanceof StatusError && (e.code === 409 || e.code === 403 || e.code === 404))) throw e;
+      if (!(isAlreadyExists(e) || isConflict(e) || isForbidden(e) || isNotFound(e))) throw e;
     }
   }
 }

@@ -9,6 +9,7 @@ import { isReady } from '../../api/fields.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
 import type { KObject } from '../../api/types.ts';
+import type { Pod } from '../../api/model/core.ts';
 
 export interface ServicePort {
   name?: string;
@@ -93,9 +94,9 @@ const podIPs = (pod: KObject): string[] => {
  * Whether a pod has a place in a Service's endpoints (ShouldPodBeInEndpoints): it has an address,
  * has not finished for good, and is not being deleted unless terminating pods are kept.
  */
-export function belongsInEndpoints(pod: KObject, includeTerminating: boolean): boolean {
+export function belongsInEndpoints(pod: Pod, includeTerminating: boolean): boolean {
   if (podIPs(pod).length === 0) return false;
-  const restart = (pod.spec as { restartPolicy?: string } | undefined)?.restartPolicy;
+  const restart = pod.spec?.restartPolicy;
   const phase = statusOf(pod).phase;
   if (restart === 'Never' && (phase === 'Failed' || phase === 'Succeeded')) return false;
   if (restart === 'OnFailure' && phase === 'Succeeded') return false;
@@ -108,10 +109,10 @@ export function podAddress(pod: KObject, family: string): string | undefined {
 }
 
 /** The container port a Service port targets on this pod (FindPort); undefined when a named port is not found. */
-export function targetPort(pod: KObject, port: ServicePort): number | undefined {
+export function targetPort(pod: Pod, port: ServicePort): number | undefined {
   const target = port.targetPort ?? port.port;
   if (typeof target === 'number') return target;
-  const containers = (pod.spec as { containers?: { ports?: { name?: string; containerPort: number; protocol?: string }[] }[] } | undefined)?.containers ?? [];
+  const containers = pod.spec?.containers ?? [];
   for (const c of containers) for (const p of c.ports ?? []) if (p.name === target && (p.protocol ?? 'TCP') === (port.protocol ?? 'TCP')) return p.containerPort;
   return undefined;
 }

@@ -2,20 +2,18 @@
 // namespace has a `default` ServiceAccount, made when the namespace appears and again whenever it
 // is deleted, so pods that name no account can run (the ServiceAccount admission plugin waits for
 // it). A namespace being deleted is left alone. One worker, as the real one runs.
-import { lookupResource } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isForbidden, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
+import { NAMESPACES, type Namespace, SERVICE_ACCOUNTS, type ServiceAccount } from '../../api/model/core.ts';
 
-const NAMESPACES = lookupResource('', 'v1', 'namespaces')!;
-const SERVICE_ACCOUNTS = lookupResource('', 'v1', 'serviceaccounts')!;
 /** The accounts every namespace gets. */
 const ACCOUNTS = ['default'];
 
 export class ServiceAccountsController extends QueuedController {
-  readonly #namespaces: Informer;
-  readonly #accounts: Informer;
+  readonly #namespaces: Informer<Namespace>;
+  readonly #accounts: Informer<ServiceAccount>;
 
   constructor(init: Omit<QueuedControllerInit, 'workers'>) {
     super('service-account-controller', { ...init, workers: 1 });
@@ -28,14 +26,14 @@ export class ServiceAccountsController extends QueuedController {
 
   protected async sync(name: string): Promise<void> {
     const ns = this.#namespaces.cache.get(undefined, name);
-    if (!ns || ns.metadata.deletionTimestamp || (ns.status as { phase?: string } | undefined)?.phase === 'Terminating') return;
+    if (!ns || ns.metadata.deletionTimestamp || ns.status?.phase === 'Terminating') return;
     for (const account of ACCOUNTS) {
       if (this.#accounts.cache.get(name, account)) continue;
       try {
         await this.client.create(SERVICE_ACCOUNTS, { metadata: { name: account, namespace: name } } as KObject);
       } catch (e) {
         // Made meanwhile (by another replica, or before the cache saw it), or the namespace is going.
-        if (!(e instanceof StatusError && (e.code === 409 || e.code === 403 || e.code === 404))) throw e;
+        if (!(isAlreadyExists(e) || isConflict(e) || isForbidden(e) || isNotFound(e))) throw e;
       }
     }
   }

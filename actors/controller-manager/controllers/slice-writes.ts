@@ -2,14 +2,12 @@
 // delete them: through the controller's own client, remembering each write (written-versions.ts)
 // so that a sync on a cache that has not caught up does nothing, and passing over a write that
 // lost a race (the racing write's event brings the key back) or whose namespace is going.
-import { lookupResource } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isAlreadyExists, isConflict, isForbidden, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { ApiClient } from '../../client/client.ts';
 import { WrittenVersions } from './written-versions.ts';
-
-export const SLICES = lookupResource('discovery.k8s.io', 'v1', 'endpointslices')!;
+import { ENDPOINT_SLICES } from '../../api/model/discovery.ts';
 
 export class SliceWrites {
   readonly written = new WrittenVersions();
@@ -18,19 +16,19 @@ export class SliceWrites {
 
   async write(slice: KObject, create: boolean): Promise<void> {
     try {
-      const written = create ? await this.client.create(SLICES, slice) : await this.client.update(SLICES, slice);
+      const written = create ? await this.client.create(ENDPOINT_SLICES, slice) : await this.client.update(ENDPOINT_SLICES, slice);
       this.written.wrote(cacheKey(written), written);
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 409 || e.code === 404 || e.code === 403))) throw e;
+      if (!(isAlreadyExists(e) || isConflict(e) || isNotFound(e) || isForbidden(e))) throw e;
     }
   }
 
   async delete(slice: KObject): Promise<void> {
     try {
-      await this.client.delete(SLICES, slice.metadata.namespace, slice.metadata.name!);
+      await this.client.delete(ENDPOINT_SLICES, slice.metadata.namespace, slice.metadata.name!);
       this.written.deleted(cacheKey(slice), slice);
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 404)) throw e;
+      if (!isNotFound(e)) throw e;
     }
   }
 }

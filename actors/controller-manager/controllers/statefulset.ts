@@ -25,18 +25,18 @@
 // PersistentVolumeClaims), maxUnavailable (the MaxUnavailableStatefulSet gate is off), releasing
 // owned pods the selector no longer matches, and conditions. A set being deleted is left alone.
 // Keys come from a work queue with `concurrentStatefulsetSyncs` workers.
-import { lookupResource, type ResourceType } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import type { ResourceType } from '../../api/resources.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
 import { compileLabelSelector, type CompiledSelector, type LabelSelector } from '../../scheduler/label-selector.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { referenceTo } from '../../client/events/index.ts';
-import { controllerRef, ownedRevisions, REVISION_HASH, REVISIONS, revisionNumber, revisionTemplate, syncRevision, truncateHistory, type PodTemplate } from './revisions.ts';
+import { controllerRef, ownedRevisions, REVISION_HASH, revisionNumber, revisionTemplate, syncRevision, truncateHistory, type PodTemplate } from './revisions.ts';
+import { CONTROLLER_REVISIONS, type ControllerRevision, STATEFULSETS, type StatefulSet } from '../../api/model/apps.ts';
+import { PODS, type Pod } from '../../api/model/core.ts';
 
-export const STATEFULSETS = lookupResource('apps', 'v1', 'statefulsets')!;
-const PODS = lookupResource('', 'v1', 'pods')!;
 export const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
 export const POD_INDEX_LABEL = 'apps.kubernetes.io/pod-index';
 
@@ -64,7 +64,7 @@ interface SetStatus {
 }
 /** What one sync works from. */
 interface Plan {
-  set: KObject;
+  set: StatefulSet;
   spec: StatefulSetSpec;
   start: number;
   monotonic: boolean;
@@ -81,12 +81,12 @@ export function parentAndOrdinal(name: string): [string, number] {
 }
 const ordinalOf = (pod: KObject) => parentAndOrdinal(pod.metadata.name ?? '')[1];
 const revisionOf = (pod: KObject) => pod.metadata.labels?.[REVISION_HASH];
-const phaseOf = (pod: KObject) => (pod.status as { phase?: string } | undefined)?.phase;
+const phaseOf = (pod: Pod) => pod.status?.phase;
 const terminating = (pod: KObject) => Boolean(pod.metadata.deletionTimestamp);
 const finished = (pod: KObject) => phaseOf(pod) === 'Failed' || phaseOf(pod) === 'Succeeded';
 /** When the pod turned Ready (0 when the time is not known); undefined while not Ready. */
-const readySince = (pod: KObject): number | undefined => {
-  const c = ((pod.status as { conditions?: { type: string; status: string; lastTransitionTime?: string }[] } | undefined)?.conditions ?? []).find((x) => x.type === 'Ready');
+const readySince = (pod: Pod): number | undefined => {
+  const c = (pod.status?.conditions ?? []).find((x) => x.type === 'Ready');
   return c?.status === 'True' ? Date.parse(c.lastTransitionTime ?? '') || 0 : undefined;
 };
 const runningAndReady = (pod: KObject) => phaseOf(pod) === 'Running' && readySince(pod) !== undefined;
@@ -94,15 +94,15 @@ const healthy = (pod: KObject) => runningAndReady(pod) && !terminating(pod);
 const available = (pod: KObject, p: Plan) => runningAndReady(pod) && p.nowMs - readySince(pod)! >= (p.spec.minReadySeconds ?? 0) * 1000;
 
 export class StatefulSetController extends QueuedController {
-  readonly #sets: Informer;
-  readonly #pods: Informer;
-  readonly #revisions: Informer;
+  readonly #sets: Informer<StatefulSet>;
+  readonly #pods: Informer<Pod>;
+  readonly #revisions: Informer<ControllerRevision>;
 
   constructor(init: QueuedControllerInit) {
     super('statefulset-controller', init);
     this.#sets = init.informers.get(STATEFULSETS);
     this.#pods = init.informers.get(PODS);
-    this.#revisions = init.informers.get(REVISIONS);
+    this.#revisions = init.informers.get(CONTROLLER_REVISIONS);
     this.#sets.on({ add: (s) => this.queue.add(cacheKey(s)), update: (_o, s) => this.queue.add(cacheKey(s)) });
     this.#pods.on({ add: (p) => this.#podChanged(p), update: (_o, p) => this.#podChanged(p), delete: (p) => this.#podChanged(p) });
   }
@@ -116,7 +116,7 @@ export class StatefulSetController extends QueuedController {
     }
     const [parent] = parentAndOrdinal(pod.metadata.name ?? '');
     const set = this.#sets.cache.get(pod.metadata.namespace, parent);
-    if (set && compileLabelSelector((set.spec as StatefulSetSpec | undefined)?.selector).matches(pod.metadata.labels ?? {})) this.queue.add(cacheKey(set));
+    if (set && compileLabelSelector(set.spec?.selector).matches(pod.metadata.labels ?? {})) this.queue.add(cacheKey(set));
   }
 
   protected async sync(key: string): Promise<void> {
@@ -125,7 +125,7 @@ export class StatefulSetController extends QueuedController {
     if (!set || set.metadata.deletionTimestamp) return;
     const spec = (set.spec ?? {}) as StatefulSetSpec;
     const selector = compileLabelSelector(spec.selector);
-    const revisions = await this.#claim(set, selector, REVISIONS, ownedRevisions(this.#revisions.cache, set), () => true);
+    const revisions = await this.#claim(set, selector, CONTROLLER_REVISIONS, ownedRevisions(this.#revisions.cache, set), () => true);
     revisions.sort((a, b) => revisionNumber(a) - revisionNumber(b));
     const owned = this.#pods.cache.inNamespace(namespace).filter((p) => (p.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === set.metadata.uid));
     const pods = await this.#claim(set, selector, PODS, owned, (p) => parentAndOrdinal(p.metadata.name ?? '')[0] === name);
@@ -221,7 +221,7 @@ export class StatefulSetController extends QueuedController {
   /** The real newVersionedStatefulSetPod: below the partition from the current revision, else the update revision. */
   async #createPod(p: Plan, ordinal: number): Promise<void> {
     const strategy = p.spec.updateStrategy ?? {};
-    const currentReplicas = (p.set.status as { currentReplicas?: number } | undefined)?.currentReplicas ?? 0;
+    const currentReplicas = p.set.status?.currentReplicas ?? 0;
     // The real condition, precedence and all: `RollingUpdate && no rollingUpdate && below currentReplicas || below partition`.
     const fromCurrent = ((strategy.type ?? 'RollingUpdate') === 'RollingUpdate' && !strategy.rollingUpdate && ordinal < p.start + currentReplicas)
       || (strategy.rollingUpdate !== undefined && ordinal < p.start + (strategy.rollingUpdate.partition ?? 0));
@@ -236,7 +236,7 @@ export class StatefulSetController extends QueuedController {
     } as KObject);
     await created.then(() => this.#record('create', p.set, name), (e: unknown) => {
       // One made already (the cache had not seen it) is no failure, and not recorded.
-      if (!(e instanceof StatusError && e.code === 409)) this.#record('create', p.set, name, e);
+      if (!(isAlreadyExists(e) || isConflict(e))) this.#record('create', p.set, name, e);
       lostRace(e);
     });
   }
@@ -244,7 +244,7 @@ export class StatefulSetController extends QueuedController {
   async #deletePod(p: Plan, pod: KObject): Promise<void> {
     await this.client.delete(PODS, pod.metadata.namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } })
       .then(() => this.#record('delete', p.set, pod.metadata.name!), (e: unknown) => {
-        if (!(e instanceof StatusError && e.code === 409)) this.#record('delete', p.set, pod.metadata.name!, e);
+        if (!isConflict(e)) this.#record('delete', p.set, pod.metadata.name!, e);
         lostRace(e);
       });
   }
@@ -303,6 +303,6 @@ async function runForAll(count: number, fn: (i: number) => Promise<boolean>, mon
 
 /** A write that lost a race (the object is gone, exists already, or changed): the next event settles it. */
 function lostRace(e: unknown): undefined {
-  if (e instanceof StatusError && (e.code === 404 || e.code === 409)) return undefined;
+  if (isNotFound(e) || isAlreadyExists(e) || isConflict(e)) return undefined;
   throw e;
 }

@@ -9,8 +9,7 @@
 // "Cancelling deletion of Pod ns/name" when an eviction still waiting is called off.
 import type { Clock } from '../../api/env.ts';
 import { timestamp } from '../../api/env.ts';
-import { lookupResource } from '../../api/resources.ts';
-import { StatusError } from '../../api/status.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { ApiClient } from '../../client/client.ts';
 import { NO_EVENTS, type EventRecorder, type RecorderFactory } from '../../client/events/index.ts';
@@ -23,9 +22,8 @@ import { toleratesTaint } from '../../scheduler/plugins/taint-toleration.ts';
 import type { Bus } from '../../../transport/bus.ts';
 import { ActorSystem } from '../../system/actor-system.ts';
 import { ControllerActor } from '../controller-actor.ts';
-import { NODES, taintsOf, type Taint } from '../node-taints.ts';
-
-const PODS = lookupResource('', 'v1', 'pods')!;
+import { taintsOf, type Taint } from '../node-taints.ts';
+import { NODES, type Node, PODS, type Pod } from '../../api/model/core.ts';
 
 interface Scheduled {
   createdAtMs: number;
@@ -48,8 +46,8 @@ export interface TaintEvictionInit {
 }
 
 const noExecuteTaints = (node: KObject | undefined): Taint[] => (node ? taintsOf(node).filter((t) => t.effect === 'NoExecute') : []);
-const tolerationsOf = (pod: KObject): Toleration[] => ((pod.spec as { tolerations?: Toleration[] } | undefined)?.tolerations ?? []);
-const nodeNameOf = (pod: KObject): string | undefined => (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+const tolerationsOf = (pod: Pod): Toleration[] => pod.spec?.tolerations ?? [];
+const nodeNameOf = (pod: Pod): string | undefined => pod.spec?.nodeName;
 const sameTaints = (a: Taint[], b: Taint[]) => a.length === b.length && a.every((t, i) => t.key === b[i]!.key && t.value === b[i]!.value);
 
 /**
@@ -77,8 +75,8 @@ export class TaintEvictionController {
   readonly #clock: Clock;
   readonly #client: ApiClient;
   readonly #informers: SharedInformers;
-  readonly #nodes: Informer;
-  readonly #pods: Informer;
+  readonly #nodes: Informer<Node>;
+  readonly #pods: Informer<Pod>;
   readonly #onError: (e: unknown) => void;
   readonly #events: EventRecorder;
   readonly #onEvict: TaintEvictionInit['onEvict'];
@@ -188,7 +186,7 @@ export class TaintEvictionController {
     this.#onEvict?.(key, now);
     this.#event(key, `Marking for deletion Pod ${key}`);
     void this.#deleteWithCondition(pod, now).catch((e) => {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) this.#onError(e);
+      if (!(isNotFound(e) || isConflict(e))) this.#onError(e);
     });
   }
 

@@ -5,13 +5,13 @@
 // it reads the Job from the server, not the cache, and deletes only that Job (uid precondition)
 // if it is still expired: a TTL raised meanwhile keeps it.
 import { jobFinished, jobSpec } from '../../api/batch.ts';
-import { StatusError } from '../../api/status.ts';
+import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 import { timestampMs } from './job-pods.ts';
-import { JOBS } from './job-writes.ts';
+import { JOBS, type Job } from '../../api/model/batch.ts';
 
 /** How long after `nowMs` the Job expires (≤ 0: expired), or undefined when it has no TTL or has not finished (timeLeft). */
 export function ttlLeftMs(job: KObject, nowMs: number): number | undefined {
@@ -24,7 +24,7 @@ export function ttlLeftMs(job: KObject, nowMs: number): number | undefined {
 }
 
 export class TtlAfterFinishedController extends QueuedController {
-  readonly #jobs: Informer;
+  readonly #jobs: Informer<Job>;
 
   constructor(init: QueuedControllerInit) {
     super('ttl-after-finished-controller', init);
@@ -44,14 +44,14 @@ export class TtlAfterFinishedController extends QueuedController {
     try {
       fresh = await this.client.get(JOBS, namespace, name);
     } catch (e) {
-      if (e instanceof StatusError && e.code === 404) return;
+      if (isNotFound(e)) return;
       throw e;
     }
     if (!this.#expired(key, fresh)) return;
     try {
       await this.client.delete(JOBS, namespace, name, { propagationPolicy: 'Foreground', preconditions: { uid: fresh.metadata.uid! } });
     } catch (e) {
-      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+      if (!(isNotFound(e) || isConflict(e))) throw e;
     }
   }
 

@@ -84,7 +84,7 @@ const NO_TERMS: PodTerms = { requiredAffinity: [], requiredAnti: [], preferredAf
 function podTerms(pod: PodInfo): PodTerms {
   let terms = termsCache.get(pod);
   if (terms) return terms;
-  const affinity = (pod.pod.spec as { affinity?: { podAffinity?: TermsSpec; podAntiAffinity?: TermsSpec } } | undefined)?.affinity;
+  const affinity = pod.pod.spec?.affinity;
   if (!affinity) return NO_TERMS; // most pods: nothing to remember (a weak map entry per pod weighs on the collector)
   const required = (s: TermsSpec | undefined) => (s?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => compileTerm(pod, t, 1));
   const preferred = (s: TermsSpec | undefined) =>

@@ -1,7 +1,7 @@
 // NodeName: a pod that names its node (spec.nodeName) fits that node only.
 import type { FilterPlugin, PodInfo } from '../framework.ts';
 
-const wantedNode = (pod: PodInfo) => (pod.pod.spec as { nodeName?: string } | undefined)?.nodeName;
+const wantedNode = (pod: PodInfo) => pod.pod.spec?.nodeName;
 
 export const nodeName: FilterPlugin = {
   name: 'NodeName',

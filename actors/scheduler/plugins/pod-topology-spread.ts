@@ -30,8 +30,8 @@ export interface TopologySpreadConstraintSpec {
   whenUnsatisfiable: string;
   labelSelector?: LabelSelector | null;
   minDomains?: number;
-  nodeAffinityPolicy?: 'Honor' | 'Ignore';
-  nodeTaintsPolicy?: 'Honor' | 'Ignore';
+  nodeAffinityPolicy?: string;
+  nodeTaintsPolicy?: string;
   matchLabelKeys?: string[];
 }
 
@@ -94,7 +94,7 @@ const NO_CONSTRAINTS_DECLARED: PodConstraints = { declared: 0, hard: [], soft: [
 function podConstraints(pod: PodInfo): PodConstraints {
   let compiled = compiledCache.get(pod);
   if (compiled) return compiled;
-  const specs = (pod.pod.spec as { topologySpreadConstraints?: TopologySpreadConstraintSpec[] } | undefined)?.topologySpreadConstraints ?? [];
+  const specs = pod.pod.spec?.topologySpreadConstraints ?? [];
   if (specs.length === 0) return NO_CONSTRAINTS_DECLARED; // most pods: nothing to remember (a weak map entry per pod weighs on the collector)
   compiled = { declared: specs.length, hard: [], soft: [] };
   try {

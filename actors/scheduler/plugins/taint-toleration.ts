@@ -8,7 +8,7 @@ const PRE_SCORE = `PreScore${NAME}`;
 
 /** The pod's spec.tolerations (an empty list when it has none). */
 export function podTolerations(pod: PodInfo): readonly Toleration[] {
-  return ((pod.pod.spec as { tolerations?: Toleration[] } | undefined)?.tolerations) ?? [];
+  return pod.pod.spec?.tolerations ?? [];
 }
 
 /**

@@ -5,6 +5,7 @@
 // still holds a terminating victim of its own preemption waits instead of preempting again.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { PodCondition } from '../../../actors/api/model/core.ts';
 import { runCycle } from '../../../actors/scheduler/cycle.ts';
 import type { PodInfo, Snapshot } from '../../../actors/scheduler/framework.ts';
 import { Nominator } from '../../../actors/scheduler/nominator.ts';
@@ -73,7 +74,7 @@ test('victims leave room for a nominated pod of higher priority: all four lows g
 });
 
 test('a pod nominated where its victim still terminates waits; another deletion, or a node ruled out for good, does not hold it', () => {
-  const victim = (conditions: unknown[]) => {
+  const victim = (conditions: PodCondition[]) => {
     const v = running('victim', 2, 0);
     v.pod.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
     v.pod.status = { conditions };
