@@ -79,8 +79,12 @@ export const headerValues = (raw: string | undefined): string[] => (raw ? raw.sp
  * authenticated: the server's own), the fieldValidation it named, and where warnings go.
  */
 export function admissionOptions(req: ApiRequest, r: ResourceRequest, warnings: string[]): { user?: UserInfo; fieldValidation?: string; warnings: string[] } {
+  // Built key by key rather than from spreads: every write asks for it.
+  const options: { user?: UserInfo; fieldValidation?: string; warnings: string[] } = { warnings };
+  if (req.user) options.user = req.user;
   const fieldValidation = r.query.string('fieldValidation');
-  return { ...(req.user ? { user: req.user } : {}), ...(fieldValidation ? { fieldValidation } : {}), warnings };
+  if (fieldValidation) options.fieldValidation = fieldValidation;
+  return options;
 }
 
 /** Which of the server's CAs signed a client certificate: --client-ca-file's, or --requestheader-client-ca-file's (a front proxy). */

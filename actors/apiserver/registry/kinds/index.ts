@@ -70,17 +70,26 @@ const BUILTIN: ReadonlyMap<string, Kind> = new Map([
   ['admissionregistration.k8s.io/validatingwebhookconfigurations', validatingWebhookConfiguration],
 ]);
 
-/** Kinds defined while a server runs (custom resources), by their type: each server's types are its own objects. */
-const defined = new WeakMap<ResourceType, Kind>();
+/**
+ * Each type's kind, by the type: those defined while a server runs (custom resources; each
+ * server's types are its own objects), and each built-in one as it is first asked for, so that the
+ * answer to every request's many asks is one lookup.
+ */
+const kinds = new WeakMap<ResourceType, Kind>();
 
 /** Gives a type defined at run time its rules; they go when the type does. */
 export function defineKindOf(type: ResourceType, kind: Kind): void {
-  defined.set(type, kind);
+  kinds.set(type, kind);
 }
 
 /** The type a type's objects are stored as: itself, or what a view kind shows another way. */
 export const storedTypeOf = (type: ResourceType): ResourceType => kindOf(type).view?.of ?? type;
 
 export function kindOf(type: ResourceType): Kind {
-  return defined.get(type) ?? BUILTIN.get(`${type.group}/${type.resource}`) ?? PLAIN;
+  let kind = kinds.get(type);
+  if (kind === undefined) {
+    kind = BUILTIN.get(`${type.group}/${type.resource}`) ?? PLAIN;
+    kinds.set(type, kind);
+  }
+  return kind;
 }
