@@ -103,6 +103,9 @@ export const RESOURCES: readonly ResourceType[] = [
   define({ group: 'events.k8s.io', resource: 'events', kind: 'Event', shortNames: ['ev'] }),
   define({ group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', shortNames: ['hpa'],
     categories: ALL, subresources: [status('HorizontalPodAutoscaler')] }),
+  // After v2, which discovery lists first and so prefers: v1 is what `kubectl autoscale` writes.
+  define({ group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', shortNames: ['hpa'],
+    categories: ALL, subresources: [status('HorizontalPodAutoscaler')] }),
   define({ group: 'discovery.k8s.io', resource: 'endpointslices', kind: 'EndpointSlice' }),
   define({ group: 'policy', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', shortNames: ['pdb'],
     subresources: [status('PodDisruptionBudget')] }),

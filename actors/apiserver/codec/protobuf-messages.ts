@@ -4,6 +4,7 @@
 import { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from './protobuf-messages-admissionregistration.ts';
 import { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from './protobuf-messages-apps.ts';
 import { SelfSubjectReview, TokenRequest, TokenReview } from './protobuf-messages-authentication.ts';
+import { HorizontalPodAutoscaler } from './protobuf-messages-autoscaling.ts';
 import { CronJob, Job } from './protobuf-messages-batch.ts';
 import {
   LocalSubjectAccessReview, SelfSubjectAccessReview, SelfSubjectRulesReview, SubjectAccessReview,
@@ -54,6 +55,7 @@ serve('policy/v1', [Eviction], { lists: false });
 serve('v1', [ResourceQuota, LimitRange], { lists: true });
 serve('scheduling.k8s.io/v1', [PriorityClass], { lists: true });
 serve('admissionregistration.k8s.io/v1', [MutatingWebhookConfiguration, ValidatingWebhookConfiguration], { lists: true });
+serve('autoscaling/v1', [HorizontalPodAutoscaler], { lists: true });
 
 /** Whether the kind's Protobuf form loses fields it may hold: answered in JSON whenever the client accepts it. */
 export function isLossyAsProtobuf(apiVersion: string, kind: string): boolean {

@@ -27,9 +27,12 @@ function defaults(hpa: KObject): void {
   if (list(spec.metrics).length === 0)
     spec.metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } } }];
   const behavior = present(spec, 'behavior');
+  // Written only where something is unset: an update may share a stored, complete behavior.
   if (behavior) {
-    behavior.scaleUp = rules(behavior.scaleUp, SCALE_UP);
-    behavior.scaleDown = rules(behavior.scaleDown, SCALE_DOWN);
+    for (const [key, base] of [['scaleUp', SCALE_UP], ['scaleDown', SCALE_DOWN]] as const) {
+      const given = fields(behavior[key]);
+      if (Object.keys(base).some((k) => given[k] === undefined || given[k] === null)) behavior[key] = rules(given, base);
+    }
   }
 }
 

@@ -12,6 +12,7 @@ import { endpointSlice } from './endpoint-slice.ts';
 import { endpoints } from './endpoints.ts';
 import { event } from './event.ts';
 import { eventV1 } from './event-v1.ts';
+import { horizontalPodAutoscalerV1 } from './horizontal-pod-autoscaler-v1.ts';
 import { flowSchema } from './flow-schema.ts';
 import { horizontalPodAutoscaler } from './horizontal-pod-autoscaler.ts';
 import { job } from './job.ts';
@@ -56,6 +57,8 @@ const BUILTIN: ReadonlyMap<string, Kind> = new Map([
   ['batch/cronjobs', cronJob],
   ['coordination.k8s.io/leases', lease],
   ['events.k8s.io/events', eventV1],
+  // A version of its own: autoscaling/v1 shows the autoscaling/v2 objects.
+  ['autoscaling/v1/horizontalpodautoscalers', horizontalPodAutoscalerV1],
   ['autoscaling/horizontalpodautoscalers', horizontalPodAutoscaler],
   ['discovery.k8s.io/endpointslices', endpointSlice],
   ['policy/poddisruptionbudgets', podDisruptionBudget],
@@ -88,7 +91,7 @@ export const storedTypeOf = (type: ResourceType): ResourceType => kindOf(type).v
 export function kindOf(type: ResourceType): Kind {
   let kind = kinds.get(type);
   if (kind === undefined) {
-    kind = BUILTIN.get(`${type.group}/${type.resource}`) ?? PLAIN;
+    kind = BUILTIN.get(`${type.group}/${type.version}/${type.resource}`) ?? BUILTIN.get(`${type.group}/${type.resource}`) ?? PLAIN;
     kinds.set(type, kind);
   }
   return kind;
