@@ -30,7 +30,7 @@ import { evictionMessage, evictionVictim, memoryThreshold, type MemoryThreshold,
 import { wholeUnits } from '../api/quantity.ts';
 import { PodUse } from './pod-usage.ts';
 import { nodeSummary, summarySubject, type Summary } from './summary.ts';
-import { payload } from '../../transport/payload.ts';
+import { payload, valueOf } from '../../transport/payload.ts';
 import type { Subscription } from '../../transport/bus.ts';
 import { isReady } from '../api/fields.ts';
 import { podMachineFor, PodRuntime, type HostedPodMachine } from './pod-runtime.ts';
@@ -238,7 +238,13 @@ export class NodeAgent {
   #answerSummaries(): void {
     this.#summaries = this.#bus.subscribe(summarySubject(this.nodeName), (msg) => {
       if (!msg.reply || !this.#live) return;
-      this.#bus.publish(msg.reply, payload(this.summary(this.#clock.now())));
+      const now = this.#clock.now();
+      let atMs = now;
+      try {
+        const asked = valueOf<{ atMs?: unknown }>(msg).atMs;
+        if (typeof asked === 'number' && asked <= now) atMs = asked; // the metrics server's grid instant
+      } catch { /* an undecodable request: the summary as it is now */ }
+      this.#bus.publish(msg.reply, payload(this.summary(atMs)));
     });
   }
 
