@@ -100,6 +100,13 @@ test('kubectl top nodes and pods print the usage the pods\' annotations and requ
         `${Math.floor(memoryBytes / MI)}Mi`, percent(memoryBytes * 1000, n.status.allocatable.memory!)], n.metadata.name);
     }
 
+    // Who may view a namespace may see its metrics (the view role aggregates the metrics reader), and no other namespace's.
+    assert.is((await kubectl(kubeconfig, ['create', 'rolebinding', 'jane-view', '--clusterrole=view', '--user=jane'])).code, 0);
+    const jane = await kubectl(kubeconfig, ['top', 'pods', '--as=jane', '--no-headers']);
+    assert.equal(rows(jane.stdout).map((r) => r[0]).sort(), ['capped', 'duo'], jane.stderr);
+    const elsewhere = await kubectl(kubeconfig, ['top', 'pods', '-n', 'other', '--as=jane']);
+    assert.match(elsewhere.stderr, /pods\.metrics\.k8s\.io is forbidden: User "jane" cannot list resource "pods" in API group "metrics\.k8s\.io" in the namespace "other"/);
+
     const missing = await kubectl(kubeconfig, ['top', 'node', 'nowhere']);
     assert.match(missing.stderr, /nodemetrics\.metrics\.k8s\.io "nowhere" not found/);
   } finally {
