@@ -2,13 +2,15 @@
 // its permissions allow, written as nats-server's configuration (`authorization { users }`). The
 // API server alone serves requests and publishes watch events; every other component may only
 // send requests (orch.api.request, orch.api.changes), hear the replies on an inbox of its own, and
-// subscribe to the watch subjects it follows (actors/apiserver/watch/subjects.ts). Secrets'
+// subscribe to the watch subjects it follows (actors/apiserver/watch/subjects.ts); a node agent
+// also hears the scrapes of its own summary and answers them. Secrets'
 // subjects carry their metadata only, and only the controller manager, whose garbage collector and
 // namespace controller follow it, may hear them.
 import { CHANGES_SUBJECT, REQUEST_SUBJECT } from '../actors/apiserver/bus-endpoint.ts';
 import { PROGRESS_SUBJECT, token, watchSubject } from '../actors/apiserver/watch/subjects.ts';
 import { SCHEDULER_WATCHES } from '../actors/scheduler/scheduler.ts';
 import { PODS } from '../actors/api/model/core.ts';
+import { summarySubject } from '../actors/nodeagent/summary.ts';
 
 export type Component = { kind: 'apiserver' | 'scheduler' | 'controller-manager' } | { kind: 'node'; name: string };
 
@@ -29,6 +31,8 @@ export interface SubjectRules {
 export interface Permissions {
   publish: SubjectRules;
   subscribe: SubjectRules;
+  /** May answer the requests it receives (NATS `allow_responses`): node agents answering the metrics server's scrapes. */
+  allowResponses?: boolean;
 }
 
 const ALL = '>';
@@ -41,8 +45,8 @@ const API_ALL = 'orch.api.>';
 
 /** The watch subjects a component follows (its informers'), beside the progress subject. */
 function watches(c: Exclude<Component, { kind: 'apiserver' }>): string[] {
-  // Its own pods only: the informer of spec.nodeName=<name> (actors/nodeagent/nodeagent.ts).
-  if (c.kind === 'node') return [watchSubject(PODS, { nodeName: c.name })];
+  // Its own pods only: the informer of spec.nodeName=<name> (actors/nodeagent/nodeagent.ts); and its summary's scrapes.
+  if (c.kind === 'node') return [watchSubject(PODS, { nodeName: c.name }), summarySubject(c.name)];
   if (c.kind === 'scheduler') return SCHEDULER_WATCHES.map((type) => watchSubject(type, {}));
   // Its informers follow most kinds in every namespace (the garbage collector every kind it may
   // list and watch, Secrets' metadata included), by object, never by node.
@@ -54,6 +58,7 @@ export function permissionsOf(c: Component): Permissions {
   return {
     publish: { allow: [REQUEST_SUBJECT, CHANGES_SUBJECT], deny: [WATCH_ALL] },
     subscribe: { allow: [...watches(c), PROGRESS_SUBJECT, `${inboxPrefix(natsUser(c))}.>`], deny: c.kind === 'controller-manager' ? [API_ALL] : [API_ALL, SECRETS_ALL] },
+    ...(c.kind === 'node' ? { allowResponses: true } : {}),
   };
 }
 
@@ -74,6 +79,7 @@ export function natsServerConfig(users: readonly NatsUser[], listen?: string): s
     `      permissions: {`,
     `        publish: ${rules(u.permissions.publish)}`,
     `        subscribe: ${rules(u.permissions.subscribe)}`,
+    ...(u.permissions.allowResponses ? ['        allow_responses: true'] : []),
     `      }`,
     `    }`,
   ].join('\n');

@@ -8,6 +8,7 @@ import { isAlreadyExists, isConflict } from '../actors/api/status.ts';
 import type { KObject } from '../actors/api/types.ts';
 import { ApiClient } from '../actors/client/client.ts';
 import { FAILURE_PROBABILITY, RUN_DURATION } from '../actors/nodeagent/pod-run.ts';
+import { USAGE_MODEL } from '../actors/nodeagent/usage-model.ts';
 import { formatDuration } from '../actors/api/duration.ts';
 import { BusTimeoutError, NoRespondersError, type Bus } from '../transport/bus.ts';
 import { priorityOfClass, WORKLOAD_LABEL } from './scenario/pods.ts';
@@ -39,6 +40,7 @@ export function arrivals(w: Workload, random: Random, endMs: number): number[] {
 export function workloadPod(w: Workload, i: number): KObject {
   const t = w.pod;
   const annotations = { ...t.metadata.annotations };
+  if (w.usage) annotations[USAGE_MODEL] = JSON.stringify(w.usage);
   if (w.runDurationMs !== undefined) {
     annotations[RUN_DURATION] = formatDuration(w.runDurationMs);
     if (w.failureProbability > 0) annotations[FAILURE_PROBABILITY] = String(w.failureProbability);

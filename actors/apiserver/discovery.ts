@@ -4,6 +4,18 @@
 import { groupVersion, type ResourceType } from '../api/resources.ts';
 import type { Catalogue } from './catalogue.ts';
 
+/** What discovery lists: the catalogue's types, and those of aggregated APIs (aggregated.ts). */
+export type Discoverable = Pick<Catalogue, 'all' | 'groupVersions'>;
+
+/** The catalogue with the aggregated APIs' types after its own, as the real server lists APIServices. */
+export function withAggregated(catalogue: Catalogue, aggregated: readonly { group: string; version: string; types: readonly ResourceType[] }[]): Discoverable {
+  if (aggregated.length === 0) return catalogue;
+  return {
+    all: () => [...catalogue.all(), ...aggregated.flatMap((a) => a.types)],
+    groupVersions: () => [...catalogue.groupVersions(), ...aggregated.map(({ group, version }) => ({ group, version }))],
+  };
+}
+
 /** `resource/subresource` names this server does not serve. */
 export type UnservedSubresources = ReadonlySet<string>;
 
@@ -21,7 +33,7 @@ export function wantsAggregated(accept: string | undefined): 'v2' | 'v2beta1' | 
   return undefined;
 }
 
-function groups(catalogue: Catalogue, core: boolean) {
+function groups(catalogue: Discoverable, core: boolean) {
   const byGroup = new Map<string, string[]>();
   for (const { group, version } of catalogue.groupVersions()) {
     if ((group === '') !== core) continue;
@@ -41,18 +53,18 @@ function apiGroup(name: string, versions: string[]) {
   return { name, versions: vs, preferredVersion: vs[0] };
 }
 
-export function apiGroupList(catalogue: Catalogue) {
+export function apiGroupList(catalogue: Discoverable) {
   return { kind: 'APIGroupList', apiVersion: 'v1', groups: [...groups(catalogue, false)].map(([name, versions]) => apiGroup(name, versions)) };
 }
 
-export function apiGroupDocument(catalogue: Catalogue, group: string) {
+export function apiGroupDocument(catalogue: Discoverable, group: string) {
   const versions = groups(catalogue, false).get(group);
   return versions ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(group, versions) } : undefined;
 }
 
-const of = (catalogue: Catalogue, group: string, version: string) => catalogue.all().filter((t) => t.group === group && t.version === version);
+const of = (catalogue: Discoverable, group: string, version: string) => catalogue.all().filter((t) => t.group === group && t.version === version);
 
-export function apiResourceList(catalogue: Catalogue, group: string, version: string, unserved: UnservedSubresources) {
+export function apiResourceList(catalogue: Discoverable, group: string, version: string, unserved: UnservedSubresources) {
   const types = of(catalogue, group, version);
   if (types.length === 0) return undefined;
   const resources: object[] = [];
@@ -88,7 +100,7 @@ function discoveredResource(t: ResourceType, unserved: UnservedSubresources) {
 }
 
 /** `/api` (core) or `/apis` (named groups) as an APIGroupDiscoveryList. */
-export function aggregatedDiscovery(catalogue: Catalogue, core: boolean, version: 'v2' | 'v2beta1', unserved: UnservedSubresources) {
+export function aggregatedDiscovery(catalogue: Discoverable, core: boolean, version: 'v2' | 'v2beta1', unserved: UnservedSubresources) {
   const items = [...groups(catalogue, core)].map(([name, versions]) => ({
     metadata: core ? {} : { name },
     versions: versions.map((v) => ({ version: v, freshness: 'Current', resources: of(catalogue, name, v).map((t) => discoveredResource(t, unserved)) })),

@@ -2,7 +2,8 @@
 // the service-account issuer's documents. Anything else under /api or /apis is left to the router.
 import { VERSION_INFO } from '../api/version.ts';
 import { exposition, type Registry as MetricsRegistry } from '../api/metrics.ts';
-import { aggregatedContentType, aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, wantsAggregated, type UnservedSubresources } from './discovery.ts';
+import { aggregatedContentType, aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions, wantsAggregated, withAggregated, type UnservedSubresources } from './discovery.ts';
+import type { AggregatedApi } from './aggregated.ts';
 import { JWKS_PATH, OPENID_CONFIGURATION_PATH, type IssuerDiscovery } from './auth/service-accounts.ts';
 import { healthAnswer, type HEALTH_PATHS, type HealthCheck } from './health.ts';
 import { jsonResponse, type ApiResponse } from './handlers/response.ts';
@@ -20,6 +21,8 @@ export interface NonResourceDeps {
   unservedSubresources: UnservedSubresources;
   /** The types served. */
   catalogue: Catalogue;
+  /** The group versions other components serve through this server (aggregated.ts), for discovery. */
+  aggregated: readonly AggregatedApi[];
 }
 
 /** The checks of /healthz, /livez and /readyz; only /readyz's `shutdown` can fail (the store is in memory). */
@@ -36,6 +39,7 @@ export function nonResourceAnswer(req: ApiRequest, path: string, query: Query, d
     return undefined;
   }
   const accept = req.headers.accept;
+  const served = withAggregated(deps.catalogue, deps.aggregated);
   const health = healthAnswer(path, query, deps.health);
   if (health) return health;
   switch (path) {
@@ -46,13 +50,13 @@ export function nonResourceAnswer(req: ApiRequest, path: string, query: Query, d
     case '/openapi/v3': return jsonResponse(200, openapiRoot(deps.catalogue));
     case '/api': {
       const v = wantsAggregated(accept);
-      return v ? jsonResponse(200, aggregatedDiscovery(deps.catalogue, true, v, deps.unservedSubresources), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiVersions());
+      return v ? jsonResponse(200, aggregatedDiscovery(served, true, v, deps.unservedSubresources), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiVersions());
     }
     case '/apis': {
       const v = wantsAggregated(accept);
-      return v ? jsonResponse(200, aggregatedDiscovery(deps.catalogue, false, v, deps.unservedSubresources), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiGroupList(deps.catalogue));
+      return v ? jsonResponse(200, aggregatedDiscovery(served, false, v, deps.unservedSubresources), { 'content-type': aggregatedContentType(v) }) : jsonResponse(200, apiGroupList(served));
     }
-    case '/api/v1': return jsonResponse(200, apiResourceList(deps.catalogue, '', 'v1', deps.unservedSubresources));
+    case '/api/v1': return jsonResponse(200, apiResourceList(served, '', 'v1', deps.unservedSubresources));
   }
   if (path.startsWith('/openapi/v3/')) {
     const doc = openapiDocument(deps.catalogue, path.slice('/openapi/v3/'.length));
@@ -61,12 +65,12 @@ export function nonResourceAnswer(req: ApiRequest, path: string, query: Query, d
   }
   const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'apis' && parts.length === 2) {
-    const g = apiGroupDocument(deps.catalogue, parts[1]);
+    const g = apiGroupDocument(served, parts[1]);
     if (!g) throw pathNotFound(path);
     return jsonResponse(200, g);
   }
   if (parts[0] === 'apis' && parts.length === 3) {
-    const list = apiResourceList(deps.catalogue, parts[1], parts[2], deps.unservedSubresources);
+    const list = apiResourceList(served, parts[1], parts[2], deps.unservedSubresources);
     if (!list) throw pathNotFound(path);
     return jsonResponse(200, list);
   }

@@ -42,6 +42,7 @@ import { handleCreate, handleUpdate } from './handlers/write.ts';
 import { negotiate } from './negotiation.ts';
 import { admissionPluginNames, type ApiServerOptions } from './options.ts';
 import { Catalogue } from './catalogue.ts';
+import { serveAggregated, type AggregatedApi } from './aggregated.ts';
 import { CustomResourceDefinitions } from './custom-resources/definitions.ts';
 import { kubernetesService, serviceClusterIPRanges } from './kubernetes-service.ts';
 import { collectionKey, objectKey } from './registry/keys.ts';
@@ -133,6 +134,8 @@ export class ApiServer {
   readonly #definitions: CustomResourceDefinitions;
   /** The PriorityClasses, quotas and limit ranges admission reads on every pod create. */
   readonly #policy: PolicyObjects;
+  /** Group versions other components serve through this server (aggregated.ts). */
+  readonly #aggregated: AggregatedApi[] = [];
 
   constructor(readonly options: ApiServerOptions, readonly env: ApiServerEnv) {
     this.store = env.store ?? new MemoryStore();
@@ -190,7 +193,16 @@ export class ApiServer {
     this.lifecycle = new ServerLifecycle(options, system);
     this.#nonResourceDeps = { metrics: this.metrics.registry, health: healthChecks(() => this.lifecycle.shutdownCheck()),
       issuerDiscovery: this.#serviceAccounts?.discovery, unservedSubresources: new Set(this.#serviceAccounts ? [] : ['serviceaccounts/token']),
-      catalogue: this.catalogue };
+      catalogue: this.catalogue, aggregated: this.#aggregated };
+  }
+
+  /**
+   * Serves `api`'s group version through this server from now on, as an APIService does (a
+   * metrics server's metrics.k8s.io): listed in discovery, its requests authorized here.
+   */
+  aggregate(api: AggregatedApi): void {
+    if (this.#aggregated.some((a) => a.group === api.group && a.version === api.version)) throw new Error(`${api.group}/${api.version} is served already`);
+    this.#aggregated.push(api);
   }
 
   /**
@@ -367,6 +379,9 @@ export class ApiServer {
     }
     const fixed = nonResourceAnswer(req, info.path.replace(/\/+$/, '') || '/', info.query, this.#nonResourceDeps);
     if (fixed) return fixed;
+    const at = info.unserved;
+    const api = at && this.#aggregated.find((a) => a.group === at.apiGroup && a.version === at.version);
+    if (api && at) return serveAggregated(api, at, info.query, { list: async (type, ns) => (await this.store.list(collectionKey(this.options.etcdPrefix, type, ns))).items });
     if (!info.resource) throw info.parseError ?? pathNotFound(info.path);
     const r = info.resource;
     const allowed = this.#authorize(r, user);

@@ -27,7 +27,11 @@ import { drawPodPlan } from '../../machines/stages.ts';
 import { NodeAgentMetrics } from './metrics.ts';
 import { nodeAgentOptions, podLimit, type NodeAgentOptions } from './options.ts';
 import { evictionMessage, evictionVictim, memoryThreshold, type MemoryThreshold, type PodUsage } from './pressure-eviction.ts';
-import { parseQuantity, wholeUnits } from '../api/quantity.ts';
+import { wholeUnits } from '../api/quantity.ts';
+import { PodUse } from './pod-usage.ts';
+import { nodeSummary, summarySubject, type Summary } from './summary.ts';
+import { payload, valueOf } from '../../transport/payload.ts';
+import type { Subscription } from '../../transport/bus.ts';
 import { isReady } from '../api/fields.ts';
 import { podMachineFor, PodRuntime, type HostedPodMachine } from './pod-runtime.ts';
 import { PodRuns } from './pod-run.ts';
@@ -64,24 +68,12 @@ export interface NodeAgentInit {
   events?: boolean;
 }
 
-/** Annotation giving the memory a pod uses (a quantity); without it a pod uses what it requests. */
-export const MEMORY_USAGE = 'orchsim.io/memory-usage';
-
-/** A pod's memory request (summed over containers), its use, its priority, and the container named in eviction messages. */
-function podMemory(pod: Pod): Omit<PodUsage, 'key'> & { container: string } {
-  const containers = pod.spec!.containers ?? [];
-  let request = 0;
-  for (const c of containers) if (c.resources?.requests?.memory !== undefined) request += wholeUnits(c.resources.requests.memory);
-  const annotated = pod.metadata.annotations?.[MEMORY_USAGE];
-  let usage = request;
-  if (annotated !== undefined) {
-    try {
-      usage = parseQuantity(annotated);
-    } catch {
-      usage = request; // a bad annotation: the pod uses what it asked for
-    }
-  }
-  return { priority: pod.spec!.priority ?? 0, request, usage, container: containers[0]?.name ?? '' };
+/** An admitted pod's use over time (pod-usage.ts) and what eviction ranks it by. */
+interface AdmittedUse {
+  use: PodUse;
+  priority: number;
+  /** When its containers started, for the summary: when the agent admitted it. */
+  startMs: number;
 }
 
 export class NodeAgent {
@@ -93,6 +85,7 @@ export class NodeAgent {
   readonly #clock: Clock;
   readonly #random: Random;
   readonly #client: ApiClient;
+  readonly #bus: Bus;
   /**
    * Lease renewals and status updates go through their own client, whose requests give up after
    * the shorter of the status update frequency and the lease duration, as the real agent's
@@ -114,13 +107,15 @@ export class NodeAgent {
   readonly #system: ActorSystem;
   readonly #actor: Actor<typeof nodeMachine>;
   readonly #threshold: MemoryThreshold | undefined;
-  /** Each admitted pod's memory: its request, its use, its priority (what eviction ranks by). */
-  readonly #usage = new Map<string, PodUsage & { container: string }>();
-  /** The sum of every admitted pod's memory use, active or not (negative uses as 0): a bound on memoryUsage. */
+  /** Each admitted pod's use over time and its priority (what eviction ranks by). */
+  readonly #usage = new Map<string, AdmittedUse>();
+  /** The sum of every admitted pod's most memory use, active or not (negative uses as 0): a bound on memoryUsage. */
   #usageBound = 0;
   /** Pods whose cached copy is not Ready: the status beat looks at these for a resync. */
   readonly #unready = new Set<string>();
   #extraMemory = 0;
+  /** Where the metrics server asks for this node's summary (summary.ts). */
+  #summaries: Subscription | undefined;
   #lease: Lease | undefined;
   #startedMs: number | undefined;
 
@@ -135,6 +130,7 @@ export class NodeAgent {
     this.#podMachine = podMachineFor((id) => this.#runtimes.get(id));
     this.metrics = init.registry ?? newRegistry();
     this.#metrics = new NodeAgentMetrics(this.metrics, init.nodeName, () => this.#census());
+    this.#bus = init.bus;
     const bus = meteredBus(init.bus, init.clock, this.metrics);
     const o = this.options;
     this.#client = new ApiClient(bus, `nodeagent/${init.nodeName}`, undefined, o.orchApiQps > 0 ? new RateLimiter(init.clock, o.orchApiQps, o.orchApiBurst) : undefined);
@@ -199,6 +195,7 @@ export class NodeAgent {
     const started = whenState(this.#actor, (s) => (s.matches('Running') ? 'settled'
       : s.matches('Failed') ? new Error(`node agent ${this.nodeName} failed to start: ${s.context.error}`) : undefined));
     this.#actor.start();
+    this.#answerSummaries();
     return started;
   }
 
@@ -213,11 +210,42 @@ export class NodeAgent {
     if (this.#actor.getSnapshot().status === 'active') this.#actor.send(CHANGED);
   }
 
-  /** Bytes of memory in use: every active pod's use plus the extra load. */
+  /** Bytes of memory in use now: every active pod's use plus the extra load. */
   get memoryUsage(): number {
+    const atMs = this.#clock.now();
     let used = this.#extraMemory;
-    for (const [key, runtime] of this.#pods) if (runtime.active) used += this.#usage.get(key)?.usage ?? 0;
+    for (const [key, runtime] of this.#pods) if (runtime.active) used += this.#usage.get(key)?.use.podMemoryAt(atMs) ?? 0;
     return used;
+  }
+
+  /**
+   * The node's and its running pods' use at `atMs`, as the real agent's /stats/summary gives it:
+   * evaluated when asked, never kept.
+   */
+  summary(atMs: number): Summary {
+    const running = [];
+    for (const [key, runtime] of this.#pods) {
+      const u = this.#usage.get(key);
+      if (!u || runtime.phase !== 'Running') continue;
+      const [namespace, name] = key.split('/') as [string, string];
+      running.push({ ref: { namespace, name, uid: runtime.uid }, startMs: u.startMs, use: u.use });
+    }
+    return nodeSummary({ nodeName: this.nodeName, startMs: this.#startedMs ?? atMs, memoryBytes: wholeUnits(this.options.memory),
+      extraMemoryBytes: this.#extraMemory }, running, atMs);
+  }
+
+  /** Answers the metrics server's scrapes (summary.ts): one subscription, no work until asked. */
+  #answerSummaries(): void {
+    this.#summaries = this.#bus.subscribe(summarySubject(this.nodeName), (msg) => {
+      if (!msg.reply || !this.#live) return;
+      const now = this.#clock.now();
+      let atMs = now;
+      try {
+        const asked = valueOf<{ atMs?: unknown }>(msg).atMs;
+        if (typeof asked === 'number' && asked <= now) atMs = asked; // the metrics server's grid instant
+      } catch { /* an undecodable request: the summary as it is now */ }
+      this.#bus.publish(msg.reply, payload(this.summary(atMs)));
+    });
   }
 
   /** The status beat's measurement of memory available against evictionHard's memory.available (the node machine decides what follows). */
@@ -244,15 +272,16 @@ export class NodeAgent {
   #evictOne(availableBytes: number): void {
     const threshold = this.#threshold;
     if (!threshold) return;
+    const atMs = this.#clock.now();
     const candidates: PodUsage[] = [];
     for (const [key, runtime] of this.#pods) {
       const u = this.#usage.get(key);
-      if (runtime.active && u) candidates.push(u);
+      if (runtime.active && u) candidates.push({ key, priority: u.priority, usage: u.use.podMemoryAt(atMs), request: u.use.memoryRequest });
     }
     const victim = evictionVictim(candidates);
     if (!victim) return;
     this.#metrics.evicted('memory.available');
-    const { container } = this.#usage.get(victim.key)!;
+    const container = this.#usage.get(victim.key)!.use.containers[0] ?? '';
     const message = evictionMessage(threshold, availableBytes, victim, container);
     this.#events.evicting(this.#podRef(victim.key), message, container, victim.usage);
     this.#pods.get(victim.key)!.evict(message);
@@ -279,6 +308,8 @@ export class NodeAgent {
   }
 
   #halt(): void {
+    this.#summaries?.unsubscribe();
+    this.#summaries = undefined;
     this.#informer.stop();
     this.#events.stop();
     for (const p of this.#pods.values()) p.stop();
@@ -479,9 +510,9 @@ export class NodeAgent {
     });
     this.#pods.set(key, runtime);
     this.#runtimes.set(runtime.actorId, runtime);
-    const memory = podMemory(pod);
-    this.#usage.set(key, { key, ...memory });
-    this.#usageBound += Math.max(0, memory.usage);
+    const use = new PodUse(pod);
+    this.#usage.set(key, { use, priority: pod.spec!.priority ?? 0, startMs: seenMs });
+    this.#usageBound += Math.max(0, use.memoryMax);
     this.#metrics.podStarted();
     runtime.start();
     this.#changed();
@@ -508,7 +539,7 @@ export class NodeAgent {
     runtime.stop();
     this.#pods.delete(key);
     this.#runtimes.delete(runtime.actorId);
-    this.#usageBound -= Math.max(0, this.#usage.get(key)?.usage ?? 0);
+    this.#usageBound -= Math.max(0, this.#usage.get(key)?.use.memoryMax ?? 0);
     this.#usage.delete(key);
     this.#usedIPs.delete(Number(runtime.podIP.split('.')[3]));
   }

@@ -16,6 +16,7 @@ import { tlsServerOptions } from '../../actors/apiserver/tls-versions.ts';
 import { sniContexts, type SniContext } from '../../actors/apiserver/sni.ts';
 import type { NamedCertKey } from '../../actors/api/options/kinds.ts';
 import { ApiServer } from '../../actors/apiserver/server.ts';
+import { MetricsServer } from '../../actors/metrics-server/metrics-server.ts';
 import { inspectOptions } from '../../actors/system/options.ts';
 import { isNatsUrl } from '../../transport/nats-bus.ts';
 import { busAddress, connectBus } from './bus-kubeconfig.ts';
@@ -173,6 +174,8 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   const components = new ComponentTokens();
   const server = new ApiServer(options, { clock, random: root, system, componentTokens: components, ...(bus ? { bus } : {}) });
   await server.start();
+  // serve stands in for a cluster with metrics-server installed: `kubectl top` works; it costs nothing until asked.
+  if (mode === 'serve') server.aggregate(new MetricsServer({ bus: server.bus, clock }));
   const cert = await servingCert(options, clock);
   cluster = nodes > 0
     ? await startServedNodes(server.bus, components.asIdentity, clock, root.fork('cluster'), system, { nodes, zones, rootCa: cert.cert },

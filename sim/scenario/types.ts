@@ -2,6 +2,7 @@
 // pools, the workloads that arrive, the faults, the components' options, and how long it runs.
 // Times are virtual milliseconds from the start of the run; quantities are already parsed.
 import type { KObject } from '../../actors/api/types.ts';
+import type { UsageModel } from '../../actors/nodeagent/usage-model.ts';
 import type { Taint } from '../../actors/scheduler/framework.ts';
 import type { RequestTimeModel } from '../request-time.ts';
 import type { Plan } from './plan.ts';
@@ -87,6 +88,8 @@ export interface Workload {
    * replicas, created at `start`, whose controllers replace lost pods.
    */
   controller?: 'ReplicaSet' | 'Deployment';
+  /** `usage:` — how its pods' containers use CPU and memory over time (written as their `orchsim.io/usage` annotation). */
+  usage?: UsageModel;
 }
 
 /**

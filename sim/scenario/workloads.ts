@@ -4,10 +4,11 @@ import { formatDuration } from '../../actors/api/duration.ts';
 import type { Arrival, Workload } from './types.ts';
 import type { Field } from './field.ts';
 import { manifestPod, SHORT_FORM_FIELDS, shortFormPod, templatePod, type BuiltPod } from './pods.ts';
+import { checkUsageModel, UsageModelError, type UsageModel } from '../../actors/nodeagent/usage-model.ts';
 import { dnsLabel, durationMs, number, oneOf, optional, positiveInteger } from './schema.ts';
 
 const POD_FORMS = ['requests', 'pod', 'template'] as const;
-const WORKLOAD_FIELDS = ['name', 'namespace', 'count', 'start', 'arrival', ...SHORT_FORM_FIELDS, 'pod', 'template', 'runDuration', 'failureProbability', 'controller'];
+const WORKLOAD_FIELDS = ['name', 'namespace', 'count', 'start', 'arrival', ...SHORT_FORM_FIELDS, 'pod', 'template', 'runDuration', 'failureProbability', 'controller', 'usage'];
 const WORKLOAD_PODS_MAX = 10_000_000;
 const POISSON_RATE_MAX_PER_SECOND = 1_000_000;
 const DEFAULT_NAMESPACE = 'default';
@@ -34,6 +35,7 @@ export function workload(f: Field, runMs: number): Workload {
     if (out.runDurationMs === undefined) f.child('failureProbability').error('applies to batch pods only: give runDuration too');
     out.failureProbability = number(f.child('failureProbability'), 0, 1, 'a probability from 0 to 1');
   }
+  if (f.child('usage').present) out.usage = usageModel(f.child('usage'));
   if (f.child('controller').present) {
     out.controller = oneOf(f.child('controller'), ['ReplicaSet', 'Deployment'] as const);
     if (arrival.kind !== 'burst') f.child('arrival').error(`does not apply to a ${out.controller} workload: it creates its count pods at start`);
@@ -88,4 +90,14 @@ function arrivalOf(f: Field): Arrival {
   const ratePerSecond = number(f.child('ratePerSecond'), 0, POISSON_RATE_MAX_PER_SECOND, `a number of pods per second, greater than 0 and at most ${POISSON_RATE_MAX_PER_SECOND}`);
   if (ratePerSecond === 0) f.child('ratePerSecond').fail('must be greater than 0');
   return { kind, ratePerSecond };
+}
+
+/** `usage:` checked by the node agent's own rules (usage-model.ts), a broken rule reported at its field. */
+function usageModel(f: Field): UsageModel {
+  try {
+    return checkUsageModel(f.value);
+  } catch (e) {
+    if (!(e instanceof UsageModelError)) throw e;
+    return e.path.split('.').filter((k) => k !== '').reduce((at, key) => at.child(key), f).error(e.rule);
+  }
 }

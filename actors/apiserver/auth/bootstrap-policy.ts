@@ -202,6 +202,9 @@ export function bootstrapPolicy(): KObject[] {
       rule(READ, [BATCH], ['cronjobs', 'cronjobs/status', 'jobs', 'jobs/status']),
       rule(READ, ['policy'], ['poddisruptionbudgets', 'poddisruptionbudgets/status']),
     ], { labels: { [AGGREGATE_TO('view')]: 'true' } }),
+    // What the metrics server's manifests add, so that whoever may view a namespace may `kubectl top` it.
+    clusterRole('system:aggregated-metrics-reader', [rule(['get', 'list', 'watch'], ['metrics.k8s.io'], ['pods', 'nodes'])],
+      { labels: { [AGGREGATE_TO('view')]: 'true', [AGGREGATE_TO('edit')]: 'true', [AGGREGATE_TO('admin')]: 'true' } }),
     clusterRole('system:kube-scheduler', [
       events,
       rule(['create'], [COORDINATION], ['leases']),

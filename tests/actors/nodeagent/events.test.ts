@@ -6,7 +6,8 @@ import * as assert from 'uvu/assert';
 import { lookupResource } from '../../../actors/api/resources.ts';
 import type { KObject } from '../../../actors/api/types.ts';
 import { EVENTS, type CoreEvent } from '../../../actors/client/events/index.ts';
-import { MEMORY_USAGE, NodeAgent } from '../../../actors/nodeagent/nodeagent.ts';
+import { NodeAgent } from '../../../actors/nodeagent/nodeagent.ts';
+import { MEMORY_USAGE } from '../../../actors/nodeagent/pod-usage.ts';
 import type { NodeAgentOptions } from '../../../actors/nodeagent/options.ts';
 import { virtualWorld } from '../../helpers/virtual-world.ts';
 

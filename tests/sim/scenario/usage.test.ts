@@ -1,0 +1,45 @@
+// A workload's `usage:` model: checked when the scenario loads, each broken rule reported at its
+// field, and written into every pod of the workload as its `orchsim.io/usage` annotation.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parseScenario, ScenarioError } from '../../../sim/scenario/load.ts';
+import { workloadController, workloadPod } from '../../../sim/workload.ts';
+import { USAGE_MODEL } from '../../../actors/nodeagent/usage-model.ts';
+
+const BASE = 'duration: 30m\nnodePools: [{ name: general, count: 2 }]\nworkloads:\n  - name: web\n    count: 3\n    requests: { cpu: 100m, memory: 128Mi }\n';
+const parse = (extra: string) => parseScenario(BASE + extra, { name: 'scenario', dir: '.' });
+
+function errorOf(extra: string): ScenarioError {
+  try {
+    parse(extra);
+  } catch (e) {
+    if (e instanceof ScenarioError) return e;
+    throw e;
+  }
+  throw new Error(`parsed without error: ${extra}`);
+}
+
+test('a workload\'s usage model is kept and written into each pod as its usage annotation', () => {
+  const s = parse('    usage:\n      cpu: { kind: daily, trough: 0.2, peak: 0.9, peakHour: 14, noise: 0.1 }\n      memory: { kind: constant, quantity: 200Mi }\n');
+  const w = s.workloads[0]!;
+  const model = { cpu: { kind: 'daily', trough: 0.2, peak: 0.9, peakHour: 14, noise: 0.1 }, memory: { kind: 'constant', quantity: '200Mi' } };
+  assert.equal(w.usage, model);
+  assert.equal(JSON.parse(workloadPod(w, 1).metadata.annotations![USAGE_MODEL]!), model);
+  const controlled = parseScenario(BASE + '    controller: Deployment\n    usage: { cpu: { kind: uniform, min: 0.1, max: 0.5 } }\n', { name: 'scenario', dir: '.' }).workloads[0]!;
+  const template = (workloadController(controlled).spec as { template: { metadata: { annotations: Record<string, string> } } }).template;
+  assert.equal(JSON.parse(template.metadata.annotations[USAGE_MODEL]!), { cpu: { kind: 'uniform', min: 0.1, max: 0.5 } });
+  assert.is(workloadPod(parse('').workloads[0]!, 0).metadata.annotations, undefined, 'no model, no annotation');
+});
+
+test('a usage model breaking a rule is refused at its field with the rule', () => {
+  const cases: [string, string][] = [
+    ['    usage: { cpu: { kind: daily, trough: 0.2, peak: 0.9, peakHour: 25 } }\n',
+      'scenario.yaml: workloads[0].usage.cpu.peakHour: must be an hour of the day from 0 to below 24 (UTC), got 25'],
+    ['    usage: { gpu: { kind: constant, fraction: 1 } }\n', 'scenario.yaml: workloads[0].usage.gpu: unknown resource; allowed: cpu, memory'],
+    ['    usage: { memory: { kind: uniform, min: 0.9, max: 0.1 } }\n', 'scenario.yaml: workloads[0].usage.memory.max: must not be below min (0.9), got 0.1'],
+    ['    usage: busy\n', 'scenario.yaml: workloads[0].usage: must be a mapping of cpu and/or memory to a curve, such as { cpu: { kind: constant, fraction: 0.5 } }'],
+  ];
+  for (const [extra, message] of cases) assert.is(errorOf(extra).message, message);
+});
+
+test.run();
