@@ -450,7 +450,7 @@ const labelsChanged = (old: Pod | undefined, pod: Pod) =>
 const specOrLabelsChanged = (old: Pod, pod: Pod) => labelsChanged(old, pod) || JSON.stringify(old.spec) !== JSON.stringify(pod.spec);
 
 /** What the filters read of a node: a change elsewhere (heartbeats, images) does not move parked pods. */
-function schedulingRelevantChange(old: Node, node: Node): boolean {
+export function schedulingRelevantChange(old: Node, node: Node): boolean {
   const view = (n: Node) => JSON.stringify([n.metadata.labels, n.spec?.taints, n.spec?.unschedulable, n.status?.allocatable]);
   return view(old) !== view(node);
 }
