@@ -23,7 +23,7 @@ import { podInfo } from '../scheduler/pod-info.ts';
 import { defaultFilterPlugins } from '../scheduler/plugins/index.ts';
 import { schedulingRelevantChange } from '../scheduler/scheduler.ts';
 import { ActorSystem } from '../system/actor-system.ts';
-import { whenState } from '../system/when-state.ts';
+import { startRunning } from '../system/when-state.ts';
 import { Actuator, TO_BE_DELETED_TAINT } from './actuator.ts';
 import type { CloudProvider } from './cloud-provider.ts';
 import { SCALE_DOWN_DISABLED } from './drain-rules.ts';
@@ -123,9 +123,7 @@ export class ClusterAutoscaler {
 
   /** Lists and watches, writes its first status, then loops; rejects if it could not start. */
   start(): Promise<void> {
-    const started = whenState(this.#lifecycle, (s) => (s.matches('Running') ? 'settled' : s.matches('Failed') ? new Error(s.context.error) : undefined));
-    this.#lifecycle.start();
-    return started;
+    return startRunning(this.#lifecycle);
   }
 
   stop(): void {
