@@ -67,6 +67,8 @@ export class ClusterAutoscaler {
   readonly #filters: FilterPlugin[];
   readonly #actuator: Actuator;
   readonly #transitions = new Transitions();
+  /** The expanders' tie-breaks: one stream for the autoscaler's life, so each loop draws afresh. */
+  readonly #ties: Random;
   readonly #lifecycle: Actor<typeof clusterAutoscalerMachine>;
   #unneeded: UnneededNode[] = [];
   #statusMap: ObjectReference | undefined;
@@ -82,6 +84,7 @@ export class ClusterAutoscaler {
     this.#pods = new Informer({ client: this.#client, hub, clock, type: PODS, indexed: true });
     this.#budgets = new Informer({ client: this.#client, hub, clock, type: PDBS, indexed: false });
     this.#filters = init.filters ?? defaultFilterPlugins();
+    this.#ties = init.random.fork('expander');
     this.#nodes.on({ add: (n) => this.#nodeChanged(undefined, n), update: (old, n) => this.#nodeChanged(old, n), delete: (n) => this.#nodeDeleted(n) });
     this.#pods.on({ add: (p) => this.#podChanged(p), update: (_old, p) => this.#podChanged(p), delete: (p) => this.#podGone(p) });
     this.#actuator = new Actuator({
@@ -199,7 +202,7 @@ export class ClusterAutoscaler {
       // Asked for and not yet Ready: the real clusterstate's upcoming nodes.
       return { group, upcoming: Math.max(0, group.targetSize() - c.ready) };
     });
-    const plan = planScaleUp({ pending, nodes: this.#usableNodes(), groups, filters: this.#filters, expanders: this.options.expander, random: this.#o.random.fork('expander') });
+    const plan = planScaleUp({ pending, nodes: this.#usableNodes(), groups, filters: this.#filters, expanders: this.options.expander, random: this.#ties });
     if (!plan.chosen) {
       for (const u of plan.unhelped) if (u.reasons.length) this.#events.event(referenceTo(PODS, u.pod.pod), 'Normal', 'NotTriggerScaleUp', notTriggeredMessage(u.reasons));
       return { atMs, scaledUp: false };
@@ -222,7 +225,9 @@ export class ClusterAutoscaler {
     const atMs = this.#o.clock.now();
     const nodes = this.#usableNodes();
     const candidates = nodes.flatMap((info) => {
-      const node = info.node as Node;
+      // The informer's copy: the cache's is rebuilt only when what the filters read changes, not for annotations.
+      const node = this.#nodes.cache.get(undefined, info.name);
+      if (!node) return [];
       const group = this.#o.provider.nodeGroupForNode(node);
       return group && node.metadata.annotations?.[SCALE_DOWN_DISABLED] !== 'true' ? [{ info, group }] : [];
     });

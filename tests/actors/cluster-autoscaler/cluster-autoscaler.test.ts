@@ -119,9 +119,10 @@ test('an empty node goes after the unneeded time, at a scan, no sooner than the 
   c.stop();
 });
 
-async function spreadPair(budget: boolean) {
+async function spreadPair(budget: boolean, disabled = false) {
   const w = await world(2, 1, 3);
   await w.client.create(DEPLOYMENTS, deployment(2, '500m'));
+  if (disabled) for (const n of ['g-0', 'g-1']) await w.client.patch(NODES, undefined, n, { metadata: { annotations: { 'cluster-autoscaler.kubernetes.io/scale-down-disabled': 'true' } } }, 'merge');
   if (budget) await w.client.create(PDBS, { metadata: { name: 'web', namespace: 'default' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } } } as KObject);
   await w.run(SCAN_MS);
   const pods = (await w.client.list(PODS, 'default')).items;
@@ -146,6 +147,12 @@ test('a node whose pod a budget allows no disruption of is never removed', async
   const { c, nodeNames, events } = await spreadPair(true);
   assert.equal(await nodeNames(), ['g-0', 'g-1']);
   assert.is((await events('ScaleDown')).length, 0);
+  c.stop();
+});
+
+test('nodes annotated scale-down-disabled are never removed', async () => {
+  const { c, nodeNames } = await spreadPair(false, true);
+  assert.equal(await nodeNames(), ['g-0', 'g-1']);
   c.stop();
 });
 
