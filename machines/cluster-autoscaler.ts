@@ -57,7 +57,7 @@ export interface UnneededResult {
 export type ClusterAutoscalerEvent = { type: 'STOP' };
 
 /** The unneeded nodes whose time is up, in the planner's order. */
-export function dueNodes(context: ClusterAutoscalerContext): string[] {
+function dueNodes(context: ClusterAutoscalerContext): string[] {
   return Object.entries(context.unneededSince).filter(([, since]) => context.nowMs - since >= context.scaleDownUnneededTimeMs).map(([name]) => name);
 }
 
