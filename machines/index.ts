@@ -35,3 +35,5 @@ export { leaderMachine, leaderState, RETRY_JITTER } from './leader.ts';
 export type { LeaderContext, LeaderEvent, LeaderInput, LeaderState, LeaseRead } from './leader.ts';
 export { apiServerMachine, apiServerPhase } from './apiserver.ts';
 export type { ApiServerLifecycleContext, ApiServerLifecycleEvent, ApiServerLifecycleInput, ApiServerPhase } from './apiserver.ts';
+export { clusterAutoscalerMachine } from './cluster-autoscaler.ts';
+export type { ClusterAutoscalerContext, ClusterAutoscalerEvent, ClusterAutoscalerInput, ScaleUpResult, UnneededResult } from './cluster-autoscaler.ts';

@@ -26,11 +26,22 @@ import { seededRandom } from './random.ts';
 import { nodeNames } from './scenario/load.ts';
 import type { NodePool, Scenario } from './scenario/types.ts';
 import { virtualClock, type VirtualClock } from './virtual-clock.ts';
+import { ClusterAutoscaler } from '../actors/cluster-autoscaler/cluster-autoscaler.ts';
+import { clusterAutoscalerFromScenario } from '../actors/cluster-autoscaler/options.ts';
+import { SimCloudProvider } from './cloud-provider.ts';
+import { NODES } from '../actors/api/model/core.ts';
+import { isNotFound } from '../actors/api/status.ts';
+import { ApiClient } from '../actors/client/client.ts';
 
 /** Pod ranges are 10.A.B.0/24 per node: 65,536 nodes at most. */
 const MAX_NODES = 65_536;
 /** The label every simulated node carries with its pool's name. */
 export const POOL_LABEL = 'orchsim.io/pool';
+/**
+ * The autoscaler's user. The real one runs as its own ServiceAccount bound to a ClusterRole its
+ * chart installs; the simulator has no such role yet, so it acts with the administrators' group.
+ */
+const CLUSTER_AUTOSCALER_IDENTITY = { username: 'system:serviceaccount:kube-system:cluster-autoscaler', groups: ['system:masters', 'system:authenticated'] };
 
 export interface SimNode {
   name: string;
@@ -85,6 +96,11 @@ export class SimCluster {
   /** The bus of the scenario's user, who creates the workloads: a cluster administrator. */
   readonly adminBus: Bus;
   readonly #byName: Map<string, SimNode>;
+  /** The cluster autoscaler and the simulated cloud under it, when the scenario has `clusterAutoscaler:`. */
+  readonly autoscaler: ClusterAutoscaler | undefined;
+  readonly cloud: SimCloudProvider | undefined;
+  /** The next node's number in the cluster: its pod range and address (nodes added later count on). */
+  #nextIndex: number;
 
   constructor(readonly scenario: Scenario, readonly seed: number, hooks: ClusterHooks = {}) {
     this.#hooks = hooks;
@@ -103,6 +119,15 @@ export class SimCluster {
     this.schedulers = Array.from({ length: scenario.replicas.scheduler }, (_, i) => this.#scheduler(i));
     this.nodes = planNodes(scenario);
     this.#byName = new Map(this.nodes.map((n) => [n.name, n]));
+    this.#nextIndex = this.nodes.length;
+    const ca = scenario.clusterAutoscaler;
+    if (ca) {
+      this.cloud = new SimCloudProvider(scenario.nodePools, this, this.clock, ca.provisioningDelayMs, this.clock.now(), (e) => this.#error('cloud', e));
+      this.autoscaler = new ClusterAutoscaler({
+        bus: this.#tokens.asIdentity(this.#link('cluster-autoscaler'), CLUSTER_AUTOSCALER_IDENTITY), clock: this.clock, random: this.random.fork('cluster-autoscaler'),
+        options: clusterAutoscalerFromScenario(ca.flags), provider: this.cloud, system: this.system, events: scenario.events, onError: (e) => this.#error('cluster-autoscaler', e),
+      });
+    }
   }
 
   /** Starts the API server and the controller managers, registers every node, then starts the schedulers. */
@@ -111,6 +136,7 @@ export class SimCluster {
     for (const cm of this.controllerManagers) await cm.start();
     for (const node of this.nodes) await this.startNode(node.name);
     for (const s of this.schedulers) await s.start();
+    await this.autoscaler?.start();
   }
 
   /** API requests served over the run, across restarts. */
@@ -207,6 +233,28 @@ export class SimCluster {
     await agent.start();
   }
 
+  /** A node of `pool` the cloud provisioned joins: its agent starts and registers it. */
+  async addNode(pool: NodePool, name: string, index: number): Promise<void> {
+    const zone = pool.zones[index % pool.zones.length] ?? '';
+    const node: SimNode = { name, pool: pool.name, zone, options: { ...nodeAgentFromScenario(this.scenario.options.nodeagent), ...poolOptions(pool, zone, this.#nextIndex++) } };
+    this.nodes.push(node);
+    this.#byName.set(name, node);
+    await this.startNode(name);
+  }
+
+  /** The cloud removed the node's machine: its agent stops and its Node object is deleted. */
+  async removeNode(name: string): Promise<void> {
+    this.crashNode(name);
+    const i = this.nodes.findIndex((n) => n.name === name);
+    if (i >= 0) this.nodes.splice(i, 1);
+    this.#byName.delete(name);
+    try {
+      await new ApiClient(this.adminBus, 'orchsim-cloud').delete(NODES, undefined, name);
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+  }
+
   /** The node crashes: its agent stops at once (no more lease renewals, status or pod updates). */
   crashNode(name: string): void {
     const agent = this.agents.get(name);
@@ -216,6 +264,7 @@ export class SimCluster {
   }
 
   stop(): void {
+    this.autoscaler?.stop();
     for (const s of this.schedulers) s.crash();
     for (const cm of this.controllerManagers) cm.crash();
     for (const a of this.agents.values()) a.stop();

@@ -131,7 +131,8 @@ export class ScenarioRun {
       },
     });
     const { clock, server } = cluster;
-    const zones = [...new Set(cluster.nodes.map((n) => n.zone))].sort();
+    // Zones an autoscaled pool may add nodes to count from the start.
+    const zones = [...new Set([...cluster.nodes.map((n) => n.zone), ...scenario.nodePools.filter((p) => p.autoscaling).flatMap((p) => p.zones)])].sort();
     metrics = new RunMetrics(clock, server.options.etcdPrefix, zones, clock.now(), scenario.sampleIntervalMs);
     timelines = new Timelines(clock, server.options.etcdPrefix, metrics.t0);
     checkers = new Checkers(metrics);
@@ -295,6 +296,7 @@ function buildReport(scenario: Scenario, seed: number, m: RunMetrics, cluster: S
     failovers: m.failovers(),
     replicaSetDips: m.replicaSetDips,
     ...(cluster.served ? { requestTime: requestTimeOf(cluster.served.times) } : {}),
+    ...(cluster.cloud ? { autoscaling: { groups: cluster.cloud.report(scenario.durationMs) } } : {}),
   };
 }
 

@@ -98,6 +98,8 @@ export const isNotFound = (e: unknown): e is StatusError => e instanceof StatusE
 export const isConflict = (e: unknown): e is StatusError => e instanceof StatusError && e.status.reason === 'Conflict';
 /** Whether `e` says the object is there already (errors.IsAlreadyExists). */
 export const isAlreadyExists = (e: unknown): e is StatusError => e instanceof StatusError && e.status.reason === 'AlreadyExists';
+/** Whether `e` asks the client to come back later (errors.IsTooManyRequests): a rate limit, or an eviction its budget refuses. */
+export const isTooManyRequests = (e: unknown): e is StatusError => e instanceof StatusError && e.status.reason === 'TooManyRequests';
 /** Whether `e` is a refusal of the request (errors.IsForbidden): no permission, a namespace being deleted. */
 export const isForbidden = (e: unknown): e is StatusError => e instanceof StatusError && e.status.reason === 'Forbidden';
 

@@ -33,7 +33,7 @@ import { Nominator } from './nominator.ts';
 import { findPreemption, PREEMPTED } from './preemption.ts';
 import { SchedulingQueue, type QueuedPod } from './queue.ts';
 import { actorIds } from '../system/ids.ts';
-import { whenState } from '../system/when-state.ts';
+import { startRunning } from '../system/when-state.ts';
 import { NODES, type Node, PODS, type Pod, type PodStatus } from '../api/model/core.ts';
 
 /** What the scheduler watches, all namespaces: the watch subjects its NATS user may subscribe to follow from this. */
@@ -167,9 +167,7 @@ export class Scheduler {
 
   /** Lists and watches nodes and pods, then runs its loop; rejects if it could not start. */
   start(): Promise<void> {
-    const started = whenState(this.#lifecycle, (s) => (s.matches('Running') ? 'settled' : s.matches('Failed') ? new Error(s.context.error) : undefined));
-    this.#lifecycle.start();
-    return started;
+    return startRunning(this.#lifecycle);
   }
 
   stop(): void {
@@ -450,7 +448,7 @@ const labelsChanged = (old: Pod | undefined, pod: Pod) =>
 const specOrLabelsChanged = (old: Pod, pod: Pod) => labelsChanged(old, pod) || JSON.stringify(old.spec) !== JSON.stringify(pod.spec);
 
 /** What the filters read of a node: a change elsewhere (heartbeats, images) does not move parked pods. */
-function schedulingRelevantChange(old: Node, node: Node): boolean {
+export function schedulingRelevantChange(old: Node, node: Node): boolean {
   const view = (n: Node) => JSON.stringify([n.metadata.labels, n.spec?.taints, n.spec?.unschedulable, n.status?.allocatable]);
   return view(old) !== view(node);
 }

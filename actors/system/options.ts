@@ -13,10 +13,11 @@ import { objectMachine } from '../../machines/object.ts';
 import { podMachine } from '../../machines/pod.ts';
 import { schedulerMachine } from '../../machines/scheduler.ts';
 import { zoneMachine } from '../../machines/zone.ts';
+import { clusterAutoscalerMachine } from '../../machines/cluster-autoscaler.ts';
 
 /** Every machine an orchsim process hosts, by its id (an inspector draws them from here). */
 export const MACHINES: ReadonlyMap<string, AnyStateMachine> = new Map([apiServerMachine, componentMachine, controllerMachine, leaderMachine,
-  nodeHealthMachine, nodeMachine, objectMachine, podMachine, schedulerMachine, zoneMachine].map((m) => [m.id, m as AnyStateMachine]));
+  nodeHealthMachine, nodeMachine, objectMachine, podMachine, schedulerMachine, zoneMachine, clusterAutoscalerMachine].map((m) => [m.id, m as AnyStateMachine]));
 
 /** The machines' ids, sorted: what `--inspect-machines` may name. */
 export const MACHINE_IDS: readonly string[] = [...MACHINES.keys()].sort();

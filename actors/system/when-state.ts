@@ -21,3 +21,16 @@ export function whenState<A extends AnyActorRef>(actor: A, judge: (snapshot: Sna
     });
   });
 }
+
+/** A component's machine with Running and Failed states, the failure's text in its context. */
+type RunnableActor = AnyActorRef & { start(): void; getSnapshot(): { matches(state: 'Running' | 'Failed'): boolean; context: { error?: string | undefined } } };
+
+/** Starts the actor; resolves once its machine is Running, rejects with its error once it is Failed. */
+export function startRunning(actor: RunnableActor): Promise<void> {
+  const started = whenState(actor, (s) => {
+    const snapshot = s as ReturnType<RunnableActor['getSnapshot']>;
+    return snapshot.matches('Running') ? 'settled' : snapshot.matches('Failed') ? new Error(snapshot.context.error) : undefined;
+  });
+  actor.start();
+  return started;
+}

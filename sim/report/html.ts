@@ -5,6 +5,7 @@
 import { barChart, lineChart, type LineSeries, type TimeMarker } from './charts.ts';
 import { card, CSS, figure, section, table } from './page.ts';
 import { escapeHtml } from './escape.ts';
+import { autoscalingSection } from './autoscaling-html.ts';
 import { formatClock, formatCount, formatInteger, formatList, formatMs, formatPercent } from './format.ts';
 import type { FaultRecord, Histogram, Percentiles, Report } from './types.ts';
 
@@ -254,6 +255,7 @@ export function renderReportHtml(report: Report): string {
     timeSection(report, markers),
     histogramSection(report),
     zoneSection(report, markers),
+    autoscalingSection(report, markers),
     controlPlaneSection(report, markers),
     unschedulableSection(report),
     pendingSection(report),

@@ -94,6 +94,15 @@ function requestTime(t: NonNullable<Report['requestTime']>): string[] {
     'a component also waits for its own client\'s QPS limit before sending'];
 }
 
+/** Each node group: its nodes at the start, fewest and most, its node-hours and what they cost. */
+function autoscaling(a: NonNullable<Report['autoscaling']>): string[] {
+  return a.groups.map((g) => {
+    const counts = g.nodes.map(([, n]) => n);
+    const cost = g.cost === undefined ? '' : `, cost ${formatCount(g.cost)}`;
+    return `${plain(g.name)} (${g.min}..${g.max}): ${counts[0]} at the start, ${Math.min(...counts)} to ${Math.max(...counts)} nodes, ${formatCount(g.nodeHours)} node-hours${cost}`;
+  });
+}
+
 function wallLines(durationMs: number, wall: WallFigures): string[] {
   const speed = wall.wallMs > 0 ? ` (${formatCount(durationMs / wall.wallMs)} virtual s per wall s)` : '';
   return [...entry('wall time', `${formatMs(wall.wallMs)}${speed}`), ...entry('peak memory', `${formatBytes(wall.peakRssBytes)} RSS`)];
@@ -126,6 +135,7 @@ export function renderSummary(report: Report, wall?: WallFigures): string {
     ...entry('events', formatInteger(s.events) + perVirtualSecond(s.events, durationMs)),
     ...entry('api requests', formatInteger(s.apiRequests) + perVirtualSecond(s.apiRequests, durationMs)),
     ...(report.requestTime ? entry('request time', ...requestTime(report.requestTime)) : []),
+    ...(report.autoscaling ? entry('autoscaling', ...autoscaling(report.autoscaling)) : []),
     ...(wall ? wallLines(durationMs, wall) : []),
   ];
   return lines.join('\n');

@@ -1,6 +1,7 @@
 // What a run reports: `report.json` is this object, serialised with sorted keys; `report.html`
 // draws it. Everything here is a function of the scenario and the seed (the same pair gives the
 // same bytes): wall-clock figures are kept out and printed with the summary instead.
+import type { GroupHistory } from '../cloud-provider.ts';
 
 export interface Report {
   /** Report format version. */
@@ -27,6 +28,8 @@ export interface Report {
   timelines: Timelines;
   /** Where the API requests' time went, when the scenario models it (`requestTime:`). */
   requestTime?: RequestTime;
+  /** The cluster autoscaler's node groups, when the scenario has one (`clusterAutoscaler:`). */
+  autoscaling?: { groups: GroupHistory[] };
 }
 
 export interface RequestTime {

@@ -4,7 +4,7 @@ import { formatDuration } from '../../actors/api/duration.ts';
 import { wholeUnits } from '../../actors/api/quantity.ts';
 import { REPLICA_FAULTS, type Fault, type NodePool, type ReplicaFaultKind, type Scenario } from './types.ts';
 import { listed, type Field } from './field.ts';
-import { locateNode, nodesInZone } from './pools.ts';
+import { locateNode, nodeName, nodesInZone } from './pools.ts';
 import { dnsLabel, durationMs, nonEmptyString, number, oneOf, optional, positiveInteger, quantity } from './schema.ts';
 
 const FAULT_FIELDS = ['kind', 'at', 'recoverAfter', 'nodes', 'count', 'largest', 'pool', 'zone', 'memory', 'replica', 'downFor', 'upFor', 'probability', 'latency', 'component'];
@@ -113,7 +113,7 @@ function namedNodes(f: Field, pools: ReadonlyMap<string, NodePool>): string[] {
 
 function exampleNode(pools: ReadonlyMap<string, NodePool>): string {
   const pool = pools.values().next().value as NodePool;
-  return `${pool.name}-${'0'.repeat(String(pool.count - 1).length)}`;
+  return nodeName(pool, 0);
 }
 
 function describeFilter(pool: string | undefined, zone: string | undefined): string {

@@ -16,6 +16,9 @@
 //                               # defaults 4, 16Gi, 100Gi, 110; quantities > 0; pods integer 1..1000
 //       labels: { pool: general }
 //       taints: [{ key: dedicated, value: gpu, effect: NoSchedule }]
+//       costPerHour: 0.4        # optional, per node-hour
+//       autoscaling: { min: 1, max: 10 }   # optional: a node group of the cluster autoscaler
+//                               # (0 <= min <= count <= max; count may then be 0)
 //       node: { apiVersion: v1, kind: Node, ... }
 //                               # optional Node manifest: labels, taints, capacity (status.allocatable,
 //                               # else status.capacity), region and zone (topology labels) come from it;
@@ -62,6 +65,9 @@
 //   replicas: { controllerManager: 2, scheduler: 2 }   # optional, 1..10 each, default 1: they elect leaders
 //   events: true                # optional, default false: whether the components record Events
 //   plan: { vary: [...], seeds: 3, targets: {...} }    # for `orchsim plan` (plan.ts)
+//   clusterAutoscaler:          # optional: a cluster autoscaler over the pools with autoscaling:
+//     scan-interval: 10s        # the real flags by name (actors/cluster-autoscaler/options.ts)
+//     provisioningDelay: 1m     # how long a new node takes to join (default 1m)
 //   manifests: cluster.yaml     # or a list: files of Node, Pod and PodTemplate objects (or Lists of
 //                               # them), relative to this file. A Node is a pool of one named after it;
 //                               # a Pod (or PodTemplate) a workload of one pod at 0s named after it,
@@ -87,11 +93,12 @@ import { boolean, durationMs, integer, nonEmptyString, optional, string } from '
 import { workload } from './workloads.ts';
 import { yamlDocuments } from './yaml-documents.ts';
 import { requestTime } from './request-time.ts';
+import { clusterAutoscaler } from './cluster-autoscaler.ts';
 
 export { ScenarioError } from './field.ts';
 export { nodeNames } from './pools.ts';
 
-const SCENARIO_FIELDS = ['name', 'description', 'seed', 'duration', 'sampleInterval', 'nodePools', 'workloads', 'faults', 'options', 'replicas', 'events', 'requestTime', 'plan', 'manifests'];
+const SCENARIO_FIELDS = ['name', 'description', 'seed', 'duration', 'sampleInterval', 'nodePools', 'workloads', 'faults', 'options', 'replicas', 'events', 'requestTime', 'plan', 'manifests', 'clusterAutoscaler'];
 const REPLICAS_MAX = 10;
 const COMPONENTS = ['apiserver', 'scheduler', 'nodeagent', 'controllerManager'] as const;
 const RUN_MAX_MS = 7 * 24 * 3_600_000; // 7 days
@@ -161,6 +168,7 @@ export function parseScenario(text: string, source: { name: string; dir: string;
     events: optional(root.child('events'), boolean, false),
     ...(root.child('requestTime').present ? { requestTime: requestTime(root.child('requestTime')) } : {}),
     ...(root.child('plan').present ? { plan: plan(root.child('plan'), poolsByName) } : {}),
+    ...(root.child('clusterAutoscaler').present ? { clusterAutoscaler: clusterAutoscaler(root.child('clusterAutoscaler'), nodePools) } : {}),
   };
 }
 

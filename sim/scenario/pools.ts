@@ -5,9 +5,9 @@ import type { NodePool } from './types.ts';
 import type { Field } from './field.ts';
 import { taints } from './constraints.ts';
 import { manifest } from './manifest-schema.ts';
-import { dnsLabel, labels, labelValue, number, optional, positiveInteger, quantity } from './schema.ts';
+import { dnsLabel, integer, labels, labelValue, number, optional, positiveInteger, quantity } from './schema.ts';
 
-const POOL_FIELDS = ['name', 'count', 'region', 'zones', 'capacity', 'labels', 'taints', 'node', 'costPerHour'];
+const POOL_FIELDS = ['name', 'count', 'region', 'zones', 'capacity', 'labels', 'taints', 'node', 'costPerHour', 'autoscaling'];
 const CAPACITY_FIELDS = ['cpu', 'memory', 'ephemeralStorage', 'pods'] as const;
 const DEFAULT_CAPACITY: NodePool['capacity'] = { cpu: '4', memory: '16Gi', ephemeralStorage: '100Gi', pods: 110 };
 const POOL_NODES_MAX = 100_000;
@@ -34,9 +34,21 @@ interface NodeFacts {
 export function nodePool(f: Field): NodePool {
   f.mapping(POOL_FIELDS);
   const name = dnsLabel(f.child('name'));
-  const count = positiveInteger(f.child('count'), POOL_NODES_MAX);
+  const count = integer(f.child('count'), f.child('autoscaling').present ? 0 : 1, POOL_NODES_MAX, f.child('autoscaling').present ? 'a non-negative integer' : 'a positive integer');
   const facts = f.child('node').present ? nodeFacts(f.child('node')) : undefined;
-  return pool(f, name, count, facts);
+  const out = pool(f, name, count, facts);
+  if (f.child('autoscaling').present) out.autoscaling = autoscaling(f.child('autoscaling'), count);
+  return out;
+}
+
+/** `autoscaling: { min, max }`: 0 <= min <= count <= max, max at least 1. */
+function autoscaling(f: Field, count: number): { min: number; max: number } {
+  f.mapping(['min', 'max']);
+  const min = integer(f.child('min'), 0, POOL_NODES_MAX, 'a non-negative integer');
+  const max = positiveInteger(f.child('max'), POOL_NODES_MAX);
+  if (min > max) f.child('min').fail(`must be at most max (${max})`);
+  if (count < min || count > max) f.fail(`must have min <= count <= max (count is ${count})`);
+  return { min, max };
 }
 
 /** A Node of a manifests file: a pool of one, named after the node. */
@@ -113,11 +125,21 @@ function nodeFacts(f: Field): NodeFacts {
   return facts;
 }
 
-/** The pool's node names: `<pool>-<index>`, the index zero-padded to the width of `count - 1` (`general-00` … `general-19`). */
+/**
+ * The pool's node names: `<pool>-<index>`, the index zero-padded to the width of `count - 1`
+ * (`general-00` … `general-19`); in an autoscaled pool, of `max - 1`, so nodes added later are
+ * named alike.
+ */
 export function nodeNames(pool: NodePool): string[] {
-  const width = String(pool.count - 1).length;
-  return Array.from({ length: pool.count }, (_, i) => `${pool.name}-${String(i).padStart(width, '0')}`);
+  return Array.from({ length: pool.count }, (_, i) => nodeName(pool, i));
 }
+
+/** The name of the pool's node number `index`. */
+export function nodeName(pool: NodePool, index: number): string {
+  return `${pool.name}-${String(index).padStart(indexWidth(pool), '0')}`;
+}
+
+const indexWidth = (pool: NodePool) => String((pool.autoscaling?.max ?? pool.count) - 1).length;
 
 /**
  * The pool and index a node name denotes, if any, without listing the pool's nodes. Unambiguous:
@@ -127,7 +149,7 @@ export function locateNode(pools: ReadonlyMap<string, NodePool>, node: string): 
   const dash = node.lastIndexOf('-');
   const pool = dash > 0 ? pools.get(node.slice(0, dash)) : undefined;
   const digits = node.slice(dash + 1);
-  if (!pool || !/^\d+$/.test(digits) || digits.length !== String(pool.count - 1).length) return undefined;
+  if (!pool || !/^\d+$/.test(digits) || digits.length !== indexWidth(pool)) return undefined;
   const index = Number(digits);
   return index < pool.count ? { pool, index } : undefined;
 }

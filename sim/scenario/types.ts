@@ -30,6 +30,15 @@ export interface Scenario {
   requestTime?: RequestTimeModel;
   /** `plan:` what `orchsim plan` varies and the targets it checks. */
   plan?: Plan;
+  /** `clusterAutoscaler:` a cluster autoscaler runs over the pools with `autoscaling:` (cluster-autoscaler.ts). */
+  clusterAutoscaler?: ClusterAutoscalerSettings;
+}
+
+/** The autoscaler's flags by name (checked by its option table) and the simulated cloud's part. */
+export interface ClusterAutoscalerSettings {
+  flags: Record<string, unknown>;
+  /** `provisioningDelay:` how long a node the autoscaler asks for takes to join (the cloud's part). */
+  provisioningDelayMs: number;
 }
 
 export interface ComponentOptions {
@@ -52,6 +61,8 @@ export interface NodePool {
   taints: Taint[];
   /** What one of its nodes costs per hour, in the user's currency (`orchsim plan` can minimise it). */
   costPerHour?: number;
+  /** `autoscaling:` a node group of the cluster autoscaler: it keeps the pool between min and max nodes (`count` is its size at the start). */
+  autoscaling?: { min: number; max: number };
   /** When the pool came from a Node manifest (`node:`): that manifest, for labels/taints/capacity it carries. */
   manifest?: KObject;
 }

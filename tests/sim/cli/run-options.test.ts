@@ -34,7 +34,7 @@ test('a run names one scenario, and pods to explain as NAMESPACE/NAME', async ()
 test('an inspection log needs a file it can write, and machines that exist', async () => {
   assert.match(await refusal([QUICKSTART, '--inspect-machines', 'zone']), /--inspect-machines chooses what --inspect-log writes: give --inspect-log FILE too/);
   assert.match(await refusal([QUICKSTART, '--inspect-log', '/tmp/x.jsonl', '--inspect-machines', 'zone,nodes']),
-    /--inspect-machines: names "nodes", which is not a machine; the machines are apiserver, component, controller, leader, node, node-health, object, pod, scheduler, zone/);
+    /--inspect-machines: names "nodes", which is not a machine; the machines are apiserver, cluster-autoscaler, component, controller, leader, node, node-health, object, pod, scheduler, zone/);
   assert.match(await refusal([QUICKSTART, '--inspect-log', '/no/such/dir/log.jsonl']), /--inspect-log \/no\/such\/dir\/log.jsonl: cannot write it \(ENOENT\)/);
 });
 

@@ -241,7 +241,7 @@ test('an unknown field is named, with the closest allowed field and the list of 
   rejects('workloads: [{ name: w, cuont: 1, requests: {} }]', 'workloads[0].cuont',
     'unknown field (did you mean count?); allowed fields: name, namespace, count, start, arrival, requests, limits, priority, labels, image, tolerations, nodeSelector, pod, template, runDuration, failureProbability, controller, usage');
   const top = errorOf('durration: 30m\n');
-  assert.is(top.message, 'scenario.yaml: durration: unknown field (did you mean duration?); allowed fields: name, description, seed, duration, sampleInterval, nodePools, workloads, faults, options, replicas, events, requestTime, plan, manifests');
+  assert.is(top.message, 'scenario.yaml: durration: unknown field (did you mean duration?); allowed fields: name, description, seed, duration, sampleInterval, nodePools, workloads, faults, options, replicas, events, requestTime, plan, manifests, clusterAutoscaler');
   rejects('options: { schedular: {} }', 'options.schedular', 'unknown field (did you mean scheduler?); allowed fields: apiserver, scheduler, nodeagent, controllerManager');
   rejects('workloads: [{ name: w, count: 1, requests: {}, arrival: { kind: poisson, interval: 1s } }]', 'workloads[0].arrival.interval',
     'unknown field; allowed fields: kind, ratePerSecond');

@@ -1,0 +1,168 @@
+// The simulated cloud under the cluster autoscaler: one node group per pool with `autoscaling:`.
+// A node asked for joins `provisioningDelayMs` later (its agent starts and registers the Node, as
+// a pool's nodes do at the start), named `<pool>-<index>` with the lowest index free; a node
+// removed loses its agent at once and its Node object is deleted, as a cloud's node lifecycle
+// controller deletes the Node of a machine that is gone. Each group's node count over time and its
+// node-hours are kept for the report.
+import type { Clock } from '../actors/api/env.ts';
+import type { Node } from '../actors/api/model/core.ts';
+import type { CloudProvider, NodeGroup } from '../actors/cluster-autoscaler/cloud-provider.ts';
+import type { NodePool } from './scenario/types.ts';
+import { nodeName } from './scenario/pools.ts';
+import { POOL_LABEL } from './cluster.ts';
+
+
+/** What the cloud needs of the cluster: a node of a pool started, or stopped and its Node deleted. */
+export interface NodeHost {
+  addNode(pool: NodePool, name: string, index: number): Promise<void>;
+  removeNode(name: string): Promise<void>;
+}
+
+export interface GroupHistory {
+  name: string;
+  min: number;
+  max: number;
+  costPerHour?: number;
+  /** [virtual ms since the start, nodes running] at the start and at each change. */
+  nodes: [number, number][];
+  nodeHours: number;
+  cost?: number;
+}
+
+class SimNodeGroup implements NodeGroup {
+  readonly id: string;
+  readonly minSize: number;
+  readonly maxSize: number;
+  readonly costPerHour: number | undefined;
+  target: number;
+  /** Node indexes in use (running or asked for). */
+  readonly used = new Set<number>();
+  readonly running = new Set<string>();
+  readonly history: [number, number][] = [];
+  nodeMs = 0;
+  #since: number;
+
+  constructor(readonly pool: NodePool, startMs: number) {
+    this.id = pool.name;
+    this.minSize = pool.autoscaling!.min;
+    this.maxSize = pool.autoscaling!.max;
+    this.costPerHour = pool.costPerHour;
+    this.target = pool.count;
+    this.#since = startMs;
+    for (let i = 0; i < pool.count; i++) {
+      this.used.add(i);
+      this.running.add(nodeName(pool, i));
+    }
+    this.history.push([0, pool.count]);
+  }
+
+  targetSize(): number {
+    return this.target;
+  }
+
+  templateNode(): Node {
+    const p = this.pool;
+    const zone = p.zones[this.#freeIndex() % p.zones.length] ?? '';
+    const capacity = { cpu: p.capacity.cpu, memory: p.capacity.memory, 'ephemeral-storage': p.capacity.ephemeralStorage, pods: String(p.capacity.pods) };
+    return {
+      metadata: {
+        name: `template-node-for-${p.name}`,
+        labels: { 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', ...(p.region ? { 'topology.kubernetes.io/region': p.region } : {}),
+          ...(zone ? { 'topology.kubernetes.io/zone': zone } : {}), ...p.labels, [POOL_LABEL]: p.name },
+      },
+      spec: p.taints.length ? { taints: p.taints } : {},
+      status: { capacity, allocatable: capacity, conditions: [{ type: 'Ready', status: 'True' }] },
+    } as Node;
+  }
+
+  #freeIndex(): number {
+    let i = 0;
+    while (this.used.has(i)) i++;
+    return i;
+  }
+
+  /** Takes the lowest free index for a node asked for. */
+  claim(): number {
+    const i = this.#freeIndex();
+    this.used.add(i);
+    return i;
+  }
+
+  /** The node count changed at `atMs` (since the start): its node-time so far is added up. */
+  changed(atMs: number): void {
+    this.nodeMs += this.running.size * (atMs - this.#since);
+    this.#since = atMs;
+  }
+
+  report(endMs: number): GroupHistory {
+    const nodeHours = (this.nodeMs + this.running.size * (endMs - this.#since)) / 3_600_000;
+    return {
+      name: this.id, min: this.minSize, max: this.maxSize, nodes: this.history, nodeHours,
+      ...(this.costPerHour !== undefined ? { costPerHour: this.costPerHour, cost: nodeHours * this.costPerHour } : {}),
+    };
+  }
+}
+
+export class SimCloudProvider implements CloudProvider {
+  readonly #groups: SimNodeGroup[];
+  readonly #byId: Map<string, SimNodeGroup>;
+
+  constructor(pools: readonly NodePool[], readonly host: NodeHost, readonly clock: Clock, readonly provisioningDelayMs: number,
+    readonly t0: number, readonly onError: (e: unknown) => void) {
+    this.#groups = pools.filter((p) => p.autoscaling).map((p) => new SimNodeGroup(p, 0));
+    this.#byId = new Map(this.#groups.map((g) => [g.id, g]));
+  }
+
+  nodeGroups(): readonly NodeGroup[] {
+    return this.#groups;
+  }
+
+  nodeGroupForNode(node: Node): NodeGroup | undefined {
+    return this.#byId.get(node.metadata.labels?.[POOL_LABEL] ?? '');
+  }
+
+  #group(id: string): SimNodeGroup {
+    const g = this.#byId.get(id);
+    if (!g) throw new Error(`no node group ${JSON.stringify(id)}`);
+    return g;
+  }
+
+  increaseSize(groupId: string, delta: number): void {
+    const g = this.#group(groupId);
+    if (!(Number.isInteger(delta) && delta > 0)) throw new Error(`size increase must be positive, got ${delta}`);
+    if (g.target + delta > g.maxSize) throw new Error(`size increase too large - desired:${g.target + delta} max:${g.maxSize}`);
+    g.target += delta;
+    for (let i = 0; i < delta; i++) {
+      const index = g.claim();
+      const name = nodeName(g.pool, index);
+      this.clock.setTimeout(() => {
+        g.changed(this.#since());
+        g.running.add(name);
+        g.history.push([this.#since(), g.running.size]);
+        void this.host.addNode(g.pool, name, index).catch(this.onError);
+      }, this.provisioningDelayMs);
+    }
+  }
+
+  async deleteNodes(groupId: string, nodes: readonly string[]): Promise<void> {
+    const g = this.#group(groupId);
+    if (g.target - nodes.length < g.minSize) throw new Error(`node group ${groupId} would go below its minimum size ${g.minSize}`);
+    g.target -= nodes.length;
+    for (const name of nodes) {
+      g.changed(this.#since());
+      g.running.delete(name);
+      g.used.delete(Number(name.slice(g.pool.name.length + 1)));
+      g.history.push([this.#since(), g.running.size]);
+      await this.host.removeNode(name);
+    }
+  }
+
+  #since(): number {
+    return this.clock.now() - this.t0;
+  }
+
+  /** Each group's nodes over time, node-hours and cost up to `endMs` since the start. */
+  report(endMs: number): GroupHistory[] {
+    return this.#groups.map((g) => g.report(endMs));
+  }
+}
