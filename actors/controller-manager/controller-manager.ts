@@ -24,6 +24,7 @@
 //   endpointslice-mirroring-controller   EndpointSlices mirroring the Endpoints of selectorless Services
 //   serviceaccount-controller   a `default` ServiceAccount in every namespace
 //   root-ca-certificate-publisher-controller   the kube-root-ca.crt ConfigMap in every namespace (given a CA)
+//   horizontal-pod-autoscaler-controller   scales each autoscaler's target by its pods' metrics
 //
 // Its registry (`metrics`) holds what a real controller manager's /metrics shows of these: the
 // requests of its clients (rest_client_*), its work queues (workqueue_*), its leader status.
@@ -66,6 +67,7 @@ import { JobController } from './controllers/job.ts';
 import { CronJobController } from './controllers/cronjob.ts';
 import { TtlAfterFinishedController } from './controllers/ttl-after-finished.ts';
 import { TaintEvictionController } from './controllers/taint-eviction.ts';
+import { HorizontalPodAutoscalerController } from './controllers/horizontal-pod-autoscaler.ts';
 import { controllerEnabled, controllerManagerOptions, KNOWN_CONTROLLERS, type ControllerManagerOptions, type ControllerName } from './options.ts';
 import { actorIds } from '../system/ids.ts';
 
@@ -103,6 +105,7 @@ const SERVICE_ACCOUNTS: Partial<Record<ControllerName, string>> = {
   'endpointslice-mirroring-controller': 'endpointslicemirroring-controller',
   'serviceaccount-controller': 'service-account-controller',
   'root-ca-certificate-publisher-controller': 'root-ca-cert-publisher',
+  'horizontal-pod-autoscaler-controller': 'horizontal-pod-autoscaler',
 };
 
 /** The service account of each controller `o` enables (under --use-service-account-credentials). */
@@ -167,6 +170,9 @@ class Loops {
     if (enabled('serviceaccount-controller')) add(new ServiceAccountsController(base('serviceaccount-controller')));
     if (enabled('root-ca-certificate-publisher-controller') && init.rootCa !== undefined)
       add(new RootCaPublisher({ ...base('root-ca-certificate-publisher-controller'), rootCa: init.rootCa }));
+    if (enabled('horizontal-pod-autoscaler-controller')) add(new HorizontalPodAutoscalerController({ ...base('horizontal-pod-autoscaler-controller'), options: {
+      syncPeriodMs: o.hpaSyncPeriodMs, downscaleStabilizationMs: o.hpaDownscaleStabilizationMs,
+      rules: { tolerance: o.hpaTolerance, cpuInitializationPeriodMs: o.hpaCpuInitializationPeriodMs, initialReadinessDelayMs: o.hpaInitialReadinessDelayMs } } }));
   }
 
   async start(): Promise<void> {

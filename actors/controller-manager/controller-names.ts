@@ -25,6 +25,7 @@ export const CONTROLLER_ALIASES: Readonly<Record<string, string>> = {
   endpointslicemirroring: 'endpointslice-mirroring-controller',
   serviceaccount: 'serviceaccount-controller',
   'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
+  horizontalpodautoscaling: 'horizontal-pod-autoscaler-controller',
 };
 
 /** Real controllers orchsim does not simulate, by their current and older names. */
@@ -33,7 +34,6 @@ export const NOT_SIMULATED_CONTROLLERS: ReadonlySet<string> = new Set([
   'token-cleaner-controller', 'tokencleaner',
   'replicationcontroller-controller', 'replicationcontroller',
   'serviceaccount-token-controller', 'serviceaccount-token',
-  'horizontal-pod-autoscaler-controller', 'horizontalpodautoscaling',
   'certificatesigningrequest-signing-controller', 'csrsigning',
   'certificatesigningrequest-approving-controller', 'csrapproving',
   'certificatesigningrequest-cleaner-controller', 'csrcleaner',

@@ -15,7 +15,8 @@ import { inspectOptions } from '../system/options.ts';
 /** The controllers `--controllers '*'` runs, by the names the flag takes. */
 export const KNOWN_CONTROLLERS = ['node-lifecycle-controller', 'taint-eviction-controller', 'replicaset-controller', 'pod-garbage-collector', 'garbage-collector', 'namespace-controller', 'deployment-controller', 'daemonset-controller', 'statefulset-controller', 'clusterrole-aggregation-controller', 'resourcequota-controller',
   'disruption-controller', 'job-controller', 'cronjob-controller', 'ttl-after-finished-controller',
-  'endpoints-controller', 'endpointslice-controller', 'endpointslice-mirroring-controller', 'serviceaccount-controller', 'root-ca-certificate-publisher-controller'] as const;
+  'endpoints-controller', 'endpointslice-controller', 'endpointslice-mirroring-controller', 'serviceaccount-controller', 'root-ca-certificate-publisher-controller',
+  'horizontal-pod-autoscaler-controller'] as const;
 export type ControllerName = (typeof KNOWN_CONTROLLERS)[number];
 
 /** With the `--leader-elect` options it shares with the scheduler (only the replica holding the lock works). */
@@ -64,6 +65,12 @@ export interface ControllerManagerOptions extends LeaderElectOptions {
   mirroringEndpointsliceUpdatesBatchPeriodMs?: number;
   /** `--use-service-account-credentials`: each controller authenticates as its own service account (in orch-system). */
   useServiceAccountCredentials: boolean;
+  /** The `--horizontal-pod-autoscaler-*` options: how often autoscalers sync, the downscale window, the CPU sample rules, the tolerance. */
+  hpaSyncPeriodMs: number;
+  hpaDownscaleStabilizationMs: number;
+  hpaCpuInitializationPeriodMs: number;
+  hpaInitialReadinessDelayMs: number;
+  hpaTolerance: number;
   /** `--orch-api-qps`, `--orch-api-burst`: the client's limit towards the API server; 0 QPS: no limit. */
   orchApiQps: number;
   orchApiBurst: number;
@@ -165,11 +172,11 @@ export const CONTROLLER_MANAGER_TABLE = new OptionTable<ControllerManagerOptions
   { name: 'namespace-sync-period', kind: duration, default: 300_000, group: GROUP, rule: positive, help: 'how often namespaces\' life cycles are synced', inert: 'namespaces are synced on every change' },
   { name: 'resource-quota-sync-period', kind: duration, key: 'resourceQuotaSyncPeriodMs', default: 300_000, group: GROUP, rule: positive, help: 'how often every quota\'s usage is recounted' },
   { name: 'min-resync-period', kind: duration, default: 12 * 3_600_000, group: GROUP, rule: positive, help: 'reflectors resync at a random time between this and twice this', inert: 'informers never lose events here, so they do not resync' },
-  { name: 'horizontal-pod-autoscaler-sync-period', kind: duration, default: 15_000, group: GROUP, rule: positive, help: 'how often autoscalers are synced', inert: NOT_RUN },
-  { name: 'horizontal-pod-autoscaler-downscale-stabilization', kind: duration, default: 300_000, group: GROUP, rule: notNegative, help: 'the window of downscale recommendations', inert: NOT_RUN },
-  { name: 'horizontal-pod-autoscaler-cpu-initialization-period', kind: duration, default: 300_000, group: GROUP, rule: notNegative, help: 'how long after start CPU samples may be skipped', inert: NOT_RUN },
-  { name: 'horizontal-pod-autoscaler-initial-readiness-delay', kind: duration, default: 30_000, group: GROUP, rule: notNegative, help: 'how long after start readiness changes count as first readiness', inert: NOT_RUN },
-  { name: 'horizontal-pod-autoscaler-tolerance', kind: float, default: 0.1, group: GROUP, rule: notNegative, help: 'the least change from 1.0 in the metric ratio that scales', inert: NOT_RUN },
+  { name: 'horizontal-pod-autoscaler-sync-period', kind: duration, key: 'hpaSyncPeriodMs', default: 15_000, group: GROUP, rule: positive, help: 'how often autoscalers are synced' },
+  { name: 'horizontal-pod-autoscaler-downscale-stabilization', kind: duration, key: 'hpaDownscaleStabilizationMs', default: 300_000, group: GROUP, rule: notNegative, help: 'the window of downscale recommendations' },
+  { name: 'horizontal-pod-autoscaler-cpu-initialization-period', kind: duration, key: 'hpaCpuInitializationPeriodMs', default: 300_000, group: GROUP, rule: notNegative, help: 'how long after start CPU samples may be skipped' },
+  { name: 'horizontal-pod-autoscaler-initial-readiness-delay', kind: duration, key: 'hpaInitialReadinessDelayMs', default: 30_000, group: GROUP, rule: notNegative, help: 'how long after start readiness changes count as first readiness' },
+  { name: 'horizontal-pod-autoscaler-tolerance', kind: float, key: 'hpaTolerance', default: 0.1, group: GROUP, rule: notNegative, help: 'the least change from 1.0 in the metric ratio that scales' },
   ...leaderElectSpecs<ControllerManagerOptions>(GROUP, 'orch-controller-manager'),
   { name: 'node-monitor-period', kind: duration, key: 'nodeMonitorPeriodMs', default: 5_000, group: GROUP, rule: positive, help: 'how often node health is probed' },
   { name: 'node-monitor-grace-period', kind: duration, key: 'nodeMonitorGracePeriodMs', default: 40_000, group: GROUP, rule: positive,

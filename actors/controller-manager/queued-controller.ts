@@ -35,12 +35,12 @@ export interface QueuedControllerInit {
 /** The real controllers' work queue names where they are not the controller's name less `-controller`. */
 const QUEUE_NAMES: Record<string, string> = { 'generic-garbage-collector': 'garbage_collector_attempt_to_delete', 'ttl-after-finished-controller': 'ttl_jobs_to_delete',
   'endpoint-controller': 'endpoint', 'endpointslice-controller': 'endpoint_slice', 'endpointslicemirroring-controller': 'endpoint_slice_mirroring',
-  'service-account-controller': 'serviceaccount' };
+  'service-account-controller': 'serviceaccount', 'horizontal-pod-autoscaler': 'horizontalpodautoscaler' };
 
 /** The controllers' --controllers names where they are not the name their clients and queues go by. */
 const CONTROLLER_NAMES: Record<string, string> = { 'generic-garbage-collector': 'garbage-collector', 'endpoint-controller': 'endpoints-controller',
   'service-account-controller': 'serviceaccount-controller', 'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
-  'endpointslicemirroring-controller': 'endpointslice-mirroring-controller' };
+  'endpointslicemirroring-controller': 'endpointslice-mirroring-controller', 'horizontal-pod-autoscaler': 'horizontal-pod-autoscaler-controller' };
 
 /** The source component of a controller's Events where the real one names it otherwise than the controller. */
 const EVENT_SOURCES: Record<string, string> = { 'disruption-controller': 'controllermanager' };

@@ -133,6 +133,16 @@ export const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
     rule(['get'], ['*'], ['*/scale']),
     events,
   ],
+  'horizontal-pod-autoscaler': [
+    rule(READ, ['autoscaling'], ['horizontalpodautoscalers']),
+    rule(['update'], ['autoscaling'], ['horizontalpodautoscalers/status']),
+    rule(['get', 'update'], ['*'], ['*/scale']),
+    rule(['list'], [CORE], ['pods']),
+    rule(['list'], ['metrics.k8s.io'], ['pods']),
+    rule(['get', 'list'], ['custom.metrics.k8s.io'], ['*']),
+    rule(['get', 'list'], ['external.metrics.k8s.io'], ['*']),
+    events,
+  ],
   'namespace-controller': [
     rule(['delete', 'get', 'list', 'watch'], [CORE], ['namespaces']),
     rule(['update'], [CORE], ['namespaces/finalize', 'namespaces/status']),

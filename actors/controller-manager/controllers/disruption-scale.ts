@@ -36,7 +36,7 @@ export const controllerOf = (o: KObject): OwnerReference | undefined => o.metada
 const replicasOf = (o: ReplicaSet | Deployment | StatefulSet): number => o.spec?.replicas ?? 1;
 
 /** schema.ParseGroupVersion. */
-function parseGroupVersion(apiVersion: string): { group: string; version: string } {
+export function parseGroupVersion(apiVersion: string): { group: string; version: string } {
   if (apiVersion === '') return { group: '', version: '' };
   const parts = apiVersion.split('/');
   if (parts.length === 1) return { group: '', version: parts[0]! };

@@ -1,7 +1,7 @@
 // HorizontalPodAutoscalers (autoscaling/v2): one replica at least, 80% CPU when no metric is given,
 // and the scaling rules of a behavior filled in (pkg/apis/autoscaling/v2 defaults.go, 1.32);
-// printHorizontalPodAutoscaler's Reference and Targets. The controller that acts on them is the
-// horizontal pod autoscaler's business, not the API server's.
+// printHorizontalPodAutoscaler's Reference and Targets. The controller manager's
+// horizontal-pod-autoscaler-controller acts on them.
 import type { StatusCause } from '../../../api/status.ts';
 import type { KObject } from '../../../api/types.ts';
 import { child, fill, nil, present } from '../defaults-fields.ts';
