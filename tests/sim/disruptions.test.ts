@@ -111,4 +111,23 @@ faults: [{ kind: spotInterruption, at: 1m, nodes: [s-1], notice: 30s }]
     run.dispose();
   }
 });
+test('an autoscaled group shrinks with a lost spot node, and a run of both disruptions is the same byte for byte twice', async () => {
+  const text = `
+duration: 10m
+nodePools:
+  - { name: spot, count: 3, zones: [z1, z2], capacity: { cpu: "4", memory: 16Gi }, autoscaling: { min: 2, max: 4 } }
+workloads: [{ name: web, controller: Deployment, count: 6, requests: { cpu: 500m } }]
+clusterAutoscaler: { provisioningDelay: 1m }
+faults:
+  - { kind: spotInterruption, at: 1m, count: 1 }
+  - { kind: maintenanceDrain, at: 3m, count: 2, downFor: 1m }
+`;
+  const first = await runScenario(parse(text));
+  const second = await runScenario(parse(text));
+  assert.equal(first.errors, []);
+  const group = first.report.autoscaling!.groups[0]!;
+  assert.equal(group.nodes.slice(0, 2), [[0, 3], [180_000, 2]], 'the group lost its node at the notice\'s end (1m + 2m)');
+  assert.is(JSON.stringify(first.report), JSON.stringify(second.report));
+});
+
 test.run();
