@@ -47,6 +47,7 @@ faults: [{ kind: maintenanceDrain, at: 1m, nodes: [a-2, a-0, a-1], waveSize: 2, 
 test('a drain honours a budget: the Deployment never has fewer Ready pods than minAvailable, and every node is drained and back', async () => {
   const seen = new Map<string, [number, string][]>();
   const ready = new Set<string>();
+  const evictedAt: number[] = [];
   let fewest = Infinity;
   const { report, errors, checks } = await runScenario(parse(`
 duration: 20m
@@ -62,6 +63,7 @@ faults: [{ kind: maintenanceDrain, at: 2m, nodes: [a-0, a-1], waveSize: 2, downF
       live.cluster.server.store.onChange((c) => {
         if (!c.key.includes('/core/pods/')) return;
         const pod = c.object as Pod;
+        if (pod.metadata.deletionTimestamp && !(c.prev as Pod | undefined)?.metadata.deletionTimestamp) evictedAt.push(live.virtualMs() / 1000);
         const isReady = c.type !== 'DELETED' && !pod.metadata.deletionTimestamp && (pod.status?.conditions ?? []).some((x) => x.type === 'Ready' && x.status === 'True');
         if (isReady) ready.add(pod.metadata.uid!);
         else ready.delete(pod.metadata.uid!);
@@ -77,6 +79,9 @@ faults: [{ kind: maintenanceDrain, at: 2m, nodes: [a-0, a-1], waveSize: 2, downF
     assert.equal([cordonAt, first, second], [120, 'cordoned', 'schedulable']);
     assert.ok(uncordonAt >= 180, `${name} held cordoned for downFor at least`);
   }
+  // Each eviction is sent at the wave's start or on kubectl's 5 s retries after it, and the budget lets them through one at a time.
+  assert.ok(evictedAt.length >= 3 && evictedAt.every((t) => t >= 120 && (t - 120) % 5 === 0), `evictions at ${evictedAt.join(', ')} s`);
+  assert.ok(new Set(evictedAt).size === evictedAt.length, `one eviction at a time: ${evictedAt.join(', ')} s`);
   const drain = report.faults[0]!;
   assert.ok(drain.recoveredAtMs !== undefined && drain.recoveredAtMs > 180_000, 'pods had to be evicted one budget at a time before the maintenance');
   assert.is(report.summary.pods.running, 4, 'the Deployment is whole again');
