@@ -148,13 +148,27 @@ export class SimCloudProvider implements CloudProvider {
     const g = this.#group(groupId);
     if (g.target - nodes.length < g.minSize) throw new Error(`node group ${groupId} would go below its minimum size ${g.minSize}`);
     g.target -= nodes.length;
-    for (const name of nodes) {
-      g.changed(this.#since());
-      g.running.delete(name);
-      g.used.delete(Number(name.slice(g.pool.name.length + 1)));
-      g.history.push([this.#since(), g.running.size]);
-      await this.host.removeNode(name);
-    }
+    for (const name of nodes) await this.#drop(g, name);
+  }
+
+  /**
+   * The cloud took a running instance back (a spot interruption): its group's size drops by one,
+   * even below the minimum, and the node goes. False if no group runs it.
+   */
+  async instanceLost(name: string): Promise<boolean> {
+    const g = this.#groups.find((group) => group.running.has(name));
+    if (!g) return false;
+    g.target -= 1;
+    await this.#drop(g, name);
+    return true;
+  }
+
+  async #drop(g: SimNodeGroup, name: string): Promise<void> {
+    g.changed(this.#since());
+    g.running.delete(name);
+    g.used.delete(Number(name.slice(g.pool.name.length + 1)));
+    g.history.push([this.#since(), g.running.size]);
+    await this.host.removeNode(name);
   }
 
   #since(): number {

@@ -255,6 +255,11 @@ export class SimCluster {
     }
   }
 
+  /** The cloud takes the node's instance back: an autoscaled group shrinks with it; any other node is simply gone. */
+  async loseInstance(name: string): Promise<void> {
+    if (!(await this.cloud?.instanceLost(name))) await this.removeNode(name);
+  }
+
   /** The node crashes: its agent stops at once (no more lease renewals, status or pod updates). */
   crashNode(name: string): void {
     const agent = this.agents.get(name);

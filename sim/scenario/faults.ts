@@ -7,8 +7,9 @@ import { listed, type Field } from './field.ts';
 import { locateNode, nodeName, nodesInZone } from './pools.ts';
 import { dnsLabel, durationMs, nonEmptyString, number, oneOf, optional, positiveInteger, quantity } from './schema.ts';
 
-const FAULT_FIELDS = ['kind', 'at', 'recoverAfter', 'nodes', 'count', 'largest', 'pool', 'zone', 'memory', 'replica', 'downFor', 'upFor', 'probability', 'latency', 'component'];
-const KIND_FIELDS: Record<string, string[]> = { downFor: ['nodeFlap'], upFor: ['nodeFlap'], probability: ['messageLoss'], latency: ['latency'], component: ['messageLoss', 'latency'] };
+const FAULT_FIELDS = ['kind', 'at', 'recoverAfter', 'nodes', 'count', 'largest', 'pool', 'zone', 'memory', 'replica', 'downFor', 'upFor', 'probability', 'latency', 'component', 'waveSize', 'timeout', 'notice'];
+const KIND_FIELDS: Record<string, string[]> = {
+  downFor: ['nodeFlap', 'maintenanceDrain'], upFor: ['nodeFlap'], waveSize: ['maintenanceDrain'], timeout: ['maintenanceDrain'], notice: ['spotInterruption'], probability: ['messageLoss'], latency: ['latency'], component: ['messageLoss', 'latency'] };
 const FAULT_NODES_MAX = 100_000;
 /** `zone: any`: the fault over every zone in turn, a fault set (fault-sets.ts). */
 export const ANY_ZONE = 'any';
@@ -16,7 +17,7 @@ export const ANY_ZONE = 'any';
 /** One entry of `faults:`; `runMs` is the scenario's duration, `pools` every pool by name. */
 export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePool>, replicas: Scenario['replicas']): Fault {
   f.mapping(FAULT_FIELDS);
-  const kind = oneOf(f.child('kind'), ['nodeCrash', 'memoryPressure', 'zonePartition', 'nodeFlap', 'messageLoss', 'latency', 'apiServerRestart', 'natsOutage', ...REPLICA_FAULTS] as const);
+  const kind = oneOf(f.child('kind'), ['nodeCrash', 'memoryPressure', 'zonePartition', 'nodeFlap', 'messageLoss', 'latency', 'apiServerRestart', 'natsOutage', 'maintenanceDrain', 'spotInterruption', ...REPLICA_FAULTS] as const);
   for (const [field, kinds] of Object.entries(KIND_FIELDS))
     if (f.child(field).present && !kinds.includes(kind)) f.child(field).error(`belongs to ${kinds.join(' and ')} faults only`);
   const atMs = durationMs(f.child('at'));
@@ -34,6 +35,7 @@ export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePo
     out.recoverAfterMs = positiveDuration(f.child('recoverAfter'));
     return out;
   }
+  if (kind === 'maintenanceDrain' || kind === 'spotInterruption') disruption(f, out, kind);
   if (kind === 'nodeFlap') {
     for (const field of ['downFor', 'upFor'] as const) {
       if (!f.child(field).present) f.child(field).error(`is required for nodeFlap: how long the nodes stay ${field === 'downFor' ? 'down' : 'up'} each time`);
@@ -119,6 +121,24 @@ function exampleNode(pools: ReadonlyMap<string, NodePool>): string {
 function describeFilter(pool: string | undefined, zone: string | undefined): string {
   const parts = [pool === undefined ? '' : `pool ${pool}`, zone === undefined ? '' : `zone ${zone}`].filter((s) => s !== '');
   return parts.length ? ` in ${parts.join(', ')}` : ' in all pools';
+}
+
+/** The default notice of a spot interruption: the two minutes a cloud gives before it takes the instance back. */
+export const SPOT_NOTICE_MS = 120_000;
+
+/** A planned drain's waves and maintenance time, or a spot interruption's notice; neither takes recoverAfter (each ends by itself). */
+function disruption(f: Field, out: Fault, kind: 'maintenanceDrain' | 'spotInterruption'): void {
+  if (f.child('recoverAfter').present)
+    f.child('recoverAfter').error(kind === 'maintenanceDrain' ? 'does not apply to maintenanceDrain: it ends when its last wave is uncordoned (see downFor)' : 'does not apply to spotInterruption: the instance is gone for good');
+  if (kind === 'spotInterruption') {
+    out.noticeMs = f.child('notice').present ? durationMs(f.child('notice')) : SPOT_NOTICE_MS;
+    if (out.noticeMs < 0) f.child('notice').fail('must not be negative');
+    return;
+  }
+  out.downForMs = f.child('downFor').present ? durationMs(f.child('downFor')) : 0;
+  if (out.downForMs < 0) f.child('downFor').fail('must not be negative');
+  out.waveSize = f.child('waveSize').present ? positiveInteger(f.child('waveSize'), FAULT_NODES_MAX) : 1;
+  if (f.child('timeout').present) out.timeoutMs = positiveDuration(f.child('timeout'));
 }
 
 /** A fault of one controller-manager or scheduler replica: the leader at the time, or one by index. */

@@ -114,7 +114,7 @@ export type ReplicaFaultKind = 'controllerManagerCrash' | 'controllerManagerFree
 export const REPLICA_FAULTS: readonly ReplicaFaultKind[] = ['controllerManagerCrash', 'controllerManagerFreeze', 'schedulerCrash', 'schedulerFreeze'];
 
 export interface Fault {
-  kind: 'nodeCrash' | 'memoryPressure' | 'zonePartition' | 'nodeFlap' | 'messageLoss' | 'latency' | 'apiServerRestart' | 'natsOutage' | ReplicaFaultKind;
+  kind: 'nodeCrash' | 'memoryPressure' | 'zonePartition' | 'nodeFlap' | 'messageLoss' | 'latency' | 'apiServerRestart' | 'natsOutage' | 'maintenanceDrain' | 'spotInterruption' | ReplicaFaultKind;
   atMs: number;
   recoverAfterMs?: number;
   nodes?: string[];
@@ -133,9 +133,15 @@ export interface Fault {
   memoryBytes?: number;
   /** Replica faults: the replica's index, or the one leading at the time. */
   replica?: number | 'leader';
-  /** nodeFlap: how long each target stays down, then up, in turn until the fault ends. */
+  /** nodeFlap: how long each target stays down, then up, in turn until the fault ends; maintenanceDrain: how long each drained node stays cordoned. */
   downForMs?: number;
   upForMs?: number;
+  /** maintenanceDrain: nodes drained at a time. */
+  waveSize?: number;
+  /** maintenanceDrain: how long a wave waits for its pods to go (kubectl drain --timeout); absent: as long as it takes. */
+  timeoutMs?: number;
+  /** spotInterruption: from the notice to the instance's loss. */
+  noticeMs?: number;
   /** messageLoss: the probability each message the targets send is lost. */
   probability?: number;
   /** latency: extra delay of each message the targets send. */
