@@ -32,6 +32,7 @@ import { SimCloudProvider } from './cloud-provider.ts';
 import { NODES } from '../actors/api/model/core.ts';
 import { isNotFound } from '../actors/api/status.ts';
 import { ApiClient } from '../actors/client/client.ts';
+import { MetricsServer } from '../actors/metrics-server/metrics-server.ts';
 
 /** Pod ranges are 10.A.B.0/24 per node: 65,536 nodes at most. */
 const MAX_NODES = 65_536;
@@ -115,6 +116,7 @@ export class SimCluster {
     this.served = scenario.requestTime && new ServedBus(this.bus, this.clock, this.random.fork('request-time'), scenario.requestTime);
     this.server = new ApiServer(apiServerFromScenario(scenario.options.apiserver),
       { clock: this.clock, random: this.random.fork('apiserver'), bus: this.served ?? this.bus, system: this.system, componentTokens: this.#tokens });
+    this.#installMetrics(this.server);
     this.controllerManagers = Array.from({ length: scenario.replicas.controllerManager }, (_, i) => this.#controllerManager(i));
     this.schedulers = Array.from({ length: scenario.replicas.scheduler }, (_, i) => this.#scheduler(i));
     this.nodes = planNodes(scenario);
@@ -156,6 +158,7 @@ export class SimCluster {
       this.#requestsBefore += old.requests;
       this.server = new ApiServer(old.options, { clock: this.clock, random: this.random.fork(`apiserver/restart-${++this.#restarts}`), bus: this.served ?? this.bus, store: old.store, system: this.system,
         componentTokens: this.#tokens });
+      this.#installMetrics(this.server);
       this.apiServerDown = false;
       void this.server.start().catch((e) => this.#error('apiserver', e));
     }, downMs);
@@ -186,6 +189,16 @@ export class SimCluster {
   /** The index of the replica leading now (-1: none). */
   leaderIndex(component: 'controllerManager' | 'scheduler'): number {
     return (component === 'scheduler' ? this.schedulers : this.controllerManagers).findIndex((r) => r.leading);
+  }
+
+  /**
+   * A scenario whose pods have a usage model or whose Deployments autoscale runs in a cluster with
+   * metrics-server installed (as `orchsim serve` always is), so `metrics.k8s.io` answers the
+   * autoscalers; any other gets none, and its run does no work for metrics.
+   */
+  #installMetrics(server: ApiServer): void {
+    if (this.scenario.workloads.some((w) => w.usage !== undefined || w.autoscale !== undefined))
+      server.aggregate(new MetricsServer({ bus: server.bus, clock: this.clock }));
   }
 
   #link(name: string): Link {

@@ -85,7 +85,10 @@ const COMPACT_MIN = 1024;
  * A virtual clock starting at `startMs` (epoch milliseconds). `setTimeout` with a negative or
  * NaN delay counts as 0 (due now, after timers already due now); an infinite delay never fires.
  */
-export function virtualClock(startMs = Date.UTC(2026, 0, 1)): VirtualClock {
+/** Where a run's virtual time starts unless told otherwise: midnight UTC, so daily curves begin at their hour 0. */
+export const VIRTUAL_EPOCH_MS = Date.UTC(2026, 0, 1);
+
+export function virtualClock(startMs = VIRTUAL_EPOCH_MS): VirtualClock {
   if (!Number.isFinite(startMs)) throw new RangeError(`a virtual clock must start at a finite time, got ${startMs}`);
   let now = startMs;
   let seq = 0;

@@ -12,10 +12,11 @@ import { USAGE_MODEL } from '../actors/nodeagent/usage-model.ts';
 import { formatDuration } from '../actors/api/duration.ts';
 import { BusTimeoutError, NoRespondersError, type Bus } from '../transport/bus.ts';
 import { priorityOfClass, WORKLOAD_LABEL } from './scenario/pods.ts';
-import type { Workload } from './scenario/types.ts';
+import type { Autoscale, Workload } from './scenario/types.ts';
 import { DEPLOYMENTS, REPLICASETS } from '../actors/api/model/apps.ts';
 import { NAMESPACES, PODS } from '../actors/api/model/core.ts';
 import { PRIORITY_CLASSES } from '../actors/api/model/scheduling.ts';
+import { HPAS } from '../actors/api/model/autoscaling.ts';
 
 /** Creates in flight at once, over all workloads. */
 const IN_FLIGHT = 256;
@@ -63,6 +64,19 @@ export function workloadController(w: Workload): KObject {
   };
 }
 
+/** The autoscaling/v2 HorizontalPodAutoscaler of an `autoscale:` workload: named after it, targeting its Deployment by CPU utilization. */
+export function workloadAutoscaler(w: Workload & { autoscale: Autoscale }): KObject {
+  const { minReplicas, maxReplicas, targetCPUUtilizationPercentage } = w.autoscale;
+  return {
+    apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler',
+    metadata: { name: w.name, namespace: w.namespace, labels: { [WORKLOAD_LABEL]: w.name } },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: w.name }, minReplicas, maxReplicas,
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: targetCPUUtilizationPercentage } } }],
+    },
+  };
+}
+
 export interface WorkloadDriver {
   /** Pods whose create failed (other than already existing), with the first errors. */
   failures: number;
@@ -87,16 +101,23 @@ export async function startWorkloads(bus: Bus, clock: Clock, random: Random, wor
       if (!(isAlreadyExists(e) || isConflict(e))) throw e;
     }
   }
-  // A ReplicaSet or Deployment workload is one object at its start; its controllers make the pods.
+  // A ReplicaSet or Deployment workload is one object at its start (and its autoscaler, once it
+  // exists); its controllers make the pods.
+  const failed = (obj: KObject, pods: number) => (e: Error) => {
+    driver.failures += pods;
+    if (driver.errors.length < 10) driver.errors.push(`${obj.kind} ${obj.metadata.namespace}/${obj.metadata.name}: ${e.message}`);
+  };
   for (const w of workloads.filter((w) => w.controller !== undefined))
     clock.setTimeout(() => {
       if (stopped) return;
       const obj = workloadController(w);
       const type: ResourceType = w.controller === 'Deployment' ? DEPLOYMENTS : REPLICASETS;
-      client.create(type, obj).catch((e: Error) => {
-        driver.failures += w.count;
-        if (driver.errors.length < 10) driver.errors.push(`${obj.kind} ${w.namespace}/${w.name}: ${e.message}`);
-      });
+      const created = client.create(type, obj);
+      created.catch(failed(obj, w.count));
+      if (w.autoscale) {
+        const hpa = workloadAutoscaler({ ...w, autoscale: w.autoscale });
+        created.then(() => client.create(HPAS, hpa).catch(failed(hpa, 0)), () => undefined);
+      }
     }, Math.max(0, t0 + w.startMs - clock.now()));
   // One merged timeline: (time, workload, index), in time order, then workload order, then index.
   const timeline: [number, number, number][] = [];

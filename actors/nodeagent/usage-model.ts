@@ -9,6 +9,9 @@
 //   daily      { kind: daily, trough: 0.2, peak: 0.9, peakHour: 14, noise?: 0.1, noiseInterval?: 5m }: a
 //              diurnal cosine from trough to peak (fractions of the request), highest at peakHour
 //              (UTC), times 1 ± noise drawn per pod for each noiseInterval of the day
+//   step       { kind: step, before: 0.3, after: 0.9, at: 2026-01-01T00:10:00Z }: `before` until the
+//              instant `at` (RFC 3339), `after` from then on, alike for every pod (a scenario writes
+//              `at` as a duration after the run's start)
 import { parseDuration } from '../api/duration.ts';
 import { parseQuantity } from '../api/quantity.ts';
 
@@ -21,7 +24,8 @@ export type UsageCurve =
   | { kind: 'constant'; fraction?: number; quantity?: string }
   | { kind: 'uniform'; min: number; max: number }
   | { kind: 'normal'; mean: number; stddev: number; min?: number; max?: number }
-  | { kind: 'daily'; trough: number; peak: number; peakHour: number; noise?: number; noiseInterval?: string };
+  | { kind: 'daily'; trough: number; peak: number; peakHour: number; noise?: number; noiseInterval?: string }
+  | { kind: 'step'; before: number; after: number; at: string };
 
 export type UsageModel = Partial<Record<UsageResource, UsageCurve>>;
 
@@ -38,6 +42,7 @@ const FIELDS: Record<UsageCurve['kind'], readonly string[]> = {
   uniform: ['kind', 'min', 'max'],
   normal: ['kind', 'mean', 'stddev', 'min', 'max'],
   daily: ['kind', 'trough', 'peak', 'peakHour', 'noise', 'noiseInterval'],
+  step: ['kind', 'before', 'after', 'at'],
 };
 const FRACTION_MAX = 100;
 const DEFAULT_NOISE_INTERVAL = '5m';
@@ -54,9 +59,9 @@ export function checkUsageModel(value: unknown): UsageModel {
 }
 
 function checkCurve(v: unknown, path: string): void {
-  if (!isMapping(v)) throw new UsageModelError(path, 'must be a mapping with a kind: constant, uniform, normal or daily');
+  if (!isMapping(v)) throw new UsageModelError(path, 'must be a mapping with a kind: constant, uniform, normal, daily or step');
   const kind = v.kind;
-  if (typeof kind !== 'string' || !(kind in FIELDS)) throw new UsageModelError(`${path}.kind`, `must be one of constant, uniform, normal, daily, got ${JSON.stringify(kind)}`);
+  if (typeof kind !== 'string' || !(kind in FIELDS)) throw new UsageModelError(`${path}.kind`, `must be one of constant, uniform, normal, daily, step, got ${JSON.stringify(kind)}`);
   const allowed = FIELDS[kind as UsageCurve['kind']];
   for (const key of Object.keys(v))
     if (!allowed.includes(key)) throw new UsageModelError(`${path}.${key}`, `unknown field for kind ${kind}; allowed fields: ${allowed.join(', ')}`);
@@ -99,7 +104,21 @@ function checkCurve(v: unknown, path: string): void {
       if (v.noiseInterval !== undefined) noiseIntervalMs(v.noiseInterval, `${path}.noiseInterval`);
       return;
     }
+    case 'step':
+      fraction('before', true);
+      fraction('after', true);
+      stepAtMs(v.at, `${path}.at`);
+      return;
   }
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** The instant of a step's `at`: an RFC 3339 time, as Kubernetes writes times. */
+function stepAtMs(x: unknown, path: string): number {
+  const ms = typeof x === 'string' && RFC3339.test(x) ? Date.parse(x) : NaN;
+  if (!Number.isFinite(ms)) throw new UsageModelError(path, `must be an RFC 3339 time such as 2026-01-01T00:10:00Z, got ${JSON.stringify(x)}`);
+  return ms;
 }
 
 function checkQuantity(x: unknown, path: string): void {
@@ -151,6 +170,10 @@ export function curveFor(c: UsageCurve, seed: number): Curve {
     }
     case 'daily':
       return dailyCurve(c, seed);
+    case 'step': {
+      const atMs = stepAtMs(c.at, 'at');
+      return { of: 'fraction', at: (t) => (t < atMs ? c.before : c.after), max: Math.max(c.before, c.after) };
+    }
   }
 }
 

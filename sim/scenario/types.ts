@@ -101,6 +101,15 @@ export interface Workload {
   controller?: 'ReplicaSet' | 'Deployment';
   /** `usage:` — how its pods' containers use CPU and memory over time (written as their `orchsim.io/usage` annotation). */
   usage?: UsageModel;
+  /** `autoscale:` (Deployment workloads only) — an autoscaling/v2 HorizontalPodAutoscaler for it, created at `start` right after it. */
+  autoscale?: Autoscale;
+}
+
+/** A workload's autoscaler: its replica bounds and the average CPU use of the pods' requests it keeps them at. */
+export interface Autoscale {
+  minReplicas: number;
+  maxReplicas: number;
+  targetCPUUtilizationPercentage: number;
 }
 
 /**

@@ -2,13 +2,15 @@
 // as a Poisson process; batch pods end after `runDuration`, some of them failing.
 import { formatDuration } from '../../actors/api/duration.ts';
 import type { Arrival, Workload } from './types.ts';
-import type { Field } from './field.ts';
 import { manifestPod, SHORT_FORM_FIELDS, shortFormPod, templatePod, type BuiltPod } from './pods.ts';
-import { checkUsageModel, UsageModelError, type UsageModel } from '../../actors/nodeagent/usage-model.ts';
+import { checkUsageModel, USAGE_RESOURCES, UsageModelError, type UsageModel } from '../../actors/nodeagent/usage-model.ts';
+import { VIRTUAL_EPOCH_MS } from '../virtual-clock.ts';
+import { isMapping, type Field } from './field.ts';
+import { autoscale } from './autoscale.ts';
 import { dnsLabel, durationMs, number, oneOf, optional, positiveInteger } from './schema.ts';
 
 const POD_FORMS = ['requests', 'pod', 'template'] as const;
-const WORKLOAD_FIELDS = ['name', 'namespace', 'count', 'start', 'arrival', ...SHORT_FORM_FIELDS, 'pod', 'template', 'runDuration', 'failureProbability', 'controller', 'usage'];
+const WORKLOAD_FIELDS = ['name', 'namespace', 'count', 'start', 'arrival', ...SHORT_FORM_FIELDS, 'pod', 'template', 'runDuration', 'failureProbability', 'controller', 'usage', 'autoscale'];
 const WORKLOAD_PODS_MAX = 10_000_000;
 const POISSON_RATE_MAX_PER_SECOND = 1_000_000;
 const DEFAULT_NAMESPACE = 'default';
@@ -35,11 +37,15 @@ export function workload(f: Field, runMs: number): Workload {
     if (out.runDurationMs === undefined) f.child('failureProbability').error('applies to batch pods only: give runDuration too');
     out.failureProbability = number(f.child('failureProbability'), 0, 1, 'a probability from 0 to 1');
   }
-  if (f.child('usage').present) out.usage = usageModel(f.child('usage'));
+  if (f.child('usage').present) out.usage = usageModel(f.child('usage'), runMs);
   if (f.child('controller').present) {
     out.controller = oneOf(f.child('controller'), ['ReplicaSet', 'Deployment'] as const);
     if (arrival.kind !== 'burst') f.child('arrival').error(`does not apply to a ${out.controller} workload: it creates its count pods at start`);
     if (out.runDurationMs !== undefined) f.child('runDuration').error(`does not apply to a ${out.controller} workload: its pods run until deleted (a finished one is replaced)`);
+  }
+  if (f.child('autoscale').present) {
+    if (out.controller !== 'Deployment') f.child('autoscale').error('applies to a Deployment workload only: give controller: Deployment too');
+    out.autoscale = autoscale(f.child('autoscale'));
   }
   return out;
 }
@@ -92,10 +98,22 @@ function arrivalOf(f: Field): Arrival {
   return { kind, ratePerSecond };
 }
 
-/** `usage:` checked by the node agent's own rules (usage-model.ts), a broken rule reported at its field. */
-function usageModel(f: Field): UsageModel {
+/**
+ * `usage:` checked by the node agent's own rules (usage-model.ts), a broken rule reported at its
+ * field. A step's `at` is written as a duration after the run's start (before its end) and becomes
+ * the instant of the run's virtual clock the model names.
+ */
+function usageModel(f: Field, runMs: number): UsageModel {
+  const value = isMapping(f.value) ? { ...f.value } : f.value;
+  for (const r of USAGE_RESOURCES) {
+    if (!isMapping(value) || !isMapping(value[r]) || value[r].kind !== 'step' || !f.child(r).child('at').present) continue;
+    const at = f.child(r).child('at');
+    const atMs = durationMs(at);
+    if (atMs < 0 || atMs >= runMs) at.fail(`must be a duration after the run's start and before its end (duration ${formatDuration(runMs)})`);
+    value[r] = { ...(value[r] as object), at: new Date(VIRTUAL_EPOCH_MS + atMs).toISOString() };
+  }
   try {
-    return checkUsageModel(f.value);
+    return checkUsageModel(value);
   } catch (e) {
     if (!(e instanceof UsageModelError)) throw e;
     return e.path.split('.').filter((k) => k !== '').reduce((at, key) => at.child(key), f).error(e.rule);

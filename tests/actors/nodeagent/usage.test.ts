@@ -59,10 +59,20 @@ test('uniform and normal draw once per pod from its seed, within their bounds', 
   assert.ok(Math.abs(mean - 0.5) < 0.05, `mean ${mean}`);
 });
 
+test('a step curve answers before until its instant and after from it on, the same for every pod', () => {
+  const at = Date.UTC(2026, 0, 1, 0, 10);
+  const step = (seed: number) => curveFor({ kind: 'step', before: 0.5, after: 0.9, at: '2026-01-01T00:10:00Z' }, seed);
+  assert.equal([step(1).at(at - 1), step(1).at(at), step(2).at(at + 3_600_000)], [0.5, 0.9, 0.9]);
+  assert.is(step(1).max, 0.9);
+  assert.is(curveFor({ kind: 'step', before: 0.8, after: 0.1, at: '2026-01-01T00:10:00Z' }, 0).max, 0.8, 'max bounds a step down too');
+});
+
 test('a model breaking a rule is refused naming the field and the rule', () => {
   const refused = (model: unknown, message: string) => assert.throws(() => checkUsageModel(model), (e: Error) => e.message === message);
   refused({ disk: { kind: 'constant', fraction: 1 } }, 'disk: unknown resource; allowed: cpu, memory');
-  refused({ cpu: { kind: 'wave' } }, 'cpu.kind: must be one of constant, uniform, normal, daily, got "wave"');
+  refused({ cpu: { kind: 'wave' } }, 'cpu.kind: must be one of constant, uniform, normal, daily, step, got "wave"');
+  refused({ cpu: { kind: 'step', before: 0.5, after: 0.9, at: '10m' } }, 'cpu.at: must be an RFC 3339 time such as 2026-01-01T00:10:00Z, got "10m"');
+  refused({ cpu: { kind: 'step', before: 0.5, at: '2026-01-01T00:10:00Z' } }, 'cpu.after: is required for kind step');
   refused({ cpu: { kind: 'constant' } }, 'cpu: kind constant takes exactly one of fraction (of the request) or quantity (for the pod)');
   refused({ memory: { kind: 'constant', quantity: 'lots' } }, 'memory.quantity: must be a quantity such as 250m or 512Mi, got "lots"');
   refused({ cpu: { kind: 'uniform', min: 0.8, max: 0.2 } }, 'cpu.max: must not be below min (0.8), got 0.2');

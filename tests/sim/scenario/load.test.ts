@@ -239,7 +239,7 @@ test('a YAML syntax error names the line', () => {
 
 test('an unknown field is named, with the closest allowed field and the list of allowed ones', () => {
   rejects('workloads: [{ name: w, cuont: 1, requests: {} }]', 'workloads[0].cuont',
-    'unknown field (did you mean count?); allowed fields: name, namespace, count, start, arrival, requests, limits, priority, labels, image, tolerations, nodeSelector, pod, template, runDuration, failureProbability, controller, usage');
+    'unknown field (did you mean count?); allowed fields: name, namespace, count, start, arrival, requests, limits, priority, labels, image, tolerations, nodeSelector, pod, template, runDuration, failureProbability, controller, usage, autoscale');
   const top = errorOf('durration: 30m\n');
   assert.is(top.message, 'scenario.yaml: durration: unknown field (did you mean duration?); allowed fields: name, description, seed, duration, sampleInterval, nodePools, workloads, faults, options, replicas, events, requestTime, plan, manifests, clusterAutoscaler');
   rejects('options: { schedular: {} }', 'options.schedular', 'unknown field (did you mean scheduler?); allowed fields: apiserver, scheduler, nodeagent, controllerManager');

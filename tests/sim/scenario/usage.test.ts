@@ -31,12 +31,21 @@ test('a workload\'s usage model is kept and written into each pod as its usage a
   assert.is(workloadPod(parse('').workloads[0]!, 0).metadata.annotations, undefined, 'no model, no annotation');
 });
 
+test('a step\'s at is a duration after the run\'s start, written into the pods as the instant of the run\'s clock', () => {
+  const w = parse('    usage: { cpu: { kind: step, before: 0.5, after: 0.9, at: 10m } }\n').workloads[0]!;
+  assert.equal(w.usage, { cpu: { kind: 'step', before: 0.5, after: 0.9, at: '2026-01-01T00:10:00.000Z' } });
+  assert.equal(JSON.parse(workloadPod(w, 0).metadata.annotations![USAGE_MODEL]!), w.usage);
+});
+
 test('a usage model breaking a rule is refused at its field with the rule', () => {
   const cases: [string, string][] = [
     ['    usage: { cpu: { kind: daily, trough: 0.2, peak: 0.9, peakHour: 25 } }\n',
       'scenario.yaml: workloads[0].usage.cpu.peakHour: must be an hour of the day from 0 to below 24 (UTC), got 25'],
     ['    usage: { gpu: { kind: constant, fraction: 1 } }\n', 'scenario.yaml: workloads[0].usage.gpu: unknown resource; allowed: cpu, memory'],
     ['    usage: { memory: { kind: uniform, min: 0.9, max: 0.1 } }\n', 'scenario.yaml: workloads[0].usage.memory.max: must not be below min (0.9), got 0.1'],
+    ['    usage: { cpu: { kind: step, before: 0.5, after: 0.9, at: 30m } }\n',
+      'scenario.yaml: workloads[0].usage.cpu.at: must be a duration after the run\'s start and before its end (duration 30m0s), got "30m"'],
+    ['    usage: { cpu: { kind: step, before: 0.5, after: 0.9, at: soon } }\n', 'scenario.yaml: workloads[0].usage.cpu.at: must be a Go duration such as 300ms, 30s, 5m or 1h30m, got "soon"'],
     ['    usage: busy\n', 'scenario.yaml: workloads[0].usage: must be a mapping of cpu and/or memory to a curve, such as { cpu: { kind: constant, fraction: 0.5 } }'],
   ];
   for (const [extra, message] of cases) assert.is(errorOf(extra).message, message);

@@ -1,0 +1,90 @@
+// Autoscaled Deployments under `orchsim run`: the scenario's `autoscale:` makes an HPA, the run
+// installs the metrics server because pods have a usage model, and the Deployments' replica
+// changes land where the real autoscaler's rules put them. Two workloads whose CPU use steps at
+// 10m (a step on the 15s metric grid): `up` from 50% to 90% of its request (target 50%), `down`
+// from 50% to 10%. Expected times come from the rules: syncs every 15s from one period after the
+// HPA appears; the metric read at a sync is of the grid instant at or before it; a scale-up
+// happens at the first sync whose metric is past the step; a scale-down waits until no high
+// recommendation is left in the downscale window (5m: those not before now - 5m).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ScenarioRun, runScenario } from '../../sim/run.ts';
+import { parseScenario } from '../../sim/scenario/load.ts';
+import type { Deployment } from '../../actors/api/model/apps.ts';
+
+const STEP_MS = 600_000;
+const SYNC_MS = 15_000;
+const WINDOW_MS = 300_000;
+const SCENARIO = `
+duration: 17m
+nodePools: [{ name: general, count: 3, capacity: { cpu: "4", memory: 16Gi } }]
+workloads:
+  - name: up
+    controller: Deployment
+    count: 3
+    requests: { cpu: 500m, memory: 128Mi }
+    usage: { cpu: { kind: step, before: 0.5, after: 0.9, at: 10m } }
+    autoscale: { minReplicas: 2, maxReplicas: 10, targetCPUUtilizationPercentage: 50 }
+  - name: down
+    controller: Deployment
+    count: 6
+    requests: { cpu: 500m, memory: 128Mi }
+    usage: { cpu: { kind: step, before: 0.5, after: 0.1, at: 10m } }
+    autoscale: { minReplicas: 2, maxReplicas: 10, targetCPUUtilizationPercentage: 50 }
+`;
+const scenario = () => parseScenario(SCENARIO, { name: 'hpa', dir: '.' });
+
+interface Seen {
+  /** When each HPA was created, ms from the run's start. */
+  hpaAt: Map<string, number>;
+  /** Each Deployment's spec.replicas changes after its creation: [ms, replicas]. */
+  replicas: Map<string, [number, number][]>;
+}
+
+async function watchedRun(): Promise<Seen & { errors: string[] }> {
+  const run = await ScenarioRun.start(scenario());
+  const seen: Seen = { hpaAt: new Map(), replicas: new Map() };
+  const at = () => run.virtualMs;
+  const stop = run.cluster.server.store.onChange((c) => {
+    const name = c.object.metadata.name!;
+    if (c.key.includes('/horizontalpodautoscalers/') && c.type === 'ADDED') seen.hpaAt.set(name, at());
+    if (!c.key.includes('/deployments/') || c.type === 'DELETED') return;
+    const now = (c.object as Deployment).spec!.replicas!, before = (c.prev as Deployment | undefined)?.spec?.replicas;
+    if (before !== undefined && before !== now) seen.replicas.set(name, [...(seen.replicas.get(name) ?? []), [at(), now]]);
+  });
+  await run.advance();
+  stop();
+  const outcome = await run.finish();
+  return { ...seen, errors: outcome.errors };
+}
+
+/** The first sync of an autoscaler created at `createdMs` at or after `ms`. */
+const firstSyncFrom = (createdMs: number, ms: number) => createdMs + SYNC_MS * Math.ceil((ms - createdMs) / SYNC_MS);
+
+test('an autoscaled Deployment scales up at the first sync past a step in load, and down only once the downscale window lets go', async () => {
+  const seen = await watchedRun();
+  assert.equal(seen.errors, []);
+  const up = seen.replicas.get('up') ?? [], down = seen.replicas.get('down') ?? [];
+  // The metric crosses the target at the step; the first sync that reads it scales up.
+  const upSync = firstSyncFrom(seen.hpaAt.get('up')! + SYNC_MS, STEP_MS);
+  // 3 pods at 90% against 50%: ratio 1.8, ceil(5.4) = 6, within the scale-up limit max(2 × 3, 4).
+  assert.is(up[0]?.[1], 6, `first scale-up to the rule's count (${JSON.stringify(up)})`);
+  assert.ok(up[0]![0] >= upSync && up[0]![0] < upSync + 1_000, `scaled up at the sync at ${upSync} (${up[0]![0]})`);
+  assert.ok(up.every(([, n], i) => n > (i === 0 ? 3 : up[i - 1]![1]) && n <= 10), `only up, within maxReplicas (${JSON.stringify(up)})`);
+  // 6 pods at 10% against 50%: ratio 0.2, ceil(1.2) = 2 (minReplicas). The last high
+  // recommendation, a sync before the first low one, stays in the window through
+  // lowSync - 15s + 5m; the next sync lets go of it.
+  const lowSync = firstSyncFrom(seen.hpaAt.get('down')! + SYNC_MS, STEP_MS);
+  const downSync = lowSync + WINDOW_MS;
+  assert.is(down.length, 1, `one scale-down (${JSON.stringify(down)})`);
+  assert.is(down[0]![1], 2);
+  assert.ok(down[0]![0] >= downSync && down[0]![0] < downSync + 1_000, `scaled down at the sync at ${downSync} (${down[0]![0]})`);
+});
+
+test('a run with autoscalers reports the same on every run', async () => {
+  const [a, b] = [await runScenario(scenario()), await runScenario(scenario())];
+  assert.equal(a.errors, []);
+  assert.is(JSON.stringify(a.report), JSON.stringify(b.report));
+});
+
+test.run();
