@@ -16,6 +16,12 @@ export function isReady(obj: Pod | Node): boolean {
   return obj.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
 }
 
+/** Whether a pod has finished: Succeeded or Failed, phases it never leaves. */
+export function isFinished(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
 /** The node a pod is bound to ('' when unbound): what per-node watch subjects and indexes key on. */
 export function nodeNameOf(obj: KObject | undefined): string {
   // Objects of every kind come here: read as a pod's, and made a string whatever another kind holds there.

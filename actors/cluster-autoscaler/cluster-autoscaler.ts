@@ -6,6 +6,7 @@
 // ConfigMap (status.ts). It records the real autoscaler's Events as `cluster-autoscaler`.
 import { fromPromise, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
+import { isFinished, isReady } from '../api/fields.ts';
 import { isNotFound } from '../api/status.ts';
 import { CONFIG_MAPS, NODES, PODS, type ConfigMap, type Node, type Pod } from '../api/model/core.ts';
 import { PDBS, type PodDisruptionBudget } from '../api/model/policy.ts';
@@ -48,10 +49,8 @@ export interface ClusterAutoscalerInit {
   onError?: (e: unknown) => void;
 }
 
-const isReady = (n: Node) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 const isUnschedulable = (p: Pod) => !p.spec?.nodeName && !p.metadata.deletionTimestamp
   && p.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable') === true;
-const terminal = (p: Pod) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 
 export class ClusterAutoscaler {
   readonly options: ClusterAutoscalerOptions;
@@ -90,7 +89,7 @@ export class ClusterAutoscaler {
     this.#actuator = new Actuator({
       client: this.#client, clock, events: this.#events, provider: init.provider, statusMap: () => this.#statusMap,
       node: (name) => this.#nodes.cache.get(undefined, name),
-      podsLeft: (name) => this.#pods.cache.onNode(name).filter((p) => !terminal(p) && p.metadata.ownerReferences?.find((o) => o.controller)?.kind !== 'DaemonSet').length,
+      podsLeft: (name) => this.#pods.cache.onNode(name).filter((p) => !isFinished(p) && p.metadata.ownerReferences?.find((o) => o.controller)?.kind !== 'DaemonSet').length,
       onError: (e) => this.#error(e),
     });
     const o = init.options;
@@ -157,7 +156,7 @@ export class ClusterAutoscaler {
     else this.#unschedulable.delete(key);
     const node = pod.spec?.nodeName;
     if (!node) return;
-    if (terminal(pod)) return void this.#cache.unplace(key);
+    if (isFinished(pod)) return void this.#cache.unplace(key);
     const placed = this.#cache.placement(key);
     if (!placed || placed.node !== node || placed.info.uid !== pod.metadata.uid) this.#cache.place(podInfo(pod), node, false);
     else placed.info.pod = pod;

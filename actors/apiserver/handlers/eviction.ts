@@ -23,7 +23,7 @@
 //   with the eviction's delete options (so the caller's preconditions hold). 201 Success.
 import { budgetSpec, budgetStatus, withDisruptionAllowedCondition, ALWAYS_ALLOW, type PodDisruptionBudgetStatus } from '../../api/disruption-budget.ts';
 import { timestamp } from '../../api/env.ts';
-import { isReady } from '../../api/fields.ts';
+import { isFinished, isReady } from '../../api/fields.ts';
 import { badRequest, conflict, forbidden, isConflict, StatusError, success, tooManyRequests } from '../../api/status.ts';
 import { isPlainObject, type KObject } from '../../api/types.ts';
 import { compileLabelSelector, type LabelSelector } from '../../scheduler/label-selector.ts';
@@ -81,7 +81,6 @@ function evictionOptions(req: ApiRequest, r: ResourceRequest): DeleteOptions {
 }
 
 const phaseOf = (pod: Pod) => pod.status?.phase;
-const terminal = (pod: Pod) => phaseOf(pod) === 'Succeeded' || phaseOf(pod) === 'Failed';
 const atVersion = (o: DeleteOptions, pod: KObject): DeleteOptions => ({ ...o, preconditions: { ...o.preconditions, resourceVersion: pod.metadata.resourceVersion! } });
 
 /** Deletes the pod at once when it cannot count against a budget (canIgnorePDB); else returns it as read. */
@@ -90,9 +89,9 @@ async function deleteUnguarded(registry: Registry, r: ResourceRequest, options: 
   for (let attempt = 1; ; attempt++) {
     const pod = await registry.get(r.type, r.namespace, r.name!);
     const deleting = Boolean(pod.metadata.deletionTimestamp);
-    if (!deleting && !terminal(pod) && phaseOf(pod) !== 'Pending') return pod;
+    if (!deleting && !isFinished(pod) && phaseOf(pod) !== 'Pending') return pod;
     // A Pending pod may start meanwhile: it goes only as read (shouldEnforceResourceVersion).
-    const opts = !deleting && !terminal(pod) && !callerVersion ? atVersion(options, pod) : options;
+    const opts = !deleting && !isFinished(pod) && !callerVersion ? atVersion(options, pod) : options;
     try {
       await markAndDelete(registry, r, opts);
       return undefined;

@@ -16,6 +16,7 @@
 //   updatedNumberScheduled, numberAvailable, numberUnavailable, observedGeneration, and
 //   collisionCount once a revision name collided.
 // - Each pod created or deleted is recorded on the set, as the real pod control records it.
+import { isReady } from '../../api/fields.ts';
 import { isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
@@ -49,7 +50,6 @@ interface DaemonSetSpec {
 }
 
 const owned = (o: KObject, uid: string | undefined) => (o.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === uid);
-const ready = (pod: Pod) => (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 const nodeOf = (pod: Pod) => pod.spec;
 /** The node a daemon pod is for: where it is bound, else the node its affinity pins it to. */
 const targetNode = (pod: KObject) => nodeOf(pod)?.nodeName ?? nodeOf(pod)?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]?.matchFields?.[0]?.values?.[0];
@@ -136,12 +136,12 @@ export class DaemonSetController extends QueuedController {
   /** Old-revision pods go while at most maxUnavailable eligible nodes lack a ready pod of the set (the one just deleted included). */
   async #rollingUpdate(ds: KObject, spec: DaemonSetSpec, pods: KObject[], eligible: string[], hash: string): Promise<void> {
     const maxUnavailable = spec.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1;
-    const readyOn = new Set(pods.filter(ready).map((p) => targetNode(p)));
+    const readyOn = new Set(pods.filter(isReady).map((p) => targetNode(p)));
     let unavailable = eligible.filter((n) => !readyOn.has(n)).length;
-    const old = pods.filter((p) => p.metadata.labels?.[REVISION_HASH] !== hash).sort((a, b) => Number(ready(a)) - Number(ready(b)));
+    const old = pods.filter((p) => p.metadata.labels?.[REVISION_HASH] !== hash).sort((a, b) => Number(isReady(a)) - Number(isReady(b)));
     for (const pod of old) {
       // An unready old pod costs nothing to replace; a ready one only within the budget.
-      if (ready(pod)) {
+      if (isReady(pod)) {
         if (unavailable >= maxUnavailable) break;
         unavailable++;
       }
@@ -153,15 +153,16 @@ export class DaemonSetController extends QueuedController {
     const wanted = new Set(eligible);
     const scheduled = pods.filter((p) => nodeOf(p)?.nodeName);
     const onWanted = scheduled.filter((p) => wanted.has(nodeOf(p)!.nodeName!));
+    const ready = onWanted.filter(isReady).length;
     const status = {
       observedGeneration: ds.metadata.generation ?? 1,
       desiredNumberScheduled: eligible.length,
       currentNumberScheduled: new Set(onWanted.map((p) => nodeOf(p)!.nodeName)).size,
       numberMisscheduled: scheduled.length - onWanted.length,
-      numberReady: onWanted.filter(ready).length,
+      numberReady: ready,
       updatedNumberScheduled: onWanted.filter((p) => p.metadata.labels?.[REVISION_HASH] === hash).length,
-      numberAvailable: onWanted.filter(ready).length,
-      numberUnavailable: Math.max(0, eligible.length - onWanted.filter(ready).length),
+      numberAvailable: ready,
+      numberUnavailable: Math.max(0, eligible.length - ready),
       ...(collisionCount > 0 ? { collisionCount } : {}),
     };
     const old = (ds.status ?? {}) as Rec;

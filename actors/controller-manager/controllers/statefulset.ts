@@ -26,6 +26,7 @@
 // owned pods the selector no longer matches, and conditions. A set being deleted is left alone.
 // Keys come from a work queue with `concurrentStatefulsetSyncs` workers.
 import type { ResourceType } from '../../api/resources.ts';
+import { isFinished } from '../../api/fields.ts';
 import { isAlreadyExists, isConflict, isNotFound } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
@@ -83,7 +84,6 @@ const ordinalOf = (pod: KObject) => parentAndOrdinal(pod.metadata.name ?? '')[1]
 const revisionOf = (pod: KObject) => pod.metadata.labels?.[REVISION_HASH];
 const phaseOf = (pod: Pod) => pod.status?.phase;
 const terminating = (pod: KObject) => Boolean(pod.metadata.deletionTimestamp);
-const finished = (pod: KObject) => phaseOf(pod) === 'Failed' || phaseOf(pod) === 'Succeeded';
 /** When the pod turned Ready (0 when the time is not known); undefined while not Ready. */
 const readySince = (pod: Pod): number | undefined => {
   const c = (pod.status?.conditions ?? []).find((x) => x.type === 'Ready');
@@ -178,7 +178,7 @@ export class StatefulSetController extends QueuedController {
   /** Makes, remakes or repairs the replica in slot `i`; true when a monotonic set must wait. */
   async #processReplica(p: Plan, slots: (KObject | undefined)[], i: number): Promise<boolean> {
     let pod = slots[i];
-    if (pod && finished(pod)) {
+    if (pod && isFinished(pod)) {
       await this.#deletePod(p, pod);
       pod = slots[i] = undefined;
     }
