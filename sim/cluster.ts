@@ -28,6 +28,8 @@ import type { NodePool, Scenario } from './scenario/types.ts';
 import { virtualClock, type VirtualClock } from './virtual-clock.ts';
 import { ClusterAutoscaler } from '../actors/cluster-autoscaler/cluster-autoscaler.ts';
 import { clusterAutoscalerFromScenario } from '../actors/cluster-autoscaler/options.ts';
+import { LoadBalancer } from '../actors/load-balancer/balancer.ts';
+import { TrafficView } from '../actors/load-balancer/traffic.ts';
 import { SimCloudProvider } from './cloud-provider.ts';
 import { NODES } from '../actors/api/model/core.ts';
 import { isNotFound } from '../actors/api/status.ts';
@@ -100,6 +102,9 @@ export class SimCluster {
   /** The cluster autoscaler and the simulated cloud under it, when the scenario has `clusterAutoscaler:`. */
   readonly autoscaler: ClusterAutoscaler | undefined;
   readonly cloud: SimCloudProvider | undefined;
+  /** The load balancer and the node agents' view of it, when a workload's pods share its load (`usage.spread`). */
+  readonly balancer: LoadBalancer | undefined;
+  readonly traffic: TrafficView | undefined;
   /** The next node's number in the cluster: its pod range and address (nodes added later count on). */
   #nextIndex: number;
 
@@ -122,6 +127,11 @@ export class SimCluster {
     this.nodes = planNodes(scenario);
     this.#byName = new Map(this.nodes.map((n) => [n.name, n]));
     this.#nextIndex = this.nodes.length;
+    if (scenario.workloads.some((w) => w.usage?.spread !== undefined)) {
+      const bus = this.#tokens.asIdentity(this.bus, { username: 'system:orchsim:load-balancer', groups: ['system:masters', 'system:authenticated'] });
+      this.balancer = new LoadBalancer({ bus, clock: this.clock });
+      this.traffic = new TrafficView(this.bus);
+    }
     const ca = scenario.clusterAutoscaler;
     if (ca) {
       this.cloud = new SimCloudProvider(scenario.nodePools, this, this.clock, ca.provisioningDelayMs, this.clock.now(), (e) => this.#error('cloud', e));
@@ -135,6 +145,8 @@ export class SimCluster {
   /** Starts the API server and the controller managers, registers every node, then starts the schedulers. */
   async start(): Promise<void> {
     await this.server.start();
+    await this.balancer?.start();
+    await this.traffic?.start();
     for (const cm of this.controllerManagers) await cm.start();
     for (const node of this.nodes) await this.startNode(node.name);
     for (const s of this.schedulers) await s.start();
@@ -241,7 +253,8 @@ export class SimCluster {
     if (!node) throw new Error(`no node ${name} in this cluster`);
     if (this.agents.has(name)) return;
     const agent = new NodeAgent({ bus: this.#tokens.asIdentity(this.#link(name), nodeIdentity(name)), clock: this.clock, random: this.random.fork(`nodeagent/${name}`), nodeName: name,
-      options: node.options, system: this.system, events: this.scenario.events, onError: (e) => this.#error(`nodeagent/${name}`, e) });
+      options: node.options, system: this.system, events: this.scenario.events, onError: (e) => this.#error(`nodeagent/${name}`, e),
+      ...(this.traffic ? { loadShares: this.traffic } : {}) });
     this.agents.set(name, agent);
     await agent.start();
   }
@@ -283,6 +296,8 @@ export class SimCluster {
 
   stop(): void {
     this.autoscaler?.stop();
+    this.balancer?.stop();
+    this.traffic?.stop();
     for (const s of this.schedulers) s.crash();
     for (const cm of this.controllerManagers) cm.crash();
     for (const a of this.agents.values()) a.stop();

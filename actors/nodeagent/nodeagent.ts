@@ -29,6 +29,7 @@ import { nodeAgentOptions, podLimit, type NodeAgentOptions } from './options.ts'
 import { evictionMessage, evictionVictim, memoryThreshold, type MemoryThreshold, type PodUsage } from './pressure-eviction.ts';
 import { wholeUnits } from '../api/quantity.ts';
 import { PodUse } from './pod-usage.ts';
+import type { LoadShares } from './usage-spread.ts';
 import { nodeSummary, summarySubject, type Summary } from './summary.ts';
 import { payload, valueOf } from '../../transport/payload.ts';
 import type { Subscription } from '../../transport/bus.ts';
@@ -66,6 +67,8 @@ export interface NodeAgentInit {
   system?: ActorSystem;
   /** Whether it records events, as the real agent does (default); false: none. */
   events?: boolean;
+  /** Who shares the load of pods whose usage model spreads it (usage-spread.ts): the process's view of the load balancer. */
+  loadShares?: LoadShares;
 }
 
 /** An admitted pod's use over time (pod-usage.ts) and what eviction ranks it by. */
@@ -114,6 +117,7 @@ export class NodeAgent {
   /** Pods whose cached copy is not Ready: the status beat looks at these for a resync. */
   readonly #unready = new Set<string>();
   #extraMemory = 0;
+  readonly #loadShares: LoadShares | undefined;
   /** Where the metrics server asks for this node's summary (summary.ts). */
   #summaries: Subscription | undefined;
   #lease: Lease | undefined;
@@ -126,6 +130,7 @@ export class NodeAgent {
     this.#random = init.random;
     this.#ipStream = init.random.fork('pod-ips');
     this.#threshold = memoryThreshold(this.options.evictionHard);
+    this.#loadShares = init.loadShares;
     this.#system = init.system ?? new ActorSystem(init.clock);
     this.#podMachine = podMachineFor((id) => this.#runtimes.get(id));
     this.metrics = init.registry ?? newRegistry();
@@ -510,7 +515,7 @@ export class NodeAgent {
     });
     this.#pods.set(key, runtime);
     this.#runtimes.set(runtime.actorId, runtime);
-    const use = new PodUse(pod);
+    const use = new PodUse(pod, this.#loadShares);
     this.#usage.set(key, { use, priority: pod.spec!.priority ?? 0, startMs: seenMs });
     this.#usageBound += Math.max(0, use.memoryMax);
     this.#metrics.podStarted();

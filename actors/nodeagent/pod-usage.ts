@@ -9,7 +9,8 @@
 // agent admits the pod; evaluating it costs a few multiplications and draws nothing.
 import { parseQuantity, wholeUnits } from '../api/quantity.ts';
 import type { Pod } from '../api/model/core.ts';
-import { checkUsageModel, curveFor, podSeed, USAGE_MODEL, type Curve, type UsageModel, type UsageResource } from './usage-model.ts';
+import { checkUsageModel, curveFor, podSeed, USAGE_MODEL, type Curve, type UsageCurve, type UsageModel, type UsageResource } from './usage-model.ts';
+import { spreadCurve, type LoadShares } from './usage-spread.ts';
 
 /** Annotation giving the CPU a pod uses (a quantity of cores, `250m`). */
 export const CPU_USAGE = 'orchsim.io/cpu-usage';
@@ -34,19 +35,21 @@ export class PodUse {
   readonly #cpu: ResourceUse;
   readonly #memory: ResourceUse;
 
-  constructor(pod: Pod) {
+  /** `shares`: who shares the load of a model with `spread` (usage-spread.ts); absent, its curves apply as written. */
+  constructor(pod: Pod, shares?: LoadShares) {
     const containers = pod.spec?.containers ?? [];
     this.containers = containers.map((c) => c.name);
     const annotations = pod.metadata.annotations;
     const model = modelOf(annotations?.[USAGE_MODEL]);
     const seed = podSeed(pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`);
+    const spread = model.spread, curve = (c: UsageCurve, s: number) => (spread && shares ? spreadCurve(curveFor(c, s), spread, shares) : curveFor(c, s));
     const amounts = (resource: UsageResource, kind: 'requests' | 'limits', read: (q: string) => number) =>
       containers.map((c) => { const q = c.resources?.[kind]?.[resource]; return q === undefined ? undefined : read(q); });
     const memoryRequests = amounts('memory', 'requests', wholeUnits).map((r) => r ?? 0);
     this.memoryRequest = memoryRequests.reduce((a, b) => a + b, 0);
-    this.#memory = use(memoryRequests, quantityOf(annotations?.[MEMORY_USAGE]), model.memory && curveFor(model.memory, seed ^ 0x6d656d));
+    this.#memory = use(memoryRequests, quantityOf(annotations?.[MEMORY_USAGE]), model.memory && curve(model.memory, seed ^ 0x6d656d));
     this.memoryMax = this.#memory.max;
-    const cpu = use(amounts('cpu', 'requests', parseQuantity).map((r) => r ?? 0), quantityOf(annotations?.[CPU_USAGE]), model.cpu && curveFor(model.cpu, seed));
+    const cpu = use(amounts('cpu', 'requests', parseQuantity).map((r) => r ?? 0), quantityOf(annotations?.[CPU_USAGE]), model.cpu && curve(model.cpu, seed));
     const limits = amounts('cpu', 'limits', parseQuantity);
     this.#cpu = limits.every((l) => l === undefined) ? cpu : { at: (atMs, i) => Math.min(limits[i] ?? Infinity, cpu.at(atMs, i)), max: cpu.max };
   }

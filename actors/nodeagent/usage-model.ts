@@ -14,6 +14,7 @@
 //              `at` as a duration after the run's start)
 import { parseDuration } from '../api/duration.ts';
 import { parseQuantity } from '../api/quantity.ts';
+import { checkSpread, type Spread } from './usage-spread.ts';
 
 export const USAGE_MODEL = 'orchsim.io/usage';
 export const USAGE_RESOURCES = ['cpu', 'memory'] as const;
@@ -27,7 +28,7 @@ export type UsageCurve =
   | { kind: 'daily'; trough: number; peak: number; peakHour: number; noise?: number; noiseInterval?: string }
   | { kind: 'step'; before: number; after: number; at: string };
 
-export type UsageModel = Partial<Record<UsageResource, UsageCurve>>;
+export type UsageModel = Partial<Record<UsageResource, UsageCurve>> & { spread?: Spread };
 
 /** Where a model breaks a rule: `path` from the model's root (`cpu.peak`), and the rule. */
 export class UsageModelError extends Error {
@@ -53,8 +54,9 @@ const isMapping = (v: unknown): v is Record<string, unknown> => typeof v === 'ob
 export function checkUsageModel(value: unknown): UsageModel {
   if (!isMapping(value)) throw new UsageModelError('', 'must be a mapping of cpu and/or memory to a curve, such as { cpu: { kind: constant, fraction: 0.5 } }');
   for (const key of Object.keys(value))
-    if (!(USAGE_RESOURCES as readonly string[]).includes(key)) throw new UsageModelError(key, `unknown resource; allowed: ${USAGE_RESOURCES.join(', ')}`);
+    if (key !== 'spread' && !(USAGE_RESOURCES as readonly string[]).includes(key)) throw new UsageModelError(key, `unknown resource; allowed: ${USAGE_RESOURCES.join(', ')}, or spread`);
   for (const r of USAGE_RESOURCES) if (value[r] !== undefined) checkCurve(value[r], r);
+  if (value.spread !== undefined) checkSpread(value.spread, 'spread');
   return value as UsageModel;
 }
 

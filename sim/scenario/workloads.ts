@@ -37,7 +37,7 @@ export function workload(f: Field, runMs: number): Workload {
     if (out.runDurationMs === undefined) f.child('failureProbability').error('applies to batch pods only: give runDuration too');
     out.failureProbability = number(f.child('failureProbability'), 0, 1, 'a probability from 0 to 1');
   }
-  if (f.child('usage').present) out.usage = usageModel(f.child('usage'), runMs);
+  if (f.child('usage').present) out.usage = usageModel(f.child('usage'), runMs, out.namespace, name);
   if (f.child('controller').present) {
     out.controller = oneOf(f.child('controller'), ['ReplicaSet', 'Deployment'] as const);
     if (arrival.kind !== 'burst') f.child('arrival').error(`does not apply to a ${out.controller} workload: it creates its count pods at start`);
@@ -103,7 +103,7 @@ function arrivalOf(f: Field): Arrival {
  * field. A step's `at` is written as a duration after the run's start (before its end) and becomes
  * the instant of the run's virtual clock the model names.
  */
-function usageModel(f: Field, runMs: number): UsageModel {
+function usageModel(f: Field, runMs: number, namespace: string, name: string): UsageModel {
   const value = isMapping(f.value) ? { ...f.value } : f.value;
   for (const r of USAGE_RESOURCES) {
     if (!isMapping(value) || !isMapping(value[r]) || value[r].kind !== 'step' || !f.child(r).child('at').present) continue;
@@ -111,6 +111,12 @@ function usageModel(f: Field, runMs: number): UsageModel {
     const atMs = durationMs(at);
     if (atMs < 0 || atMs >= runMs) at.fail(`must be a duration after the run's start and before its end (duration ${formatDuration(runMs)})`);
     value[r] = { ...(value[r] as object), at: new Date(VIRTUAL_EPOCH_MS + atMs).toISOString() };
+  }
+  // `spread: N` names the workload's own group: its pods share the load of N (usage-spread.ts).
+  if (isMapping(value) && value.spread !== undefined) {
+    const n = value.spread;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) f.child('spread').fail(`must be a whole number of pods (at least 1) whose use the curves give, got ${JSON.stringify(n)}`);
+    value.spread = { group: `${namespace}/${name}`, replicas: n };
   }
   try {
     return checkUsageModel(value);

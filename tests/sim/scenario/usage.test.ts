@@ -41,7 +41,7 @@ test('a usage model breaking a rule is refused at its field with the rule', () =
   const cases: [string, string][] = [
     ['    usage: { cpu: { kind: daily, trough: 0.2, peak: 0.9, peakHour: 25 } }\n',
       'scenario.yaml: workloads[0].usage.cpu.peakHour: must be an hour of the day from 0 to below 24 (UTC), got 25'],
-    ['    usage: { gpu: { kind: constant, fraction: 1 } }\n', 'scenario.yaml: workloads[0].usage.gpu: unknown resource; allowed: cpu, memory'],
+    ['    usage: { gpu: { kind: constant, fraction: 1 } }\n', 'scenario.yaml: workloads[0].usage.gpu: unknown resource; allowed: cpu, memory, or spread'],
     ['    usage: { memory: { kind: uniform, min: 0.9, max: 0.1 } }\n', 'scenario.yaml: workloads[0].usage.memory.max: must not be below min (0.9), got 0.1'],
     ['    usage: { cpu: { kind: step, before: 0.5, after: 0.9, at: 30m } }\n',
       'scenario.yaml: workloads[0].usage.cpu.at: must be a duration after the run\'s start and before its end (duration 30m0s), got "30m"'],
@@ -49,6 +49,15 @@ test('a usage model breaking a rule is refused at its field with the rule', () =
     ['    usage: busy\n', 'scenario.yaml: workloads[0].usage: must be a mapping of cpu and/or memory to a curve, such as { cpu: { kind: constant, fraction: 0.5 } }'],
   ];
   for (const [extra, message] of cases) assert.is(errorOf(extra).message, message);
+});
+
+
+test('spread: N names the workload\'s own group, and a count that is not a whole number of pods is refused at its field', () => {
+  const w = parse('    usage: { cpu: { kind: constant, fraction: 0.5 }, spread: 4 }\n').workloads[0]!;
+  assert.equal(w.usage, { cpu: { kind: 'constant', fraction: 0.5 }, spread: { group: 'default/web', replicas: 4 } });
+  assert.equal(JSON.parse(workloadPod(w, 0).metadata.annotations![USAGE_MODEL]!).spread, { group: 'default/web', replicas: 4 });
+  for (const bad of ['0', '2.5', '"many"'])
+    assert.match(errorOf(`    usage: { cpu: { kind: constant, fraction: 0.5 }, spread: ${bad} }\n`).message, 'workloads[0].usage.spread: must be a whole number of pods');
 });
 
 test.run();
