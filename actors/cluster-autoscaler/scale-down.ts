@@ -67,7 +67,11 @@ function podsToMove(node: NodeInfo, input: ScaleDownInput, allowed: Map<PodDisru
 }
 
 export function findUnneeded(input: ScaleDownInput): UnneededNode[] {
-  const sim = new Simulation(input.nodes, input.filters);
+  // The what-if copy is made only once a node needs its pods placed: a pass that finds no node
+  // under the threshold, or only empty ones, copies nothing.
+  let copy: Simulation | undefined;
+  const gone = new Set<string>();
+  const simulation = () => (copy ??= new Simulation(input.nodes.filter((n) => !gone.has(n.name)), input.filters));
   const room = new Map<NodeGroup, number>();
   const allowed = new Map<PodDisruptionBudget, number>();
   const out: UnneededNode[] = [];
@@ -79,6 +83,14 @@ export function findUnneeded(input: ScaleDownInput): UnneededNode[] {
     const before = new Map(allowed);
     const pods = podsToMove(info, input, allowed);
     if (!pods) continue;
+    if (pods.length === 0) {
+      if (copy) copy.removeNode(info.name);
+      else gone.add(info.name);
+      room.set(group, left - 1);
+      out.push({ name: info.name, group, utilization, podsToMove: pods });
+      continue;
+    }
+    const sim = simulation();
     // Where the pods would go: any other node (those found unneeded are gone from the simulation).
     const destinations = sim.nodes.filter((n) => n.name !== info.name);
     const placed: Placement[] = [];

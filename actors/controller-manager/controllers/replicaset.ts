@@ -13,6 +13,7 @@
 //   their failures), as the real pod control records it.
 // Keys are reconciled from a work queue with `concurrentReplicasetSyncs` workers.
 import { isConflict, isNotFound } from '../../api/status.ts';
+import { isReady } from '../../api/fields.ts';
 import type { KObject, OwnerReference } from '../../api/types.ts';
 import { cacheKey } from '../../client/cache.ts';
 import type { Informer } from '../../client/informer.ts';
@@ -49,7 +50,7 @@ export function deletionOrder(a: Pod, b: Pod): number {
   if (nodeA !== nodeB) return nodeA - nodeB;
   const phase = (PHASE_RANK[phaseOf(a)] ?? 1) - (PHASE_RANK[phaseOf(b)] ?? 1);
   if (phase !== 0) return phase;
-  const readyA = readySince(a) !== undefined ? 1 : 0, readyB = readySince(b) !== undefined ? 1 : 0;
+  const readyA = isReady(a) ? 1 : 0, readyB = isReady(b) ? 1 : 0;
   if (readyA !== readyB) return readyA - readyB;
   const created = (Date.parse(b.metadata.creationTimestamp ?? '') || 0) - (Date.parse(a.metadata.creationTimestamp ?? '') || 0);
   return created !== 0 ? created : cacheKey(a) < cacheKey(b) ? -1 : 1;
@@ -126,12 +127,10 @@ export class ReplicaSetController extends QueuedController {
     const selector = compileLabelSelector(spec.selector);
     const owned: KObject[] = [];
     const adopt: KObject[] = [];
-    for (const pod of this.#pods.cache.inNamespace(namespace)) {
-      if (!isActive(pod)) continue;
-      const ref = ownerOf(pod);
-      if (ref?.uid === rs.metadata.uid) owned.push(pod);
-      else if (!ref && !rs.metadata.deletionTimestamp && selector.matches(pod.metadata.labels ?? {})) adopt.push(pod);
-    }
+    // The pods its uid's index holds, and the namespace's orphans, as the real one's FilterPodsByOwner.
+    for (const pod of this.#pods.cache.ownedBy(namespace, rs.metadata.uid!)) if (isActive(pod)) owned.push(pod);
+    if (!rs.metadata.deletionTimestamp)
+      for (const pod of this.#pods.cache.orphansIn(namespace)) if (isActive(pod) && selector.matches(pod.metadata.labels ?? {})) adopt.push(pod);
     for (const pod of adopt) if (await this.#adopt(rs, pod)) owned.push(pod);
     if (this.#expectations.satisfied(key) && !rs.metadata.deletionTimestamp) await this.#manage(rs, key, owned, spec.replicas ?? 1, spec.template);
     await this.#writeStatus(rs, owned, spec);
@@ -195,12 +194,13 @@ export class ReplicaSetController extends QueuedController {
   async #writeStatus(rs: KObject, owned: KObject[], spec: { minReadySeconds?: number; template?: KObject }): Promise<void> {
     const now = this.clock.now();
     const labels = Object.entries(spec.template?.metadata.labels ?? {});
-    const ready = owned.filter((p) => readySince(p) !== undefined);
+    const ready = owned.filter(isReady);
+    const minReadyMs = (spec.minReadySeconds ?? 0) * 1000;
     const status = {
       replicas: owned.length,
       fullyLabeledReplicas: owned.filter((p) => labels.every(([k, v]) => p.metadata.labels?.[k] === v)).length,
       readyReplicas: ready.length,
-      availableReplicas: ready.filter((p) => now - readySince(p)! >= (spec.minReadySeconds ?? 0) * 1000).length,
+      availableReplicas: minReadyMs === 0 ? ready.length : ready.filter((p) => now - readySince(p)! >= minReadyMs).length,
       observedGeneration: rs.metadata.generation ?? 1,
     };
     const old = (rs.status ?? {}) as Rec;
