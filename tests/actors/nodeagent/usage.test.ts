@@ -70,7 +70,7 @@ test('a step curve answers before until its instant and after from it on, the sa
 test('a model breaking a rule is refused naming the field and the rule', () => {
   const refused = (model: unknown, message: string) => assert.throws(() => checkUsageModel(model), (e: Error) => e.message === message);
   refused({ disk: { kind: 'constant', fraction: 1 } }, 'disk: unknown resource; allowed: cpu, memory, or spread');
-  refused({ cpu: { kind: 'wave' } }, 'cpu.kind: must be one of constant, uniform, normal, daily, step, got "wave"');
+  refused({ cpu: { kind: 'wave' } }, 'cpu.kind: must be one of constant, uniform, normal, daily, step, series, got "wave"');
   refused({ cpu: { kind: 'step', before: 0.5, after: 0.9, at: '10m' } }, 'cpu.at: must be an RFC 3339 time such as 2026-01-01T00:10:00Z, got "10m"');
   refused({ cpu: { kind: 'step', before: 0.5, at: '2026-01-01T00:10:00Z' } }, 'cpu.after: is required for kind step');
   refused({ cpu: { kind: 'constant' } }, 'cpu: kind constant takes exactly one of fraction (of the request) or quantity (for the pod)');
