@@ -481,7 +481,7 @@ export class NodeAgent {
       if (pod.metadata.deletionTimestamp) return void this.#remove(pod.metadata.namespace!, pod.metadata.name!, pod.metadata.uid!).catch((e) => this.#report(e));
       runtime = this.#admit(key, pod);
       if (!runtime) return;
-    }
+    } else this.#recompileUse(key, pod);
     if (pod.metadata.deletionTimestamp) runtime.terminate(pod.metadata.deletionGracePeriodSeconds);
   }
 
@@ -522,6 +522,20 @@ export class NodeAgent {
     runtime.start();
     this.#changed();
     return runtime;
+  }
+
+  /**
+   * A running pod whose usage annotations changed uses what they say from now on: its use is
+   * compiled anew (its start and priority kept), and the status check looks again, since its
+   * memory may now press. An update that leaves them is three look-ups.
+   */
+  #recompileUse(key: string, pod: Pod): void {
+    const admitted = this.#usage.get(key);
+    if (!admitted || admitted.use.compiledFrom(pod)) return;
+    const use = new PodUse(pod);
+    this.#usageBound += Math.max(0, use.memoryMax) - Math.max(0, admitted.use.memoryMax);
+    admitted.use = use;
+    this.#changed();
   }
 
   /** The pod of `key` as this agent holds it (its newest version), or as it was when it went; a container's with `fieldPath`. */

@@ -5,8 +5,10 @@
 //   3. its requests: a pod uses what it asked for.
 // A quantity for the whole pod is shared among its containers in proportion to their requests
 // (evenly when none requests any); a fraction applies to each container's own request. CPU above
-// a container's limit is throttled to the limit, as the CFS quota does. Compiled once when the
-// agent admits the pod; evaluating it costs a few multiplications and draws nothing.
+// a container's limit is throttled to the limit, as the CFS quota does. Compiled when the agent
+// admits the pod and again only when one of these annotations changes on the running pod
+// (`kubectl annotate --overwrite`), from that instant; evaluating it costs a few multiplications
+// and draws nothing.
 import { parseQuantity, wholeUnits } from '../api/quantity.ts';
 import type { Pod } from '../api/model/core.ts';
 import { checkUsageModel, curveFor, podSeed, USAGE_MODEL, type Curve, type UsageCurve, type UsageModel, type UsageResource } from './usage-model.ts';
@@ -16,6 +18,9 @@ import { spreadCurve, type LoadShares } from './usage-spread.ts';
 export const CPU_USAGE = 'orchsim.io/cpu-usage';
 /** Annotation giving the memory a pod uses (a quantity of bytes, `300Mi`). */
 export const MEMORY_USAGE = 'orchsim.io/memory-usage';
+
+/** The annotations a pod's use is compiled from. */
+const USAGE_ANNOTATIONS = [CPU_USAGE, MEMORY_USAGE, USAGE_MODEL] as const;
 
 /** One resource of a pod over time: each container's use and the pod's. */
 interface ResourceUse {
@@ -34,12 +39,15 @@ export class PodUse {
   readonly memoryMax: number;
   readonly #cpu: ResourceUse;
   readonly #memory: ResourceUse;
+  /** The annotations it was compiled from, in the order of USAGE_ANNOTATIONS. */
+  readonly #sources: readonly (string | undefined)[];
 
   /** `shares`: who shares the load of a model with `spread` (usage-spread.ts); absent, its curves apply as written. */
   constructor(pod: Pod, shares?: LoadShares) {
     const containers = pod.spec?.containers ?? [];
     this.containers = containers.map((c) => c.name);
     const annotations = pod.metadata.annotations;
+    this.#sources = USAGE_ANNOTATIONS.map((a) => annotations?.[a]);
     const model = modelOf(annotations?.[USAGE_MODEL]);
     const seed = podSeed(pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`);
     const spread = model.spread, curve = (c: UsageCurve, s: number) => (spread && shares ? spreadCurve(curveFor(c, s), spread, shares) : curveFor(c, s));
@@ -52,6 +60,13 @@ export class PodUse {
     const cpu = use(amounts('cpu', 'requests', parseQuantity).map((r) => r ?? 0), quantityOf(annotations?.[CPU_USAGE]), model.cpu && curve(model.cpu, seed));
     const limits = amounts('cpu', 'limits', parseQuantity);
     this.#cpu = limits.every((l) => l === undefined) ? cpu : { at: (atMs, i) => Math.min(limits[i] ?? Infinity, cpu.at(atMs, i)), max: cpu.max };
+  }
+
+  /** Whether `pod` (a newer version of the pod) carries the same usage annotations: three look-ups, so an update that leaves them is no work. */
+  compiledFrom(pod: Pod): boolean {
+    const annotations = pod.metadata.annotations;
+    for (let i = 0; i < USAGE_ANNOTATIONS.length; i++) if (annotations?.[USAGE_ANNOTATIONS[i]!] !== this.#sources[i]) return false;
+    return true;
   }
 
   /** Cores container `i` uses at `atMs`, throttled to its limit. */

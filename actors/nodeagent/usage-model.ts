@@ -12,9 +12,12 @@
 //   step       { kind: step, before: 0.3, after: 0.9, at: 2026-01-01T00:10:00Z }: `before` until the
 //              instant `at` (RFC 3339), `after` from then on, alike for every pod (a scenario writes
 //              `at` as a duration after the run's start)
+//   series     { kind: series, start, points: [[ms, fraction], ...], interpolation?, repeat?, factor? }:
+//              recorded points replayed (usage-series.ts; a scenario reads them from a CSV file)
 import { parseDuration } from '../api/duration.ts';
 import { parseQuantity } from '../api/quantity.ts';
 import { checkSpread, type Spread } from './usage-spread.ts';
+import { checkSeries, SERIES_FIELDS, seriesAt, type SeriesCurve } from './usage-series.ts';
 
 export const USAGE_MODEL = 'orchsim.io/usage';
 export const USAGE_RESOURCES = ['cpu', 'memory'] as const;
@@ -26,7 +29,8 @@ export type UsageCurve =
   | { kind: 'uniform'; min: number; max: number }
   | { kind: 'normal'; mean: number; stddev: number; min?: number; max?: number }
   | { kind: 'daily'; trough: number; peak: number; peakHour: number; noise?: number; noiseInterval?: string }
-  | { kind: 'step'; before: number; after: number; at: string };
+  | { kind: 'step'; before: number; after: number; at: string }
+  | SeriesCurve;
 
 export type UsageModel = Partial<Record<UsageResource, UsageCurve>> & { spread?: Spread };
 
@@ -44,7 +48,9 @@ const FIELDS: Record<UsageCurve['kind'], readonly string[]> = {
   normal: ['kind', 'mean', 'stddev', 'min', 'max'],
   daily: ['kind', 'trough', 'peak', 'peakHour', 'noise', 'noiseInterval'],
   step: ['kind', 'before', 'after', 'at'],
+  series: SERIES_FIELDS,
 };
+const KINDS = Object.keys(FIELDS);
 const FRACTION_MAX = 100;
 const DEFAULT_NOISE_INTERVAL = '5m';
 
@@ -61,9 +67,9 @@ export function checkUsageModel(value: unknown): UsageModel {
 }
 
 function checkCurve(v: unknown, path: string): void {
-  if (!isMapping(v)) throw new UsageModelError(path, 'must be a mapping with a kind: constant, uniform, normal, daily or step');
+  if (!isMapping(v)) throw new UsageModelError(path, `must be a mapping with a kind: ${KINDS.join(', ')}`);
   const kind = v.kind;
-  if (typeof kind !== 'string' || !(kind in FIELDS)) throw new UsageModelError(`${path}.kind`, `must be one of constant, uniform, normal, daily, step, got ${JSON.stringify(kind)}`);
+  if (typeof kind !== 'string' || !(kind in FIELDS)) throw new UsageModelError(`${path}.kind`, `must be one of ${KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
   const allowed = FIELDS[kind as UsageCurve['kind']];
   for (const key of Object.keys(v))
     if (!allowed.includes(key)) throw new UsageModelError(`${path}.${key}`, `unknown field for kind ${kind}; allowed fields: ${allowed.join(', ')}`);
@@ -111,12 +117,17 @@ function checkCurve(v: unknown, path: string): void {
       fraction('after', true);
       stepAtMs(v.at, `${path}.at`);
       return;
+    case 'series':
+      stepAtMs(v.start, `${path}.start`);
+      checkSeries(v, path, FRACTION_MAX);
+      if (v.factor !== undefined) checkCurve(v.factor, `${path}.factor`);
+      return;
   }
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** The instant of a step's `at`: an RFC 3339 time, as Kubernetes writes times. */
+/** The instant of a step's `at` or a series' `start`: an RFC 3339 time, as Kubernetes writes times. */
 function stepAtMs(x: unknown, path: string): number {
   const ms = typeof x === 'string' && RFC3339.test(x) ? Date.parse(x) : NaN;
   if (!Number.isFinite(ms)) throw new UsageModelError(path, `must be an RFC 3339 time such as 2026-01-01T00:10:00Z, got ${JSON.stringify(x)}`);
@@ -175,6 +186,11 @@ export function curveFor(c: UsageCurve, seed: number): Curve {
     case 'step': {
       const atMs = stepAtMs(c.at, 'at');
       return { of: 'fraction', at: (t) => (t < atMs ? c.before : c.after), max: Math.max(c.before, c.after) };
+    }
+    case 'series': {
+      // The factor's own draw, apart from any the series might make: the same pod, another stream.
+      const factor = c.factor ? curveFor(c.factor as UsageCurve, seed ^ 0x66616374).at(0) : 1;
+      return { of: 'fraction', ...seriesAt(c, stepAtMs(c.start, 'start'), factor) };
     }
   }
 }

@@ -174,8 +174,9 @@ export async function startServer(args: readonly string[] | ServeCommandLine, mo
   const components = new ComponentTokens();
   const server = new ApiServer(options, { clock, random: root, system, componentTokens: components, ...(bus ? { bus } : {}) });
   await server.start();
-  // serve stands in for a cluster with metrics-server installed: `kubectl top` works; it costs nothing until asked.
-  if (mode === 'serve') server.aggregate(new MetricsServer({ bus: server.bus, clock }));
+  // Both stand in for a cluster with metrics-server installed: `kubectl top` works; it costs nothing until asked.
+  // Alone (`orchsim apiserver --bus`), it scrapes the node agents of other processes over NATS.
+  server.aggregate(new MetricsServer({ bus: server.bus, clock }));
   const cert = await servingCert(options, clock);
   cluster = nodes > 0
     ? await startServedNodes(server.bus, components.asIdentity, clock, root.fork('cluster'), system, { nodes, zones, rootCa: cert.cert },

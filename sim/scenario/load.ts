@@ -159,7 +159,7 @@ export function parseScenario(text: string, source: { name: string; dir: string;
     sampleIntervalMs,
     nodePools,
     workloads: unique('workloads', [
-      ...listed(root.child('workloads'), 'workloads', WORKLOADS_MAX).map((f) => ({ value: workload(f, runMs), nameAt: f.child('name') })),
+      ...listed(root.child('workloads'), 'workloads', WORKLOADS_MAX).map((f) => ({ value: workload(f, runMs, source.dir), nameAt: f.child('name') })),
       ...manifests.workloads,
     ]),
     faults: listed(root.child('faults'), 'faults', FAULTS_MAX).map((f) => fault(f, runMs, poolsByName, replicaCounts)),

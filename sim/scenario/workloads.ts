@@ -7,6 +7,7 @@ import { checkUsageModel, USAGE_RESOURCES, UsageModelError, type UsageModel } fr
 import { VIRTUAL_EPOCH_MS } from '../virtual-clock.ts';
 import { isMapping, type Field } from './field.ts';
 import { autoscale } from './autoscale.ts';
+import { seriesUsage } from './usage-series.ts';
 import { dnsLabel, durationMs, number, oneOf, optional, positiveInteger } from './schema.ts';
 
 const POD_FORMS = ['requests', 'pod', 'template'] as const;
@@ -16,7 +17,7 @@ const POISSON_RATE_MAX_PER_SECOND = 1_000_000;
 const DEFAULT_NAMESPACE = 'default';
 
 /** One entry of `workloads:`; `runMs` is the scenario's duration, which `start` must precede. */
-export function workload(f: Field, runMs: number): Workload {
+export function workload(f: Field, runMs: number, dir: string): Workload {
   f.mapping(WORKLOAD_FIELDS);
   const name = dnsLabel(f.child('name'));
   const count = positiveInteger(f.child('count'), WORKLOAD_PODS_MAX);
@@ -37,7 +38,7 @@ export function workload(f: Field, runMs: number): Workload {
     if (out.runDurationMs === undefined) f.child('failureProbability').error('applies to batch pods only: give runDuration too');
     out.failureProbability = number(f.child('failureProbability'), 0, 1, 'a probability from 0 to 1');
   }
-  if (f.child('usage').present) out.usage = usageModel(f.child('usage'), runMs, out.namespace, name);
+  if (f.child('usage').present) out.usage = usageModel(f.child('usage'), runMs, out.namespace, name, dir);
   if (f.child('controller').present) {
     out.controller = oneOf(f.child('controller'), ['ReplicaSet', 'Deployment'] as const);
     if (arrival.kind !== 'burst') f.child('arrival').error(`does not apply to a ${out.controller} workload: it creates its count pods at start`);
@@ -103,8 +104,9 @@ function arrivalOf(f: Field): Arrival {
  * field. A step's `at` is written as a duration after the run's start (before its end) and becomes
  * the instant of the run's virtual clock the model names.
  */
-function usageModel(f: Field, runMs: number, namespace: string, name: string): UsageModel {
-  const value = isMapping(f.value) ? { ...f.value } : f.value;
+function usageModel(f: Field, runMs: number, namespace: string, name: string, dir: string): UsageModel {
+  const series = isMapping(f.value) && f.value.kind === 'series';
+  const value = series ? seriesUsage(f, dir) : isMapping(f.value) ? { ...f.value } : f.value;
   for (const r of USAGE_RESOURCES) {
     if (!isMapping(value) || !isMapping(value[r]) || value[r].kind !== 'step' || !f.child(r).child('at').present) continue;
     const at = f.child(r).child('at');
@@ -122,6 +124,8 @@ function usageModel(f: Field, runMs: number, namespace: string, name: string): U
     return checkUsageModel(value);
   } catch (e) {
     if (!(e instanceof UsageModelError)) throw e;
-    return e.path.split('.').filter((k) => k !== '').reduce((at, key) => at.child(key), f).error(e.rule);
+    // A series' curves are the file's columns: what breaks a rule there is its `factor`, written once.
+    const path = series ? e.path.replace(/^(cpu|memory)\./, '') : e.path;
+    return path.split('.').filter((k) => k !== '').reduce((at, key) => at.child(key), f).error(e.rule);
   }
 }

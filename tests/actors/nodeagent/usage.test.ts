@@ -70,7 +70,7 @@ test('a step curve answers before until its instant and after from it on, the sa
 test('a model breaking a rule is refused naming the field and the rule', () => {
   const refused = (model: unknown, message: string) => assert.throws(() => checkUsageModel(model), (e: Error) => e.message === message);
   refused({ disk: { kind: 'constant', fraction: 1 } }, 'disk: unknown resource; allowed: cpu, memory, or spread');
-  refused({ cpu: { kind: 'wave' } }, 'cpu.kind: must be one of constant, uniform, normal, daily, step, got "wave"');
+  refused({ cpu: { kind: 'wave' } }, 'cpu.kind: must be one of constant, uniform, normal, daily, step, series, got "wave"');
   refused({ cpu: { kind: 'step', before: 0.5, after: 0.9, at: '10m' } }, 'cpu.at: must be an RFC 3339 time such as 2026-01-01T00:10:00Z, got "10m"');
   refused({ cpu: { kind: 'step', before: 0.5, at: '2026-01-01T00:10:00Z' } }, 'cpu.after: is required for kind step');
   refused({ cpu: { kind: 'constant' } }, 'cpu: kind constant takes exactly one of fraction (of the request) or quantity (for the pod)');
@@ -139,6 +139,36 @@ test('the agent\'s summary follows a daily memory curve, answers on the bus, and
   assert.equal([evicted.phase, evicted.reason], ['Failed', 'Evicted']);
   agent.stop();
   server.stop();
+});
+
+test('a running pod whose usage annotations change uses what they say from that instant; other updates keep its compiled use', async () => {
+  const { clock, kernel, bus, random, server, client } = await virtualWorld();
+  const agent = new NodeAgent({ bus, clock, random: random.fork('agent'), nodeName: NODE, options: { memory: '2Gi', leaseRenewJitterFactor: 0 }, onError: (e) => { throw e; } });
+  await agent.start();
+  await client.create(PODS, { metadata: { name: 'web', namespace: 'default', annotations: { [CPU_USAGE]: '100m' } },
+    spec: { nodeName: NODE, containers: [{ name: 'main', image: 'nginx', resources: { requests: { cpu: '200m', memory: '64Mi' } } }] } } as KObject);
+  await kernel.run({ until: clock.now() + 60_000 });
+  const cpu = () => agent.summary(clock.now()).pods[0]!.cpu.usageNanoCores;
+  const memory = () => agent.summary(clock.now()).pods[0]!.memory.workingSetBytes;
+  assert.equal([cpu(), memory()], [0.1e9, 64 * MI]);
+  await client.patch(PODS, 'default', 'web', { metadata: { annotations: { [CPU_USAGE]: '900m', [MEMORY_USAGE]: '1Gi' } } }, 'merge');
+  await kernel.run({ until: clock.now() + 1000 });
+  assert.equal([cpu(), memory()], [0.9e9, 1024 * MI]);
+  await client.patch(PODS, 'default', 'web', { metadata: { annotations: { [CPU_USAGE]: null, [USAGE_MODEL]: JSON.stringify({ cpu: { kind: 'constant', fraction: 0.25 } }) } } }, 'merge');
+  await kernel.run({ until: clock.now() + 1000 });
+  assert.is(cpu(), 0.05e9, 'the annotation gone, the model decides: a quarter of 200m');
+  agent.stop();
+  server.stop();
+});
+
+test('a pod\'s use knows whether a newer version of the pod carries the annotations it was compiled from', () => {
+  const one = [{ name: 'a', cpu: '100m' }];
+  const use = new PodUse(podOf({ [CPU_USAGE]: '200m', other: 'x' }, one));
+  assert.ok(use.compiledFrom(podOf({ [CPU_USAGE]: '200m', other: 'y' }, one)), 'another annotation changed: the same use');
+  assert.not.ok(use.compiledFrom(podOf({ [CPU_USAGE]: '300m' }, one)));
+  assert.not.ok(use.compiledFrom(podOf({ [CPU_USAGE]: '200m', [MEMORY_USAGE]: '1Gi' }, one)));
+  assert.not.ok(use.compiledFrom(podOf({}, one)));
+  assert.ok(new PodUse(podOf({}, one)).compiledFrom({ metadata: { name: 'p' }, spec: { containers: [] } } as unknown as Pod), 'no annotations at all: none of them');
 });
 
 test.run();
