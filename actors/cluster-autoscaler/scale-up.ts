@@ -1,8 +1,10 @@
-// Scale-up as the real autoscaler plans it (core/scaleup/orchestrator, estimator/binpacking):
-// pending pods that fit the nodes there are, or the nodes already asked for, are left to the
-// scheduler; for the rest each group not at its maximum estimates how many of its template nodes
-// the pods would fill (first fit, the largest pods first), the expanders choose one option, and
-// it grows by that many nodes (capped at its maximum). Pods no group can take are told why.
+// Scale-up as the real autoscaler plans it (core/scaleup/orchestrator, estimator/binpacking,
+// equivalence groups): pending pods that fit the nodes there are, or the nodes already asked for,
+// are left to the scheduler; for the rest each group not at its maximum estimates how many of its
+// template nodes the pods would fill (the largest pods first, one equivalence group at a time),
+// the expanders choose one option, and it grows by that many nodes (capped at its maximum). Pods
+// no group can take are told why. Alike pods are judged once where the real one does, so a
+// burst of thousands of pending replicas costs about what their distinct shapes do.
 import type { Node } from '../api/model/core.ts';
 import type { Random } from '../api/env.ts';
 import type { FilterPlugin, NodeInfo, PodInfo } from '../scheduler/framework.ts';
@@ -46,35 +48,78 @@ function templateCopy(group: NodeGroup, index: number): Node {
   return { ...t, metadata: { ...t.metadata, name, labels: { ...t.metadata.labels, [HOSTNAME]: name } } };
 }
 
-/** Larger pods first: their share of the template's CPU plus their share of its memory. */
-function bySize(pods: readonly PodInfo[], template: NodeInfo): PodInfo[] {
-  const share = (p: PodInfo) => p.requests.milliCPU / (template.allocatableMilliCPU || 1) + p.requests.memory / (template.allocatableMemory || 1);
-  return [...pods].sort((a, b) => share(b) - share(a) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+/**
+ * Pods alike for scheduling, as the real PodEquivalenceGroups: the same controller and the same
+ * spec but for projected volumes (their names carry generated suffixes and place nothing). One
+ * pod of a group that fits nowhere says the rest do not either. Groups in order of first appearance.
+ */
+export function equivalenceGroups(pods: readonly PodInfo[]): PodInfo[][] {
+  const groups = new Map<string, PodInfo[]>();
+  for (const p of pods) {
+    const owner = p.pod.metadata.ownerReferences?.find((r) => r.controller)?.uid;
+    const key = owner === undefined ? `pod/${p.key}` : `${owner}/${specKey(p)}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = []));
+    g.push(p);
+  }
+  return [...groups.values()];
 }
 
-/** How many new nodes of `group` (at most `room`) the pods would fill, and which pods fit. */
-function estimate(sim: Simulation, g: GroupState, room: number, pods: readonly PodInfo[], reasons: Map<PodInfo, string[][]>): Option {
+const specKeys = new WeakMap<PodInfo, string>();
+function specKey(p: PodInfo): string {
+  let key = specKeys.get(p);
+  if (key === undefined) {
+    const spec = p.pod.spec ?? { containers: [] };
+    const volumes = spec.volumes?.filter((v) => v.projected === undefined);
+    specKeys.set(p, (key = JSON.stringify({ ...spec, nodeName: undefined, volumes })));
+  }
+  return key;
+}
+
+/** Larger groups' pods first: their share of the template's CPU plus their share of its memory. */
+function bySize(groups: readonly PodInfo[][], template: NodeInfo): PodInfo[][] {
+  const share = (p: PodInfo) => p.requests.milliCPU / (template.allocatableMilliCPU || 1) + p.requests.memory / (template.allocatableMemory || 1);
+  return [...groups].sort((a, b) => share(b[0]!) - share(a[0]!) || (a[0]!.key < b[0]!.key ? -1 : a[0]!.key > b[0]!.key ? 1 : 0));
+}
+
+/**
+ * How many new nodes of `group` (at most `room`) the pods would fill, and which pods fit: the
+ * real binpacking estimator. Each equivalence group's pods go first onto the new nodes already
+ * added (the node its last pod went to first), until one does not fit; the rest onto the newest
+ * node, else onto a new one; a pod that does not fit an empty node ends its group.
+ */
+function estimate(sim: Simulation, g: GroupState, room: number, groups: readonly PodInfo[][], reasons: Map<PodInfo, string[][]>): Option {
   const added: NodeInfo[] = [];
   const placements: Placement[] = [];
-  const helped: PodInfo[] = [];
   const probe = sim.addNode(templateCopy(g.group, 0));
-  const order = bySize(pods, probe);
+  const order = bySize(groups, probe);
   sim.removeNode(probe.name);
-  for (const pod of order) {
-    let p = sim.place(pod, added);
-    if (!p && added.length < room) {
-      const fresh = sim.addNode(templateCopy(g.group, added.length));
-      const why: string[] = [];
-      p = sim.place(pod, [fresh], why);
-      if (p) added.push(fresh);
-      else {
-        sim.removeNode(fresh.name);
-        reasons.get(pod)!.push([...new Set(why)]);
-      }
-    }
-    if (p) {
+  for (const pods of order) {
+    let i = 0;
+    let hint: NodeInfo | undefined;
+    for (; i < pods.length; i++) {
+      const p = (hint && sim.place(pods[i]!, [hint])) || sim.place(pods[i]!, added);
+      if (!p) break;
       placements.push(p);
-      helped.push(pod);
+      hint = p.node;
+    }
+    for (; i < pods.length; i++) {
+      const newest = added.at(-1);
+      let p = newest && sim.place(pods[i]!, [newest]);
+      if (!p) {
+        if (added.length >= room) break;
+        const fresh = sim.addNode(templateCopy(g.group, added.length));
+        const why: string[] = [];
+        p = sim.place(pods[i]!, [fresh], why);
+        if (!p) {
+          sim.removeNode(fresh.name);
+          const reason = [...new Set(why)];
+          for (const pod of pods.slice(i)) reasons.get(pod)!.push(reason);
+          break;
+        }
+        added.push(fresh);
+      }
+      placements.push(p);
     }
   }
   const offered = { milliCPU: 0, memory: 0 };
@@ -82,18 +127,41 @@ function estimate(sim: Simulation, g: GroupState, room: number, pods: readonly P
     offered.milliCPU += n.allocatableMilliCPU;
     offered.memory += n.allocatableMemory;
   }
+  const helped = placements.map((p) => p.pod);
   sim.undo(placements);
   for (const n of added) sim.removeNode(n.name);
   return { group: g.group, nodeCount: added.length, pods: helped, offered };
+}
+
+/**
+ * The pending pods that fit no node there is (nor one asked for), as the real
+ * FilterOutSchedulable finds them: each tried on the node its group's last pod went to, then on
+ * every node; once one of a group fits nowhere, the rest of its group are not tried.
+ */
+function unplaceable(sim: Simulation, pending: readonly PodInfo[]): PodInfo[] {
+  const out: PodInfo[] = [];
+  for (const pods of equivalenceGroups(pending)) {
+    let hint: NodeInfo | undefined;
+    for (let i = 0; i < pods.length; i++) {
+      const p = (hint && sim.place(pods[i]!, [hint])) || sim.place(pods[i]!);
+      if (!p) {
+        out.push(...pods.slice(i));
+        break;
+      }
+      hint = p.node;
+    }
+  }
+  return out;
 }
 
 export function planScaleUp(input: ScaleUpInput): ScaleUpPlan {
   const sim = new Simulation(input.nodes, input.filters);
   // Nodes asked for and not yet Ready are there already, as their templates.
   for (const g of input.groups) for (let i = 0; i < g.upcoming; i++) sim.addNode(templateCopy(g.group, -1 - i));
-  const remaining = input.pending.filter((pod) => !sim.place(pod));
+  const remaining = unplaceable(sim, input.pending);
   if (remaining.length === 0) return { unhelped: [] };
   const reasons = new Map<PodInfo, string[][]>(remaining.map((p) => [p, []]));
+  const groups = equivalenceGroups(remaining);
   const options: Option[] = [];
   for (const g of input.groups) {
     const room = g.group.maxSize - g.group.targetSize();
@@ -101,7 +169,7 @@ export function planScaleUp(input: ScaleUpInput): ScaleUpPlan {
       for (const r of reasons.values()) r.push([MAX_LIMIT_REACHED]);
       continue;
     }
-    const option = estimate(sim, g, room, remaining, reasons);
+    const option = estimate(sim, g, room, groups, reasons);
     if (option.nodeCount > 0) options.push(option);
   }
   const option = bestOption(options, input.expanders, input.random);

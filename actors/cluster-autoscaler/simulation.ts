@@ -4,8 +4,8 @@
 // scheduler's own filter plugins' answer: this file applies no fit rule of its own.
 import type { Node, Pod } from '../api/model/core.ts';
 import { cloneNode, prepare, runFilters } from '../scheduler/filters.ts';
-import type { FilterPlugin, NodeInfo, PodInfo, Snapshot } from '../scheduler/framework.ts';
-import { addPod, makeSnapshot, newNodeInfo, podInfo, removePod } from '../scheduler/pod-info.ts';
+import type { FilterPlugin, NodeInfo, PodInfo } from '../scheduler/framework.ts';
+import { addPod, growableSnapshot, newNodeInfo, podInfo, removePod, type GrowableSnapshot } from '../scheduler/pod-info.ts';
 
 export interface Placement {
   pod: PodInfo;
@@ -13,19 +13,18 @@ export interface Placement {
 }
 
 export class Simulation {
-  #nodes: NodeInfo[];
-  #snapshot: Snapshot;
+  readonly #snapshot: GrowableSnapshot;
   readonly #filters: readonly FilterPlugin[];
 
   /** A copy of `nodes` (their pods too) that the filters read. */
   constructor(nodes: readonly NodeInfo[], filters: readonly FilterPlugin[]) {
-    this.#nodes = nodes.map(cloneNode);
-    this.#snapshot = makeSnapshot(this.#nodes);
+    this.#snapshot = growableSnapshot(nodes.map(cloneNode));
     this.#filters = filters;
   }
 
+  /** The nodes now, in the order they came (a live list: copy it to keep it). */
   get nodes(): readonly NodeInfo[] {
-    return this.#nodes;
+    return this.#snapshot.nodes;
   }
 
   node(name: string): NodeInfo | undefined {
@@ -35,21 +34,19 @@ export class Simulation {
   /** Adds a node the cluster does not have (a group's template); returns its info. */
   addNode(node: Node): NodeInfo {
     const info = newNodeInfo(node);
-    this.#nodes.push(info);
-    this.#snapshot = makeSnapshot(this.#nodes);
+    this.#snapshot.add(info);
     return info;
   }
 
   removeNode(name: string): void {
-    this.#nodes = this.#nodes.filter((n) => n.name !== name);
-    this.#snapshot = makeSnapshot(this.#nodes);
+    this.#snapshot.remove(name);
   }
 
   /**
    * Places the pod on the first of `candidates` (default: every node) its filters pass, and
    * answers where; undefined, with each rejected node's first reason in `reasons` when given.
    */
-  place(pod: PodInfo, candidates: readonly NodeInfo[] = this.#nodes, reasons?: string[]): Placement | undefined {
+  place(pod: PodInfo, candidates: readonly NodeInfo[] = this.#snapshot.nodes, reasons?: string[]): Placement | undefined {
     const prepared = prepare(pod, this.#snapshot, this.#filters);
     if ('reject' in prepared) {
       reasons?.push(...prepared.reject.reasons);

@@ -262,3 +262,42 @@ export function makeSnapshot(nodes: readonly NodeInfo[]): Snapshot {
     },
   };
 }
+
+/** A snapshot whose set of nodes changes in place: what-if copies that add and take away nodes one at a time. */
+export interface GrowableSnapshot extends Snapshot {
+  add(node: NodeInfo): void;
+  remove(name: string): void;
+}
+
+export function growableSnapshot(nodes: readonly NodeInfo[]): GrowableSnapshot {
+  const list = nodes.slice();
+  const byName = new Map(list.map((n) => [n.name, n]));
+  let withAffinity: NodeInfo[] = [];
+  let seenEpoch = -1;
+  return {
+    nodes: list,
+    get: (name) => byName.get(name),
+    nodesWithAffinityPods() {
+      if (seenEpoch !== affinityEpoch) {
+        withAffinity = list.filter((n) => podsWithAffinity(n).length > 0);
+        seenEpoch = affinityEpoch;
+      }
+      return withAffinity;
+    },
+    add(node) {
+      list.push(node);
+      byName.set(node.name, node);
+      seenEpoch = -1;
+    },
+    remove(name) {
+      const node = byName.get(name);
+      if (!node) return;
+      byName.delete(name);
+      // Most removals take the newest node away again.
+      const i = list.lastIndexOf(node);
+      if (i === list.length - 1) list.pop();
+      else list.splice(i, 1);
+      seenEpoch = -1;
+    },
+  };
+}
