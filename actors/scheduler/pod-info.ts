@@ -246,21 +246,7 @@ export function removePod(info: NodeInfo, pod: PodInfo): boolean {
  * snapshot). Pods added to or removed from its nodes with addPod/removePod are seen at once.
  */
 export function makeSnapshot(nodes: readonly NodeInfo[]): Snapshot {
-  const list = nodes.slice();
-  const byName = new Map(list.map((n) => [n.name, n]));
-  let withAffinity: NodeInfo[] = [];
-  let seenEpoch = -1;
-  return {
-    nodes: list,
-    get: (name) => byName.get(name),
-    nodesWithAffinityPods() {
-      if (seenEpoch !== affinityEpoch) {
-        withAffinity = list.filter((n) => podsWithAffinity(n).length > 0);
-        seenEpoch = affinityEpoch;
-      }
-      return withAffinity;
-    },
-  };
+  return growableSnapshot(nodes);
 }
 
 /** A snapshot whose set of nodes changes in place: what-if copies that add and take away nodes one at a time. */
