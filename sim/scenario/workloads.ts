@@ -81,7 +81,7 @@ function batchWorkload(f: Field, out: Workload, controller: 'Job' | 'CronJob'): 
   const longest = controller === 'CronJob' ? out.name : `${out.name}-${out.count - 1}`;
   const max = controller === 'CronJob' ? CRONJOB_NAME_MAX : JOB_NAME_MAX;
   if (longest.length > max)
-    f.child('name').fail(`must leave the ${controller === 'CronJob' ? 'CronJob' : 'Job'} name ${longest} at most ${max} characters`);
+    f.child('name').error(`must leave the ${controller} name ${longest} at most ${max} characters (${longest.length})`);
   if (controller === 'CronJob') {
     if (f.child('arrival').present) f.child('arrival').error('does not apply to a CronJob workload: its schedule makes its Jobs');
     out.cronJob = cronJobFields(f);
