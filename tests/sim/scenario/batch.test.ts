@@ -3,23 +3,15 @@
 // user would create (a Job per arrival, one CronJob, a PodDisruptionBudget beside its workload).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseScenario, ScenarioError } from '../../../sim/scenario/load.ts';
+import { parseScenario } from '../../../sim/scenario/load.ts';
+import { scenarioError } from '../../helpers/scenario-errors.ts';
 import { workloadBudget, workloadCronJob, workloadJob, workloadPod } from '../../../sim/workload.ts';
 import { RUN_DURATION, RUN_DURATION_MAX } from '../../../actors/nodeagent/pod-run.ts';
 
 const BASE = 'duration: 1h\nnodePools: [{ name: general, count: 2 }]\nworkloads:\n  - name: etl\n    namespace: batch\n    requests: { cpu: 100m, memory: 128Mi }\n';
 const parse = (extra: string) => parseScenario(BASE + extra, { name: 'scenario', dir: '.' }).workloads[0]!;
+const errorOf = (extra: string) => scenarioError(BASE + extra);
 const LABELS = { 'orchsim.io/workload': 'etl' };
-
-function errorOf(extra: string): string {
-  try {
-    parse(extra);
-  } catch (e) {
-    if (e instanceof ScenarioError) return e.message;
-    throw e;
-  }
-  throw new Error(`parsed without error: ${extra}`);
-}
 
 test('a Job workload makes Job <workload>-<i> with the fields it gives, its pods restartPolicy Never and carrying the run', () => {
   const w = parse('    controller: Job\n    count: 3\n    arrival: { kind: uniform, interval: 5m }\n    completions: 4\n    parallelism: 2\n'
@@ -114,23 +106,15 @@ test('a batch field breaking a rule, or given to the wrong kind of workload, is 
 });
 
 test('Job and CronJob names must fit the label values their pods carry', () => {
+  const named = (name: string, extra: string) => BASE.replace('name: etl', `name: ${name}`) + extra;
   const long = 'a'.repeat(50);
-  const named = (extra: string) => BASE.replace('name: etl', `name: ${long}`) + extra;
-  const message = (text: string) => {
-    try {
-      parseScenario(text, { name: 'scenario', dir: '.' });
-    } catch (e) {
-      return (e as Error).message;
-    }
-    return 'parsed';
-  };
-  assert.is(message(named('    controller: CronJob\n    schedule: "@daily"\n')), 'parsed', '50 characters leave room for the -<minutes> suffix');
-  assert.is(message(named('    controller: Job\n    count: 10\n')), 'parsed');
+  parseScenario(named(long, '    controller: CronJob\n    schedule: "@daily"\n'), { name: 'scenario', dir: '.' }); // room for the -<minutes> suffix
+  parseScenario(named(long, '    controller: Job\n    count: 10\n'), { name: 'scenario', dir: '.' });
   const longer = 'b'.repeat(53);
-  assert.is(message(BASE.replace('name: etl', `name: ${longer}`) + '    controller: CronJob\n    schedule: "@daily"\n'),
+  assert.is(scenarioError(named(longer, '    controller: CronJob\n    schedule: "@daily"\n')),
     `scenario.yaml: workloads[0].name: must leave the CronJob name ${longer} at most 52 characters (53)`);
   const job = 'c'.repeat(60);
-  assert.is(message(BASE.replace('name: etl', `name: ${job}`) + '    controller: Job\n    count: 1000\n'),
+  assert.is(scenarioError(named(job, '    controller: Job\n    count: 1000\n')),
     `scenario.yaml: workloads[0].name: must leave the Job name ${job}-999 at most 63 characters (64)`);
 });
 
