@@ -17,6 +17,7 @@ import { members } from './scenario/fault-sets.ts';
 import type { RequestTimes } from './request-time.ts';
 import { Timelines } from './timelines.ts';
 import type { Pod } from '../actors/api/model/core.ts';
+import { BatchCounts } from './batch-report.ts';
 
 export interface LiveRun {
   /** Virtual ms since the run's start. */
@@ -74,6 +75,8 @@ export class ScenarioRun {
   readonly #timelines: Timelines;
   readonly #unobserve: () => void;
   readonly #log: InspectLog | undefined;
+  /** The Jobs of Job and CronJob workloads, counted only when the scenario has some. */
+  readonly #batch: BatchCounts | undefined;
   #workloads: Awaited<ReturnType<typeof startWorkloads>> | undefined;
   #faults: Report['faults'] = [];
   #steps = 0;
@@ -96,6 +99,7 @@ export class ScenarioRun {
       timelines.observe(c);
     });
     this.#log = log();
+    this.#batch = BatchCounts.watch(scenario.workloads, cluster.server.store);
   }
 
   /** Assembles the cluster and starts the workloads, the faults and the sampler; virtual time has not moved. */
@@ -196,7 +200,8 @@ export class ScenarioRun {
     await drainMicrotasks();
     await checks.compareCaches(cluster.server.store, cacheChecks(cluster), (o) => (o as Pod).spec?.nodeName ?? '');
     for (const e of this.#workloads?.errors ?? []) this.#errors.push(`workloads: ${e}`);
-    const report = { ...buildReport(scenario, seed, m, cluster, this.#faults, t0), timelines: this.#timelines.report() };
+    const report = { ...buildReport(scenario, seed, m, cluster, this.#faults, t0), timelines: this.#timelines.report(),
+      ...(this.#batch ? { batch: this.#batch.report() } : {}) };
     const explanations = (this.#options.explain ?? []).map((key) => {
       const d = cluster.scheduler?.explain(key);
       return { pod: key, decision: d && { ...d, atMs: d.atMs - t0 } };
@@ -210,6 +215,7 @@ export class ScenarioRun {
     this.#disposed = true;
     this.#workloads?.stop();
     this.#unobserve();
+    this.#batch?.stop();
     this.cluster.stop();
     this.#log?.close();
   }

@@ -2,6 +2,8 @@
 // stages by annotation (the table is in actors/README.md):
 //
 //   orchsim.io/run-duration         a Go duration: the containers run this long, then exit
+//   orchsim.io/run-duration-max     a Go duration: the run lasts from run-duration up to this
+//                                   long, drawn for each pod (uniformly, from the agent's stream)
 //   orchsim.io/exit-code            0..255 (default 0): a non-zero code fails the run
 //   orchsim.io/failure-probability  0..1: the chance a run exits 1 instead (with exit code 0)
 //
@@ -16,6 +18,7 @@ import { batchPodStages, podExits, validateStages, withStages, type PodStageTabl
 import type { Pod } from '../api/model/core.ts';
 
 export const RUN_DURATION = 'orchsim.io/run-duration';
+export const RUN_DURATION_MAX = 'orchsim.io/run-duration-max';
 export const FAILURE_PROBABILITY = 'orchsim.io/failure-probability';
 export const EXIT_CODE = 'orchsim.io/exit-code';
 /** How long a Job's pod runs when it names no run duration. */
@@ -36,7 +39,7 @@ function ownedByJob(pod: KObject): boolean {
 export class PodRuns {
   readonly #base: PodRun;
   readonly #report: (problem: string) => void;
-  /** Batch tables by run duration and failure probability: a few shapes shared by many pods. */
+  /** Batch tables by run duration, its spread and failure probability: a few shapes shared by many pods. */
   readonly #tables = new Map<string, PodStageTable>();
 
   /** `base`: the agent's own table; `report`: told of a bad annotation (the pod then runs until deleted). */
@@ -51,10 +54,11 @@ export class PodRuns {
     if (given === undefined && !ownedByJob(pod)) return this.#base;
     try {
       const runMs = given === undefined ? JOB_POD_RUN_MS : parseDuration(given);
+      const jitterMs = jitterOf(a?.[RUN_DURATION_MAX], runMs);
       const exitCode = exitCodeOf(a?.[EXIT_CODE]);
       const p = exitCode !== 0 ? 1 : probabilityOf(a?.[FAILURE_PROBABILITY]);
       const restartOnFailure = pod.spec?.restartPolicy === 'OnFailure';
-      const table = this.#table(runMs, p);
+      const table = this.#table(runMs, jitterMs, p);
       // Exit 1 without restarts is what a failed run does anyway: such pods (most batch pods) carry nothing more.
       const failCode = exitCode || 1;
       return failCode === 1 && !restartOnFailure ? { table } : { table, exit: { exitCode: failCode, restartOnFailure } };
@@ -64,12 +68,20 @@ export class PodRuns {
     }
   }
 
-  #table(runMs: number, failureProbability: number): PodStageTable {
-    const id = `${runMs}|${failureProbability}`;
+  #table(runMs: number, jitterMs: number, failureProbability: number): PodStageTable {
+    const id = `${runMs}|${jitterMs}|${failureProbability}`;
     let table = this.#tables.get(id);
-    if (!table) this.#tables.set(id, (table = validateStages(withStages(this.#base.table, batchPodStages(runMs, 0, failureProbability)), podExits, 'pod')));
+    if (!table) this.#tables.set(id, (table = validateStages(withStages(this.#base.table, batchPodStages(runMs, jitterMs, failureProbability)), podExits, 'pod')));
     return table;
   }
+}
+
+/** The spread above `runMs` a run-duration-max gives (0 when none). */
+function jitterOf(text: string | undefined, runMs: number): number {
+  if (text === undefined) return 0;
+  const maxMs = parseDuration(text);
+  if (maxMs < runMs) throw new RangeError(`${RUN_DURATION_MAX} must be at least ${RUN_DURATION}, got ${JSON.stringify(text)}`);
+  return maxMs - runMs;
 }
 
 function exitCodeOf(text: string | undefined): number {

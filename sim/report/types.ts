@@ -2,6 +2,7 @@
 // draws it. Everything here is a function of the scenario and the seed (the same pair gives the
 // same bytes): wall-clock figures are kept out and printed with the summary instead.
 import type { GroupHistory } from '../cloud-provider.ts';
+import type { BatchWorkload } from '../batch-report.ts';
 
 export interface Report {
   /** Report format version. */
@@ -30,6 +31,8 @@ export interface Report {
   requestTime?: RequestTime;
   /** The cluster autoscaler's node groups, when the scenario has one (`clusterAutoscaler:`). */
   autoscaling?: { groups: GroupHistory[] };
+  /** What the Jobs of each Job and CronJob workload did, when the scenario has any (sim/batch-report.ts). */
+  batch?: BatchWorkload[];
 }
 
 export interface RequestTime {

@@ -35,7 +35,11 @@
 //       pod: { apiVersion: v1, kind: Pod, metadata: ..., spec: ... }
 //       template: { metadata: ..., spec: ... }   # or a PodTemplate manifest (kind: PodTemplate, with template)
 //       runDuration: 10m        # optional: batch pods succeed this long after they start running
-//       failureProbability: 0.1 # optional, 0..1, only with runDuration
+//       failureProbability: 0.1 # optional, 0..1, only with runDuration (or a Job / CronJob)
+//       controller: Job         # optional: ReplicaSet | Deployment (count replicas at start;
+//                               # disruptionBudget: { minAvailable: 3 }) | Job (count Jobs by arrival;
+//                               # completions, parallelism, backoffLimit, activeDeadline, ttlAfterFinished)
+//                               # | CronJob (one, at start; schedule, concurrencyPolicy, history limits)
 //   faults:
 //     - kind: nodeCrash
 //       at: 10m                 # before the end of the run

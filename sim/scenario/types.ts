@@ -98,12 +98,45 @@ export interface Workload {
    * `controller: ReplicaSet` or `Deployment`: the pods are one object of that kind with `count`
    * replicas, created at `start`, whose controllers replace lost pods.
    */
-  controller?: 'ReplicaSet' | 'Deployment';
+  controller?: 'ReplicaSet' | 'Deployment' | 'Job' | 'CronJob';
   /** `usage:` — how its pods' containers use CPU and memory over time (written as their `orchsim.io/usage` annotation). */
   usage?: UsageModel;
+  /** `runDuration: { kind: uniform, min, max }`: each pod runs runDurationMs plus up to this much more, drawn per pod. */
+  runDurationJitterMs?: number;
+  /** Job and CronJob workloads: the Job spec's fields the workload gives (the API server defaults the rest). */
+  job?: JobFields;
+  /** CronJob workloads: its schedule and history, the rest of its spec (the Job's part is `job`). */
+  cronJob?: CronJobFields;
+  /** `disruptionBudget:` (ReplicaSet and Deployment workloads): a policy/v1 PodDisruptionBudget over its pods, created with it. */
+  disruptionBudget?: DisruptionBudget;
   /** `autoscale:` (Deployment workloads only) — an autoscaling/v2 HorizontalPodAutoscaler for it, created at `start` right after it. */
   autoscale?: Autoscale;
 }
+
+/**
+ * A Job's spec fields as the workload gives them (batch/v1 JobSpec names; `activeDeadline:` and
+ * `ttlAfterFinished:` durations become whole seconds). Absent: the API server's defaults.
+ * A Job workload makes `count` Jobs `<workload>-<i>` by its arrival process.
+ */
+export interface JobFields {
+  completions?: number;
+  parallelism?: number;
+  backoffLimit?: number;
+  activeDeadlineSeconds?: number;
+  ttlSecondsAfterFinished?: number;
+}
+
+/** A CronJob's spec fields beside its Job template (batch/v1 CronJobSpec names; `startingDeadline:` in whole seconds). */
+export interface CronJobFields {
+  schedule: string;
+  concurrencyPolicy?: 'Allow' | 'Forbid' | 'Replace';
+  successfulJobsHistoryLimit?: number;
+  failedJobsHistoryLimit?: number;
+  startingDeadlineSeconds?: number;
+}
+
+/** A PodDisruptionBudget's one bound: a number of pods or a percentage such as "50%". */
+export type DisruptionBudget = { minAvailable: number | string } | { maxUnavailable: number | string };
 
 /** A workload's autoscaler: its replica bounds and the average CPU use of the pods' requests it keeps them at. */
 export interface Autoscale {

@@ -1,5 +1,8 @@
 // Workloads: `count` pods of one kind, arriving from `start` in a burst, at a fixed interval or
-// as a Poisson process; batch pods end after `runDuration`, some of them failing.
+// as a Poisson process; batch pods end after `runDuration`, some of them failing. A `controller:`
+// workload is objects of that kind instead: one ReplicaSet or Deployment of `count` replicas (with
+// its autoscaler and disruption budget), `count` Jobs arriving as pods would, or one CronJob
+// (batch.ts checks their fields).
 import { formatDuration } from '../../actors/api/duration.ts';
 import type { Arrival, Workload } from './types.ts';
 import { manifestPod, SHORT_FORM_FIELDS, shortFormPod, templatePod, type BuiltPod } from './pods.ts';
@@ -9,9 +12,20 @@ import { isMapping, type Field } from './field.ts';
 import { autoscale } from './autoscale.ts';
 import { seriesUsage } from './usage-series.ts';
 import { dnsLabel, durationMs, number, oneOf, optional, positiveInteger } from './schema.ts';
+import { CRONJOB_FIELDS, CRONJOB_NAME_MAX, cronJobFields, disruptionBudget, JOB_FIELDS, jobFields } from './batch.ts';
 
 const POD_FORMS = ['requests', 'pod', 'template'] as const;
-const WORKLOAD_FIELDS = ['name', 'namespace', 'count', 'start', 'arrival', ...SHORT_FORM_FIELDS, 'pod', 'template', 'runDuration', 'failureProbability', 'controller', 'usage', 'autoscale'];
+const WORKLOAD_FIELDS = ['name', 'namespace', 'count', 'start', 'arrival', ...SHORT_FORM_FIELDS, 'pod', 'template', 'runDuration', 'failureProbability', 'controller', 'usage', 'autoscale',
+  'disruptionBudget', ...JOB_FIELDS, ...CRONJOB_FIELDS];
+const CONTROLLERS = ['ReplicaSet', 'Deployment', 'Job', 'CronJob'] as const;
+type Controller = (typeof CONTROLLERS)[number];
+const isBatch = (c: Controller | undefined) => c === 'Job' || c === 'CronJob';
+/** Fields only workloads of these controllers take. */
+const FIELDS_OF_KINDS: [readonly string[], readonly Controller[]][] = [
+  [JOB_FIELDS, ['Job', 'CronJob']], [CRONJOB_FIELDS, ['CronJob']], [['disruptionBudget'], ['ReplicaSet', 'Deployment']],
+];
+/** Job and CronJob names are label values on their pods: at most 63 characters. */
+const JOB_NAME_MAX = 63;
 const WORKLOAD_PODS_MAX = 10_000_000;
 const POISSON_RATE_MAX_PER_SECOND = 1_000_000;
 const DEFAULT_NAMESPACE = 'default';
@@ -20,7 +34,11 @@ const DEFAULT_NAMESPACE = 'default';
 export function workload(f: Field, runMs: number, dir: string): Workload {
   f.mapping(WORKLOAD_FIELDS);
   const name = dnsLabel(f.child('name'));
-  const count = positiveInteger(f.child('count'), WORKLOAD_PODS_MAX);
+  const controller = optional(f.child('controller'), (c) => oneOf(c, CONTROLLERS), undefined);
+  // A CronJob workload is one CronJob: its schedule, not a count, says how many Jobs it makes.
+  if (controller === 'CronJob' && f.child('count').present && f.child('count').value !== 1)
+    f.child('count').fail('must be 1 or left out: a CronJob workload is one CronJob, whose schedule makes its Jobs');
+  const count = controller === 'CronJob' ? 1 : positiveInteger(f.child('count'), WORKLOAD_PODS_MAX);
   const startMs = optional(f.child('start'), durationMs, 0);
   if (startMs < 0) f.child('start').fail('must not be negative');
   if (startMs >= runMs) f.child('start').fail(`must be before the end of the run (duration ${formatDuration(runMs)})`);
@@ -30,25 +48,60 @@ export function workload(f: Field, runMs: number, dir: string): Workload {
   if (given !== undefined && built.namespace !== undefined && built.namespace !== given)
     f.child('namespace').fail(`must match the namespace of the workload's manifest (${built.namespace}), or be left out`);
   const out: Workload = { name, namespace: given ?? built.namespace ?? DEFAULT_NAMESPACE, count, startMs, arrival, pod: built.pod, failureProbability: 0 };
-  if (f.child('runDuration').present) {
-    out.runDurationMs = durationMs(f.child('runDuration'));
-    if (!(out.runDurationMs > 0)) f.child('runDuration').fail('must be greater than 0');
-  }
+  if (f.child('runDuration').present) Object.assign(out, runDuration(f.child('runDuration')));
   if (f.child('failureProbability').present) {
-    if (out.runDurationMs === undefined) f.child('failureProbability').error('applies to batch pods only: give runDuration too');
+    // A Job's pods are batch pods even without a run duration (they run the node agent's default).
+    if (out.runDurationMs === undefined && !isBatch(controller)) f.child('failureProbability').error('applies to batch pods only: give runDuration too');
     out.failureProbability = number(f.child('failureProbability'), 0, 1, 'a probability from 0 to 1');
   }
   if (f.child('usage').present) out.usage = usageModel(f.child('usage'), runMs, out.namespace, name, dir);
-  if (f.child('controller').present) {
-    out.controller = oneOf(f.child('controller'), ['ReplicaSet', 'Deployment'] as const);
+  if (controller === 'ReplicaSet' || controller === 'Deployment') {
+    out.controller = controller;
     if (arrival.kind !== 'burst') f.child('arrival').error(`does not apply to a ${out.controller} workload: it creates its count pods at start`);
     if (out.runDurationMs !== undefined) f.child('runDuration').error(`does not apply to a ${out.controller} workload: its pods run until deleted (a finished one is replaced)`);
+    if (f.child('disruptionBudget').present) out.disruptionBudget = disruptionBudget(f.child('disruptionBudget'));
   }
+  if (isBatch(controller)) batchWorkload(f, out, controller!);
+  for (const [fields, kinds] of FIELDS_OF_KINDS)
+    for (const field of controller && kinds.includes(controller) ? [] : fields.filter((k) => f.child(k).present))
+      f.child(field).error(`applies to a ${kinds.join(' or ')} workload only: give controller: ${kinds.join(' or ')} too`);
   if (f.child('autoscale').present) {
     if (out.controller !== 'Deployment') f.child('autoscale').error('applies to a Deployment workload only: give controller: Deployment too');
     out.autoscale = autoscale(f.child('autoscale'));
   }
   return out;
+}
+
+/** A Job or CronJob workload's own fields, and the names and pods its kind needs. */
+function batchWorkload(f: Field, out: Workload, controller: 'Job' | 'CronJob'): void {
+  out.controller = controller;
+  const restartPolicy = (out.pod.spec as { restartPolicy?: string } | undefined)?.restartPolicy;
+  if (restartPolicy !== undefined && restartPolicy !== 'Never' && restartPolicy !== 'OnFailure')
+    f.child('controller').error(`a ${controller}'s pods must have restartPolicy Never or OnFailure; the workload's pod has ${restartPolicy}`);
+  const longest = controller === 'CronJob' ? out.name : `${out.name}-${out.count - 1}`;
+  const max = controller === 'CronJob' ? CRONJOB_NAME_MAX : JOB_NAME_MAX;
+  if (longest.length > max)
+    f.child('name').error(`must leave the ${controller} name ${longest} at most ${max} characters (${longest.length})`);
+  if (controller === 'CronJob') {
+    if (f.child('arrival').present) f.child('arrival').error('does not apply to a CronJob workload: its schedule makes its Jobs');
+    out.cronJob = cronJobFields(f);
+  }
+  out.job = jobFields(f);
+}
+
+/** `runDuration:` a duration, or `{ kind: uniform, min, max }` drawn for each pod. */
+function runDuration(f: Field): Pick<Workload, 'runDurationMs' | 'runDurationJitterMs'> {
+  if (!isMapping(f.value)) {
+    const runDurationMs = durationMs(f);
+    if (!(runDurationMs > 0)) f.fail('must be greater than 0');
+    return { runDurationMs };
+  }
+  f.mapping(['kind', 'min', 'max'], 'a duration such as 10m, or a mapping such as { kind: uniform, min: 1m, max: 5m }');
+  oneOf(f.child('kind'), ['uniform'] as const);
+  const min = durationMs(f.child('min')), max = durationMs(f.child('max'));
+  if (!(min > 0)) f.child('min').fail('must be greater than 0');
+  if (max < min) f.child('max').fail(`must be at least min (${formatDuration(min)})`);
+  return { runDurationMs: min, runDurationJitterMs: max - min };
 }
 
 /** A Pod of a manifests file: one pod at the start, in a workload named after it. */

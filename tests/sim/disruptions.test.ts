@@ -4,12 +4,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { EVENTS, NODES, PODS, type Node, type Pod } from '../../actors/api/model/core.ts';
-import { PDBS } from '../../actors/api/model/policy.ts';
-import type { KObject } from '../../actors/api/types.ts';
 import { ApiClient } from '../../actors/client/client.ts';
 import { runScenario, ScenarioRun, type LiveRun } from '../../sim/run.ts';
 import { parseScenario } from '../../sim/scenario/load.ts';
-import { WORKLOAD_LABEL } from '../../sim/scenario/pods.ts';
 import { SPOT_TAINT } from '../../sim/spot-interruption.ts';
 
 const parse = (text: string) => parseScenario(text, { name: 'disruptions', dir: '.' });
@@ -52,14 +49,11 @@ test('a drain honours a budget: the Deployment never has fewer Ready pods than m
   const { report, errors, checks } = await runScenario(parse(`
 duration: 20m
 nodePools: [{ name: a, count: 3, capacity: { cpu: "4", memory: 16Gi } }]
-workloads: [{ name: web, controller: Deployment, count: 4, requests: { cpu: 500m } }]
+workloads: [{ name: web, controller: Deployment, count: 4, requests: { cpu: 500m }, disruptionBudget: { minAvailable: 3 } }]
 faults: [{ kind: maintenanceDrain, at: 2m, nodes: [a-0, a-1], waveSize: 2, downFor: 1m }]
 `), {
     onStarted: (live) => {
       watchNodes(live, live.cluster.clock.now() - live.virtualMs(), cordoned, seen);
-      const client = new ApiClient(live.cluster.adminBus, 'test');
-      void client.create(PDBS, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web', namespace: 'default' },
-        spec: { minAvailable: 3, selector: { matchLabels: { [WORKLOAD_LABEL]: 'web' } } } } as KObject);
       live.cluster.server.store.onChange((c) => {
         if (!c.key.includes('/core/pods/')) return;
         const pod = c.object as Pod;

@@ -230,6 +230,27 @@ test('a pod annotated with a run duration and an exit code runs that long and fa
   w.close();
 });
 
+test('a pod annotated with a run-duration-max runs from its run duration up to that, drawn for each pod; a max below the duration is reported', async () => {
+  const reported: unknown[] = [];
+  const w = await world(4, {}, reported);
+  const annotated = (name: string, annotations: Record<string, string>) => w.client.create(PODS, { metadata: { name, namespace: 'default', annotations },
+    spec: { nodeName: NODE, restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } } as KObject);
+  const pods = [];
+  for (let i = 0; i < 4; i++) pods.push(await annotated(`ranged-${i}`, { 'orchsim.io/run-duration': '10s', 'orchsim.io/run-duration-max': '20s' }));
+  await annotated('inverted', { 'orchsim.io/run-duration': '10s', 'orchsim.io/run-duration-max': '5s' });
+  await w.until(60_000);
+  const runs = pods.map((pod) => {
+    const [running, succeeded] = w.phases.get(pod.metadata.name!)!.slice(-2).map((p) => p.split('@'));
+    assert.equal([running![0], succeeded![0]], ['Running', 'Succeeded']);
+    return Number(succeeded![1]) - Number(running![1]);
+  });
+  assert.ok(runs.every((ms) => ms >= 10_000 && ms < 20_000), `runs within [10s, 20s): ${runs.join(', ')}`);
+  assert.ok(new Set(runs).size > 1, `drawn for each pod: ${runs.join(', ')}`);
+  assert.equal(reported.map((e) => (e as Error).message),
+    ['pod default/inverted: orchsim.io/run-duration-max must be at least orchsim.io/run-duration, got "5s"; running it as a long-running pod']);
+  w.close();
+});
+
 test('under restartPolicy OnFailure a failing container restarts after its back-off and the pod stays Running', async () => {
   const w = await world(4);
   await w.client.create(PODS, { metadata: { name: 'retry', namespace: 'default', annotations: { 'orchsim.io/run-duration': '20s', 'orchsim.io/exit-code': '1' } },

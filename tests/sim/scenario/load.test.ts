@@ -239,7 +239,7 @@ test('a YAML syntax error names the line', () => {
 
 test('an unknown field is named, with the closest allowed field and the list of allowed ones', () => {
   rejects('workloads: [{ name: w, cuont: 1, requests: {} }]', 'workloads[0].cuont',
-    'unknown field (did you mean count?); allowed fields: name, namespace, count, start, arrival, requests, limits, priority, labels, image, tolerations, nodeSelector, pod, template, runDuration, failureProbability, controller, usage, autoscale');
+    'unknown field (did you mean count?); allowed fields: name, namespace, count, start, arrival, requests, limits, priority, labels, image, tolerations, nodeSelector, pod, template, runDuration, failureProbability, controller, usage, autoscale, disruptionBudget, completions, parallelism, backoffLimit, activeDeadline, ttlAfterFinished, schedule, concurrencyPolicy, successfulJobsHistoryLimit, failedJobsHistoryLimit, startingDeadline');
   const top = errorOf('durration: 30m\n');
   assert.is(top.message, 'scenario.yaml: durration: unknown field (did you mean duration?); allowed fields: name, description, seed, duration, sampleInterval, nodePools, workloads, faults, options, replicas, events, requestTime, plan, manifests, clusterAutoscaler');
   rejects('options: { schedular: {} }', 'options.schedular', 'unknown field (did you mean scheduler?); allowed fields: apiserver, scheduler, nodeagent, controllerManager');
@@ -415,7 +415,7 @@ test('a ReplicaSet workload: one set of count replicas at its start, no arrival 
   assert.is(s.workloads[0]!.controller, 'ReplicaSet');
   rejects('workloads: [{ name: web, count: 5, controller: ReplicaSet, requests: {}, arrival: { kind: poisson, ratePerSecond: 1 } }]', 'workloads[0].arrival',
     'does not apply to a ReplicaSet workload: it creates its count pods at start');
-  rejects('workloads: [{ name: web, count: 5, requests: {}, controller: StatefulSet }]', 'workloads[0].controller', 'must be one of ReplicaSet, Deployment, got "StatefulSet"');
+  rejects('workloads: [{ name: web, count: 5, requests: {}, controller: StatefulSet }]', 'workloads[0].controller', 'must be one of ReplicaSet, Deployment, Job, CronJob, got "StatefulSet"');
 });
 
 test('flapping nodes and lossy or slow links: their fields, and only on their kinds', () => {
