@@ -50,7 +50,8 @@ function effectOf(cluster: SimCluster, f: Fault, onError: (e: unknown) => void):
     case 'natsOutage':
       return { apply: (n) => (link(n).cut = link(n).deaf = true), undo: (n) => (link(n).cut = link(n).deaf = false) };
     default:
-      return { apply: (n) => cluster.crashNode(n), undo: (n) => void cluster.startNode(n).catch(onError) };
+      // A node deleted meanwhile (nodeDelete, a spot loss) has nothing to come back to.
+      return { apply: (n) => cluster.crashNode(n), undo: (n) => void (cluster.node(n) && cluster.startNode(n).catch(onError)) };
   }
 }
 
