@@ -109,7 +109,7 @@ export class SimCluster {
   readonly traffic: TrafficView | undefined;
   /** The next node's number in the cluster: its pod range and address (nodes added later count on). */
   #nextIndex: number;
-  /** The next pool index of each pool without autoscaling that a replaced node took (from its count on). */
+  /** Each pool outside the cloud's groups: the next index a replacement of a deleted node takes (from its count on). */
   readonly #replacements = new Map<string, number>();
 
   constructor(readonly scenario: Scenario, readonly seed: number, hooks: ClusterHooks = {}) {
@@ -292,8 +292,8 @@ export class SimCluster {
 
   /**
    * The node is deleted with its instance (its agent stops, its Node is deleted, the pods on it left
-   * to the pod GC). An autoscaled pool's group replaces it unless `replace` is false (then it
-   * shrinks); another pool's node is replaced only with `replace`, by the pool's next index never
+   * to the pod GC). The cloud's group (a pool the cluster autoscaler scales) replaces it unless
+   * `replace` is false (then it shrinks); another pool's node is replaced only with `replace`, by the pool's next index never
    * used, after the same provisioning delay. The replacement's name and how long until it joins.
    */
   async deleteNode(name: string, replace: boolean | undefined): Promise<{ by: string; joinsInMs: number } | undefined> {
