@@ -2,7 +2,9 @@
 // A node asked for joins `provisioningDelayMs` later (its agent starts and registers the Node, as
 // a pool's nodes do at the start), named `<pool>-<index>` with the lowest index free; a node
 // removed loses its agent at once and its Node object is deleted, as a cloud's node lifecycle
-// controller deletes the Node of a machine that is gone. Each group's node count over time and its
+// controller deletes the Node of a machine that is gone. A node deleted outright (a nodeDelete
+// fault) is replaced as a cloud's group replaces a terminated instance, the group keeping its
+// target, or the group shrinks with it. Each group's node count over time and its
 // node-hours are kept for the report.
 import type { Clock } from '../actors/api/env.ts';
 import type { Node } from '../actors/api/model/core.ts';
@@ -132,16 +134,19 @@ export class SimCloudProvider implements CloudProvider {
     if (!(Number.isInteger(delta) && delta > 0)) throw new Error(`size increase must be positive, got ${delta}`);
     if (g.target + delta > g.maxSize) throw new Error(`size increase too large - desired:${g.target + delta} max:${g.maxSize}`);
     g.target += delta;
-    for (let i = 0; i < delta; i++) {
-      const index = g.claim();
-      const name = nodeName(g.pool, index);
-      this.clock.setTimeout(() => {
-        g.changed(this.#since());
-        g.running.add(name);
-        g.history.push([this.#since(), g.running.size]);
-        void this.host.addNode(g.pool, name, index).catch(this.onError);
-      }, this.provisioningDelayMs);
-    }
+    for (let i = 0; i < delta; i++) this.#provision(g, g.claim());
+  }
+
+  /** The node of index `index` joins `provisioningDelayMs` from now; its name. */
+  #provision(g: SimNodeGroup, index: number): string {
+    const name = nodeName(g.pool, index);
+    this.clock.setTimeout(() => {
+      g.changed(this.#since());
+      g.running.add(name);
+      g.history.push([this.#since(), g.running.size]);
+      void this.host.addNode(g.pool, name, index).catch(this.onError);
+    }, this.provisioningDelayMs);
+    return name;
   }
 
   async deleteNodes(groupId: string, nodes: readonly string[]): Promise<void> {
@@ -161,6 +166,25 @@ export class SimCloudProvider implements CloudProvider {
     g.target -= 1;
     await this.#drop(g, name);
     return true;
+  }
+
+  /** Whether one of the groups runs the node. */
+  runs(name: string): boolean {
+    return this.#groups.some((g) => g.running.has(name));
+  }
+
+  /**
+   * The node's instance is terminated and its Node deleted. `replace`: the group keeps its target,
+   * so a new node (the lowest index free, not the one going) joins in its place after the
+   * provisioning delay, its name returned; else the group shrinks by one, even below its minimum.
+   */
+  async terminate(name: string, replace: boolean): Promise<string | undefined> {
+    const g = this.#groups.find((group) => group.running.has(name));
+    if (!g) return undefined;
+    if (!replace) return void (await this.instanceLost(name));
+    const index = g.claim();
+    await this.#drop(g, name);
+    return this.#provision(g, index);
   }
 
   async #drop(g: SimNodeGroup, name: string): Promise<void> {

@@ -24,6 +24,8 @@ import type { Bus } from '../transport/bus.ts';
 import { Kernel } from './kernel.ts';
 import { seededRandom } from './random.ts';
 import { nodeNames } from './scenario/load.ts';
+import { nodeName } from './scenario/pools.ts';
+import { DEFAULT_PROVISIONING_DELAY_MS } from './scenario/cluster-autoscaler.ts';
 import type { NodePool, Scenario } from './scenario/types.ts';
 import { virtualClock, type VirtualClock } from './virtual-clock.ts';
 import { ClusterAutoscaler } from '../actors/cluster-autoscaler/cluster-autoscaler.ts';
@@ -107,6 +109,8 @@ export class SimCluster {
   readonly traffic: TrafficView | undefined;
   /** The next node's number in the cluster: its pod range and address (nodes added later count on). */
   #nextIndex: number;
+  /** Each pool outside the cloud's groups: the next index a replacement of a deleted node takes (from its count on). */
+  readonly #replacements = new Map<string, number>();
 
   constructor(readonly scenario: Scenario, readonly seed: number, hooks: ClusterHooks = {}) {
     this.#hooks = hooks;
@@ -284,6 +288,30 @@ export class SimCluster {
   /** The cloud takes the node's instance back: an autoscaled group shrinks with it; any other node is simply gone. */
   async loseInstance(name: string): Promise<void> {
     if (!(await this.cloud?.instanceLost(name))) await this.removeNode(name);
+  }
+
+  /**
+   * The node is deleted with its instance (its agent stops, its Node is deleted, the pods on it left
+   * to the pod GC). The cloud's group (a pool the cluster autoscaler scales) replaces it unless
+   * `replace` is false (then it shrinks); another pool's node is replaced only with `replace`, by the pool's next index never
+   * used, after the same provisioning delay. The replacement's name and how long until it joins.
+   */
+  async deleteNode(name: string, replace: boolean | undefined): Promise<{ by: string; joinsInMs: number } | undefined> {
+    const node = this.node(name);
+    if (!node) return undefined;
+    const delayMs = this.scenario.clusterAutoscaler?.provisioningDelayMs ?? DEFAULT_PROVISIONING_DELAY_MS;
+    if (this.cloud?.runs(name)) {
+      const by = await this.cloud.terminate(name, replace ?? true);
+      return by === undefined ? undefined : { by, joinsInMs: delayMs };
+    }
+    await this.removeNode(name);
+    if (!replace) return undefined;
+    const pool = this.scenario.nodePools.find((p) => p.name === node.pool)!;
+    const index = this.#replacements.get(pool.name) ?? pool.count;
+    this.#replacements.set(pool.name, index + 1);
+    const by = nodeName(pool, index);
+    this.clock.setTimeout(() => void this.addNode(pool, by, index).catch((e) => this.#error('cloud', e)), delayMs);
+    return { by, joinsInMs: delayMs };
   }
 
   /** The node crashes: its agent stops at once (no more lease renewals, status or pod updates). */

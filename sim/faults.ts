@@ -9,17 +9,13 @@
 // recoverAfter. An API server restart stops it for recoverAfter and starts a new one on the same
 // store: nothing is lost. A NATS outage cuts every component off the bus both ways (what they
 // send and what is published to them is lost) until it ends; clients reaching the API server
-// over HTTPS (the workload) are not affected. A maintenance drain and a spot interruption are
-// told in maintenance-drain.ts and spot-interruption.ts. Targets not named in the scenario are drawn from the run's `faults` stream, so
-// the same seed hits the same nodes.
+// over HTTPS (the workload) are not affected. A maintenance drain, a spot interruption and a
+// node deletion are told in disruptions.ts. Targets not named in the scenario are drawn from the
+// run's `faults` stream, so the same seed hits the same nodes.
 import type { Clock, Random } from '../actors/api/env.ts';
 import { milliCPU, wholeUnits } from '../actors/api/quantity.ts';
-import { ApiClient } from '../actors/client/client.ts';
-import { CoreEventRecorder, NO_EVENTS } from '../actors/client/events/index.ts';
 import type { SimCluster } from './cluster.ts';
-import { MaintenanceOperator } from './maintenance-drain.ts';
-import { interruptSpot } from './spot-interruption.ts';
-import { SPOT_NOTICE_MS } from './scenario/faults.ts';
+import { DISRUPTIONS, disrupt } from './disruptions.ts';
 import type { FaultRecord } from './report/types.ts';
 import { REPLICA_FAULTS, type Fault } from './scenario/types.ts';
 
@@ -54,7 +50,8 @@ function effectOf(cluster: SimCluster, f: Fault, onError: (e: unknown) => void):
     case 'natsOutage':
       return { apply: (n) => (link(n).cut = link(n).deaf = true), undo: (n) => (link(n).cut = link(n).deaf = false) };
     default:
-      return { apply: (n) => cluster.crashNode(n), undo: (n) => void cluster.startNode(n).catch(onError) };
+      // A node deleted meanwhile (nodeDelete, a spot loss) has nothing to come back to.
+      return { apply: (n) => cluster.crashNode(n), undo: (n) => void (cluster.node(n) && cluster.startNode(n).catch(onError)) };
   }
 }
 
@@ -90,7 +87,7 @@ export function scheduleFaults(cluster: SimCluster, clock: Clock, random: Random
       const targets = targetsOf(cluster, f, stream);
       const record: FaultRecord = { kind: f.kind, atMs: clock.now() - t0, ...(f.zone !== undefined ? { zone: f.zone } : {}), targets };
       records.push(record);
-      if (f.kind === 'maintenanceDrain' || f.kind === 'spotInterruption') return disrupt(cluster, clock, f, targets, stream, onError, (at) => (record.recoveredAtMs = at - t0));
+      if (DISRUPTIONS.includes(f.kind)) return disrupt(cluster, clock, f, targets, stream, record, t0, onError);
       const effect = effectOf(cluster, f, onError);
       const endAt = f.recoverAfterMs === undefined ? Infinity : clock.now() + f.recoverAfterMs;
       for (const name of targets) effect.apply(name);
@@ -111,17 +108,6 @@ export function scheduleFaults(cluster: SimCluster, clock: Clock, random: Random
     }, Math.max(0, t0 + f.atMs - clock.now()));
   });
   return records;
-}
-
-/** A planned drain, run by an operator's client wave by wave (done when the last node is uncordoned), or a spot interruption. */
-function disrupt(cluster: SimCluster, clock: Clock, f: Fault, targets: string[], stream: Random, onError: (e: unknown) => void, done: (atMs: number) => void): void {
-  const client = new ApiClient(cluster.adminBus, f.kind === 'maintenanceDrain' ? 'orchsim-operator' : 'orchsim-cloud');
-  if (f.kind === 'maintenanceDrain') {
-    const plan = { nodes: targets, waveSize: f.waveSize ?? 1, downForMs: f.downForMs ?? 0, ...(f.timeoutMs !== undefined ? { timeoutMs: f.timeoutMs } : {}) };
-    return void new MaintenanceOperator(client, clock).run(plan).then(() => done(clock.now()), onError);
-  }
-  const events = cluster.scenario.events ? new CoreEventRecorder({ client, clock, random: stream.fork('events'), source: { component: 'node-termination-handler' } }) : NO_EVENTS;
-  void interruptSpot({ client, clock, events, host: cluster }, targets, f.noticeMs ?? SPOT_NOTICE_MS, onError).catch(onError);
 }
 
 function replicaFault(cluster: SimCluster, clock: Clock, f: Fault, t0: number): FaultRecord {

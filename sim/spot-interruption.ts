@@ -1,15 +1,20 @@
-// A spot interruption, as a cloud gives it and a node-termination handler passes it on: at the
+// A spot interruption, as a cloud gives it and aws-node-termination-handler passes it on: at the
 // notice the node gets the taint aws-node-termination-handler/spot-itn (NoSchedule, the handler's
-// own key, so nothing new lands there) and a Warning Event; `notice` later the cloud takes the
-// instance back: the node's agent stops and its Node is deleted, its pods left to the pod GC as
-// for any deleted node. An autoscaled pool's group shrinks with it (the autoscaler may replace the
-// node); any other pool has lost the node for the rest of the run.
+// own key, so nothing new lands there) and a Warning Event, and the handler drains it as kubectl
+// drain does (maintenance-drain.ts: cordon, evictions honouring budgets), with the notice as the
+// drain's timeout, so the pods are replaced elsewhere before the instance goes (`drain: false`:
+// the taint alone, the pods lost with the node). `notice` later the cloud takes the instance
+// back: the node's agent stops and its Node is deleted, the pods still on it left to the pod GC as
+// for any deleted node. An autoscaled pool's group shrinks with it (the autoscaler may replace
+// the node); any other pool has lost the node for the rest of the run.
 import type { Clock } from '../actors/api/env.ts';
 import { formatDuration } from '../actors/api/duration.ts';
 import { isNotFound } from '../actors/api/status.ts';
 import { NODES, type Node, type Taint } from '../actors/api/model/core.ts';
 import type { ApiClient } from '../actors/client/client.ts';
 import { referenceTo, type EventRecorder } from '../actors/client/events/index.ts';
+import type { Drainer } from './maintenance-drain.ts';
+import type { DrainTimeout } from './report/types.ts';
 
 export const SPOT_TAINT = 'aws-node-termination-handler/spot-itn';
 
@@ -23,17 +28,31 @@ export interface SpotInit {
   clock: Clock;
   events: EventRecorder;
   host: InstanceHost;
+  /** The handler's drain; absent: the taint alone. */
+  drainer?: Drainer;
+  /** The run's start on the clock, for the times reported. */
+  t0: number;
 }
 
-/** Gives the nodes their notice now; resolves once each is tainted, their loss `noticeMs` later going on behind. */
-export async function interruptSpot(init: SpotInit, nodes: readonly string[], noticeMs: number, onError: (e: unknown) => void): Promise<void> {
+/**
+ * Gives the nodes their notice now, their loss `noticeMs` later going on behind; resolves when
+ * every drain has ended (at once without one), with the drains the instance's loss cut short.
+ */
+export async function interruptSpot(init: SpotInit, nodes: readonly string[], noticeMs: number, onError: (e: unknown) => void): Promise<DrainTimeout[]> {
   const at = init.clock.now();
+  const timeouts: DrainTimeout[] = [];
+  const drains: Promise<void>[] = [];
   for (const name of nodes) {
     const node = await notice(init, name, noticeMs);
     init.clock.setTimeout(() => void init.host.loseInstance(name).catch(onError), Math.max(0, at + noticeMs - init.clock.now()));
     if (node) init.events.event(referenceTo(NODES, node), 'Warning', 'SpotInterruption',
       `Spot interruption notice: the instance of node ${name} will be terminated in ${formatDuration(noticeMs)}`);
+    if (node && init.drainer) drains.push(init.drainer.drain(name, Math.max(0, at + noticeMs - init.clock.now())).then((outcome) => {
+      if (!outcome.gone && outcome.podsLeft > 0) timeouts.push({ node: name, atMs: init.clock.now() - init.t0, podsLeft: outcome.podsLeft });
+    }));
   }
+  await Promise.all(drains);
+  return timeouts;
 }
 
 /** Taints the node; undefined if it is gone already. */

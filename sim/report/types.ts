@@ -161,4 +161,25 @@ export interface FaultRecord {
   /** What it hit (node names). */
   targets: string[];
   recoveredAtMs?: number;
+  /**
+   * maintenanceDrain and spotInterruption: each node whose drain had not emptied it by its timeout
+   * (kubectl drain failed: the node was left cordoned and, for a maintenance, not maintained nor uncordoned).
+   */
+  drainTimeouts?: DrainTimeout[];
+  /** nodeDelete: each deleted node's replacement and when it joined (since the start). */
+  replacements?: NodeReplacement[];
+}
+
+export interface DrainTimeout {
+  node: string;
+  /** When the drain gave up, since the start. */
+  atMs: number;
+  /** The evicted pods still on the node then. */
+  podsLeft: number;
+}
+
+export interface NodeReplacement {
+  node: string;
+  by: string;
+  joinedAtMs: number;
 }

@@ -6,7 +6,8 @@ import { isMapping, type Field } from './field.ts';
 import { durationMs } from './schema.ts';
 import type { ClusterAutoscalerSettings, NodePool } from './types.ts';
 
-const DEFAULT_PROVISIONING_DELAY_MS = 60_000;
+/** How long the simulated cloud takes to give a node (one asked for, or one replacing a deleted node) unless told. */
+export const DEFAULT_PROVISIONING_DELAY_MS = 60_000;
 const PROVISIONING_DELAY_MAX_MS = 24 * 3_600_000;
 
 export function clusterAutoscaler(f: Field, pools: readonly NodePool[]): ClusterAutoscalerSettings {

@@ -5,11 +5,11 @@ import { wholeUnits } from '../../actors/api/quantity.ts';
 import { REPLICA_FAULTS, type Fault, type NodePool, type ReplicaFaultKind, type Scenario } from './types.ts';
 import { listed, type Field } from './field.ts';
 import { locateNode, nodeName, nodesInZone } from './pools.ts';
-import { dnsLabel, durationMs, nonEmptyString, number, oneOf, optional, positiveInteger, quantity } from './schema.ts';
+import { boolean, dnsLabel, durationMs, nonEmptyString, number, oneOf, optional, positiveInteger, quantity } from './schema.ts';
 
-const FAULT_FIELDS = ['kind', 'at', 'recoverAfter', 'nodes', 'count', 'largest', 'pool', 'zone', 'memory', 'replica', 'downFor', 'upFor', 'probability', 'latency', 'component', 'waveSize', 'timeout', 'notice'];
+const FAULT_FIELDS = ['kind', 'at', 'recoverAfter', 'nodes', 'count', 'largest', 'pool', 'zone', 'memory', 'replica', 'downFor', 'upFor', 'probability', 'latency', 'component', 'waveSize', 'timeout', 'notice', 'drain', 'replace'];
 const KIND_FIELDS: Record<string, string[]> = {
-  downFor: ['nodeFlap', 'maintenanceDrain'], upFor: ['nodeFlap'], waveSize: ['maintenanceDrain'], timeout: ['maintenanceDrain'], notice: ['spotInterruption'], probability: ['messageLoss'], latency: ['latency'], component: ['messageLoss', 'latency'] };
+  downFor: ['nodeFlap', 'maintenanceDrain'], upFor: ['nodeFlap'], waveSize: ['maintenanceDrain'], timeout: ['maintenanceDrain'], notice: ['spotInterruption'], drain: ['spotInterruption'], replace: ['nodeDelete'], probability: ['messageLoss'], latency: ['latency'], component: ['messageLoss', 'latency'] };
 const FAULT_NODES_MAX = 100_000;
 /** `zone: any`: the fault over every zone in turn, a fault set (fault-sets.ts). */
 export const ANY_ZONE = 'any';
@@ -17,7 +17,7 @@ export const ANY_ZONE = 'any';
 /** One entry of `faults:`; `runMs` is the scenario's duration, `pools` every pool by name. */
 export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePool>, replicas: Scenario['replicas']): Fault {
   f.mapping(FAULT_FIELDS);
-  const kind = oneOf(f.child('kind'), ['nodeCrash', 'memoryPressure', 'zonePartition', 'nodeFlap', 'messageLoss', 'latency', 'apiServerRestart', 'natsOutage', 'maintenanceDrain', 'spotInterruption', ...REPLICA_FAULTS] as const);
+  const kind = oneOf(f.child('kind'), ['nodeCrash', 'memoryPressure', 'zonePartition', 'nodeFlap', 'messageLoss', 'latency', 'apiServerRestart', 'natsOutage', 'maintenanceDrain', 'spotInterruption', 'nodeDelete', ...REPLICA_FAULTS] as const);
   for (const [field, kinds] of Object.entries(KIND_FIELDS))
     if (f.child(field).present && !kinds.includes(kind)) f.child(field).error(`belongs to ${kinds.join(' and ')} faults only`);
   const atMs = durationMs(f.child('at'));
@@ -35,7 +35,7 @@ export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePo
     out.recoverAfterMs = positiveDuration(f.child('recoverAfter'));
     return out;
   }
-  if (kind === 'maintenanceDrain' || kind === 'spotInterruption') disruption(f, out, kind);
+  if (kind === 'maintenanceDrain' || kind === 'spotInterruption' || kind === 'nodeDelete') disruption(f, out, kind);
   if (kind === 'nodeFlap') {
     for (const field of ['downFor', 'upFor'] as const) {
       if (!f.child(field).present) f.child(field).error(`is required for nodeFlap: how long the nodes stay ${field === 'downFor' ? 'down' : 'up'} each time`);
@@ -126,13 +126,26 @@ function describeFilter(pool: string | undefined, zone: string | undefined): str
 /** The default notice of a spot interruption: the two minutes a cloud gives before it takes the instance back. */
 export const SPOT_NOTICE_MS = 120_000;
 
-/** A planned drain's waves and maintenance time, or a spot interruption's notice; neither takes recoverAfter (each ends by itself). */
-function disruption(f: Field, out: Fault, kind: 'maintenanceDrain' | 'spotInterruption'): void {
-  if (f.child('recoverAfter').present)
-    f.child('recoverAfter').error(kind === 'maintenanceDrain' ? 'does not apply to maintenanceDrain: it ends when its last wave is uncordoned (see downFor)' : 'does not apply to spotInterruption: the instance is gone for good');
+const NO_RECOVERY = {
+  maintenanceDrain: 'does not apply to maintenanceDrain: it ends when its last wave is uncordoned (see downFor)',
+  spotInterruption: 'does not apply to spotInterruption: the instance is gone for good',
+  nodeDelete: 'does not apply to nodeDelete: the node is gone for good (replace: true brings a new one)',
+};
+
+/**
+ * A planned drain's waves and maintenance time, a spot interruption's notice and drain, or a node
+ * deletion's replacement; none takes recoverAfter (each ends by itself).
+ */
+function disruption(f: Field, out: Fault, kind: keyof typeof NO_RECOVERY): void {
+  if (f.child('recoverAfter').present) f.child('recoverAfter').error(NO_RECOVERY[kind]);
+  if (kind === 'nodeDelete') {
+    if (f.child('replace').present) out.replace = boolean(f.child('replace'));
+    return;
+  }
   if (kind === 'spotInterruption') {
     out.noticeMs = f.child('notice').present ? durationMs(f.child('notice')) : SPOT_NOTICE_MS;
     if (out.noticeMs < 0) f.child('notice').fail('must not be negative');
+    out.drain = optional(f.child('drain'), boolean, true);
     return;
   }
   out.downForMs = f.child('downFor').present ? durationMs(f.child('downFor')) : 0;

@@ -156,7 +156,7 @@ export type ReplicaFaultKind = 'controllerManagerCrash' | 'controllerManagerFree
 export const REPLICA_FAULTS: readonly ReplicaFaultKind[] = ['controllerManagerCrash', 'controllerManagerFreeze', 'schedulerCrash', 'schedulerFreeze'];
 
 export interface Fault {
-  kind: 'nodeCrash' | 'memoryPressure' | 'zonePartition' | 'nodeFlap' | 'messageLoss' | 'latency' | 'apiServerRestart' | 'natsOutage' | 'maintenanceDrain' | 'spotInterruption' | ReplicaFaultKind;
+  kind: 'nodeCrash' | 'memoryPressure' | 'zonePartition' | 'nodeFlap' | 'messageLoss' | 'latency' | 'apiServerRestart' | 'natsOutage' | 'maintenanceDrain' | 'spotInterruption' | 'nodeDelete' | ReplicaFaultKind;
   atMs: number;
   recoverAfterMs?: number;
   nodes?: string[];
@@ -184,6 +184,10 @@ export interface Fault {
   timeoutMs?: number;
   /** spotInterruption: from the notice to the instance's loss. */
   noticeMs?: number;
+  /** spotInterruption: whether the termination handler drains the node at the notice (else it only taints it). */
+  drain?: boolean;
+  /** nodeDelete: whether a new node of the pool joins in its place; absent: an autoscaled pool's does, another's does not. */
+  replace?: boolean;
   /** messageLoss: the probability each message the targets send is lost. */
   probability?: number;
   /** latency: extra delay of each message the targets send. */
