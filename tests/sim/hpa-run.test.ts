@@ -123,6 +123,27 @@ test('a scaleUp policy of one pod per 60s paces the replicas the default behavio
   paced.forEach(([ms], i) => assert.ok(near(ms, expected[i]![0]!), `step ${i} at ${expected[i]![0]} (${ms})`));
 });
 
+test('an autoscaler the API server refuses is a run error naming it and the real cause; the Deployment runs unscaled', async () => {
+  // The shape is right (the loader passes it); the value is the API server's to refuse.
+  const yaml = `
+duration: 1m
+nodePools: [{ name: general, count: 1 }]
+workloads:
+  - name: web
+    controller: Deployment
+    count: 2
+    requests: { cpu: 100m, memory: 128Mi }
+    autoscale:
+      maxReplicas: 4
+      targetCPUUtilizationPercentage: 50
+      behavior: { scaleUp: { policies: [{ type: Pods, value: 0, periodSeconds: 60 }] } }
+`;
+  const outcome = await runScenario(parseScenario(yaml, { name: 'refused', dir: '.' }));
+  assert.equal(outcome.errors, ['workloads: HorizontalPodAutoscaler default/web: HorizontalPodAutoscaler.autoscaling "web" is invalid: '
+    + 'spec.behavior.scaleUp.policies[0].value: Invalid value: 0: must be greater than zero']);
+  assert.is(outcome.report.summary.pods.running, 2, JSON.stringify(outcome.report.summary.pods));
+});
+
 test('a run with autoscalers reports the same on every run', async () => {
   const [a, b] = [await runScenario(scenario()), await runScenario(scenario())];
   assert.equal(a.errors, []);
