@@ -15,23 +15,20 @@ import type { Deployment } from '../../actors/api/model/apps.ts';
 const STEP_MS = 600_000;
 const SYNC_MS = 15_000;
 const WINDOW_MS = 300_000;
-const SCENARIO = `
+const CPU_50 = '{ minReplicas: 2, maxReplicas: 10, targetCPUUtilizationPercentage: 50 }';
+/** A 17m run on three nodes of `cpu` CPUs whose Deployments (pods of 500m) step from using 50% of it to `after` at 10m. */
+const stepScenario = (cpu: string, deployments: [name: string, count: number, after: number, autoscale: string][]) => `
 duration: 17m
-nodePools: [{ name: general, count: 3, capacity: { cpu: "4", memory: 16Gi } }]
+nodePools: [{ name: general, count: 3, capacity: { cpu: "${cpu}", memory: 16Gi } }]
 workloads:
-  - name: up
+${deployments.map(([name, count, after, autoscale]) => `  - name: ${name}
     controller: Deployment
-    count: 3
+    count: ${count}
     requests: { cpu: 500m, memory: 128Mi }
-    usage: { cpu: { kind: step, before: 0.5, after: 0.9, at: 10m } }
-    autoscale: { minReplicas: 2, maxReplicas: 10, targetCPUUtilizationPercentage: 50 }
-  - name: down
-    controller: Deployment
-    count: 6
-    requests: { cpu: 500m, memory: 128Mi }
-    usage: { cpu: { kind: step, before: 0.5, after: 0.1, at: 10m } }
-    autoscale: { minReplicas: 2, maxReplicas: 10, targetCPUUtilizationPercentage: 50 }
+    usage: { cpu: { kind: step, before: 0.5, after: ${after}, at: 10m } }
+    autoscale: ${autoscale}`).join('\n')}
 `;
+const SCENARIO = stepScenario('4', [['up', 3, 0.9, CPU_50], ['down', 6, 0.1, CPU_50]]);
 const scenario = () => parseScenario(SCENARIO, { name: 'hpa', dir: '.' });
 
 interface Seen {
@@ -84,27 +81,9 @@ test('an autoscaled Deployment scales up at the first sync past a step in load, 
 // Two Deployments alike under the same step (50% to 90% of a 500m request at 10m, target 50%):
 // `plain` has the default behavior, `paced` the policy scaleUp Pods 1 per 60s, through metrics:.
 // Without spread each pod keeps using 90%, so the metric asks for more at every sync until maxReplicas.
-const PACED = `
-duration: 17m
-nodePools: [{ name: general, count: 3, capacity: { cpu: "8", memory: 16Gi } }]
-workloads:
-  - name: plain
-    controller: Deployment
-    count: 3
-    requests: { cpu: 500m, memory: 128Mi }
-    usage: { cpu: { kind: step, before: 0.5, after: 0.9, at: 10m } }
-    autoscale: { minReplicas: 2, maxReplicas: 10, targetCPUUtilizationPercentage: 50 }
-  - name: paced
-    controller: Deployment
-    count: 3
-    requests: { cpu: 500m, memory: 128Mi }
-    usage: { cpu: { kind: step, before: 0.5, after: 0.9, at: 10m } }
-    autoscale:
-      minReplicas: 2
-      maxReplicas: 10
-      metrics: [{ type: Resource, resource: { name: cpu, target: { type: Utilization, averageUtilization: 50 } } }]
-      behavior: { scaleUp: { policies: [{ type: Pods, value: 1, periodSeconds: 60 }] } }
-`;
+const PACED = stepScenario('8', [['plain', 3, 0.9, CPU_50], ['paced', 3, 0.9, '{ minReplicas: 2, maxReplicas: 10, '
+  + 'metrics: [{ type: Resource, resource: { name: cpu, target: { type: Utilization, averageUtilization: 50 } } }], '
+  + 'behavior: { scaleUp: { policies: [{ type: Pods, value: 1, periodSeconds: 60 }] } } }']]);
 
 test('a scaleUp policy of one pod per 60s paces the replicas the default behavior would add at once', async () => {
   const seen = await watchedRun(PACED);
