@@ -75,15 +75,19 @@ export function workloadController(w: Workload): KObject {
   };
 }
 
-/** The autoscaling/v2 HorizontalPodAutoscaler of an `autoscale:` workload: named after it, targeting its Deployment by CPU utilization. */
+/**
+ * The autoscaling/v2 HorizontalPodAutoscaler of an `autoscale:` workload: named after it, targeting
+ * its Deployment by its metrics (CPU utilization for targetCPUUtilizationPercentage) and behavior.
+ */
 export function workloadAutoscaler(w: Workload & { autoscale: Autoscale }): KObject {
-  const { minReplicas, maxReplicas, targetCPUUtilizationPercentage } = w.autoscale;
+  const { minReplicas, maxReplicas, targetCPUUtilizationPercentage, metrics, behavior } = w.autoscale;
   return {
     apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler',
     metadata: { name: w.name, namespace: w.namespace, labels: { [WORKLOAD_LABEL]: w.name } },
     spec: {
       scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: w.name }, minReplicas, maxReplicas,
-      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: targetCPUUtilizationPercentage } } }],
+      metrics: metrics ?? [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: targetCPUUtilizationPercentage } } }],
+      ...(behavior ? { behavior } : {}),
     },
   };
 }

@@ -3,7 +3,7 @@
 // type is reported against the scenario file, with the fields the object allows at that place,
 // instead of being dropped or rejected once the run has started.
 import type { Json } from '../../actors/api/types.ts';
-import { checkSchema } from '../../actors/apiserver/validation/schema.ts';
+import { checkModel, checkSchema, type SchemaReport } from '../../actors/apiserver/validation/schema.ts';
 import { describeKind, innermost, model, type Model } from '../../actors/apiserver/validation/schema-source.ts';
 import { isMapping, type Field } from './field.ts';
 
@@ -23,18 +23,31 @@ export function manifest(f: Field, kind: string): Record<string, unknown> {
   body.apiVersion = 'v1';
   body.kind = kind;
   body.metadata ??= {};
-  const report = checkSchema('v1', kind, body as Json);
+  refuse(f, checkSchema('v1', kind, body as Json), describeKind('v1', kind), `a ${kind}`);
+  return body;
+}
+
+/**
+ * `f` as a value of the client model `modelName` (`V2MetricSpec`), checked as a manifest is: an
+ * unknown field, a value of the wrong type or a missing required field is an error at its place,
+ * `what` naming the thing in the message (`a metric`).
+ */
+export function schemaPart(f: Field, modelName: string, what: string): void {
+  refuse(f, checkModel(modelName, f.value as Json), model(modelName), what);
+}
+
+/** Throws at the first problem `report` found in `f`, a value of `root`. */
+function refuse(f: Field, report: SchemaReport, root: Model | undefined, what: string): void {
   const unknown = report.unknown[0];
   if (unknown !== undefined) {
     const parent = unknown.slice(0, Math.max(unknown.lastIndexOf('.'), 0));
     const key = unknown.slice(unknown.lastIndexOf('.') + 1);
-    at(f, parent).rejectKey(key, allowedFields(kind, parent), `unknown field of a ${kind}`);
+    at(f, parent).rejectKey(key, allowedFields(root, parent), `unknown field of ${what}`);
   }
   const typeError = report.typeErrors[0];
   if (typeError) at(f, typeError.field ?? '').error(plainTypeError(typeError.message ?? 'wrong type'));
   const missing = report.missing[0];
-  if (missing) at(f, missing.field ?? '').error(`required in a ${kind}`);
-  return body;
+  if (missing) at(f, missing.field ?? '').error(`required in ${what}`);
 }
 
 /** A Field for `path` (`spec.containers[0].name`) under `f`. */
@@ -49,9 +62,9 @@ function plainTypeError(message: string): string {
   return message.replace(/^json: /, '');
 }
 
-/** The fields the kind's schema has at `path` (`spec.containers[0]`). */
-function allowedFields(kind: string, path: string): string[] {
-  let current: Model | undefined = describeKind('v1', kind);
+/** The fields the schema of `root` has at `path` (`spec.containers[0]`). */
+function allowedFields(root: Model | undefined, path: string): string[] {
+  let current = root;
   for (const step of path.replace(/\[\d+\]/g, '').split('.').filter((s) => s !== '')) {
     const field = current?.fields.get(step);
     const type = field ? innermost(field.type) : undefined;

@@ -1,6 +1,7 @@
 // A scenario, as `orchsim run` executes it once loaded and checked (load.ts): the cluster's node
 // pools, the workloads that arrive, the faults, the components' options, and how long it runs.
 // Times are virtual milliseconds from the start of the run; quantities are already parsed.
+import type { HorizontalPodAutoscalerBehavior, MetricSpec } from 'kubernetes-types/autoscaling/v2.js';
 import type { KObject } from '../../actors/api/types.ts';
 import type { UsageModel } from '../../actors/nodeagent/usage-model.ts';
 import type { Taint } from '../../actors/scheduler/framework.ts';
@@ -138,11 +139,16 @@ export interface CronJobFields {
 /** A PodDisruptionBudget's one bound: a number of pods or a percentage such as "50%". */
 export type DisruptionBudget = { minAvailable: number | string } | { maxUnavailable: number | string };
 
-/** A workload's autoscaler: its replica bounds and the average CPU use of the pods' requests it keeps them at. */
+/** A workload's autoscaler: its replica bounds and the average CPU use of the pods' requests it keeps them at, or its metrics. */
 export interface Autoscale {
   minReplicas: number;
   maxReplicas: number;
-  targetCPUUtilizationPercentage: number;
+  /** Exactly one of this and `metrics`. */
+  targetCPUUtilizationPercentage?: number;
+  /** `metrics:` the autoscaling/v2 metric specs, as the HPA spec takes them. */
+  metrics?: MetricSpec[];
+  /** `behavior:` the autoscaling/v2 scaling behavior, as the HPA spec takes it. */
+  behavior?: HorizontalPodAutoscalerBehavior;
 }
 
 /**

@@ -15,23 +15,20 @@ import type { Deployment } from '../../actors/api/model/apps.ts';
 const STEP_MS = 600_000;
 const SYNC_MS = 15_000;
 const WINDOW_MS = 300_000;
-const SCENARIO = `
+const CPU_50 = '{ minReplicas: 2, maxReplicas: 10, targetCPUUtilizationPercentage: 50 }';
+/** A 17m run on three nodes of `cpu` CPUs whose Deployments (pods of 500m) step from using 50% of it to `after` at 10m. */
+const stepScenario = (cpu: string, deployments: [name: string, count: number, after: number, autoscale: string][]) => `
 duration: 17m
-nodePools: [{ name: general, count: 3, capacity: { cpu: "4", memory: 16Gi } }]
+nodePools: [{ name: general, count: 3, capacity: { cpu: "${cpu}", memory: 16Gi } }]
 workloads:
-  - name: up
+${deployments.map(([name, count, after, autoscale]) => `  - name: ${name}
     controller: Deployment
-    count: 3
+    count: ${count}
     requests: { cpu: 500m, memory: 128Mi }
-    usage: { cpu: { kind: step, before: 0.5, after: 0.9, at: 10m } }
-    autoscale: { minReplicas: 2, maxReplicas: 10, targetCPUUtilizationPercentage: 50 }
-  - name: down
-    controller: Deployment
-    count: 6
-    requests: { cpu: 500m, memory: 128Mi }
-    usage: { cpu: { kind: step, before: 0.5, after: 0.1, at: 10m } }
-    autoscale: { minReplicas: 2, maxReplicas: 10, targetCPUUtilizationPercentage: 50 }
+    usage: { cpu: { kind: step, before: 0.5, after: ${after}, at: 10m } }
+    autoscale: ${autoscale}`).join('\n')}
 `;
+const SCENARIO = stepScenario('4', [['up', 3, 0.9, CPU_50], ['down', 6, 0.1, CPU_50]]);
 const scenario = () => parseScenario(SCENARIO, { name: 'hpa', dir: '.' });
 
 interface Seen {
@@ -41,8 +38,8 @@ interface Seen {
   replicas: Map<string, [number, number][]>;
 }
 
-async function watchedRun(): Promise<Seen & { errors: string[] }> {
-  const run = await ScenarioRun.start(scenario());
+async function watchedRun(yaml = SCENARIO): Promise<Seen & { errors: string[] }> {
+  const run = await ScenarioRun.start(parseScenario(yaml, { name: 'hpa', dir: '.' }));
   const seen: Seen = { hpaAt: new Map(), replicas: new Map() };
   const at = () => run.virtualMs;
   const stop = run.cluster.server.store.onChange((c) => {
@@ -79,6 +76,51 @@ test('an autoscaled Deployment scales up at the first sync past a step in load, 
   assert.is(down.length, 1, `one scale-down (${JSON.stringify(down)})`);
   assert.is(down[0]![1], 2);
   assert.ok(down[0]![0] >= downSync && down[0]![0] < downSync + 1_000, `scaled down at the sync at ${downSync} (${down[0]![0]})`);
+});
+
+// Two Deployments alike under the same step (50% to 90% of a 500m request at 10m, target 50%):
+// `plain` has the default behavior, `paced` the policy scaleUp Pods 1 per 60s, through metrics:.
+// Without spread each pod keeps using 90%, so the metric asks for more at every sync until maxReplicas.
+const PACED = stepScenario('8', [['plain', 3, 0.9, CPU_50], ['paced', 3, 0.9, '{ minReplicas: 2, maxReplicas: 10, '
+  + 'metrics: [{ type: Resource, resource: { name: cpu, target: { type: Utilization, averageUtilization: 50 } } }], '
+  + 'behavior: { scaleUp: { policies: [{ type: Pods, value: 1, periodSeconds: 60 }] } } }']]);
+
+test('a scaleUp policy of one pod per 60s paces the replicas the default behavior would add at once', async () => {
+  const seen = await watchedRun(PACED);
+  assert.equal(seen.errors, []);
+  const plain = seen.replicas.get('plain') ?? [], paced = seen.replicas.get('paced') ?? [];
+  const near = (ms: number, expected: number) => ms >= expected && ms < expected + 1_000;
+  // Default: 3 pods at 90% against 50% want ceil(1.8 × 3) = 6, within max(2 × 3, 4): 6 at once.
+  const plainSync = firstSyncFrom(seen.hpaAt.get('plain')! + SYNC_MS, STEP_MS);
+  assert.is(plain[0]?.[1], 6, `the default adds three at once (${JSON.stringify(plain)})`);
+  assert.ok(near(plain[0]![0], plainSync), `at the first sync past the step, ${plainSync} (${plain[0]![0]})`);
+  // The policy: one more than the replicas of 60s ago, each time a sync finds the last scale-up
+  // no longer after now - 60s: every fourth sync from the first past the step, 4, 5, ... up to 10.
+  const pacedSync = firstSyncFrom(seen.hpaAt.get('paced')! + SYNC_MS, STEP_MS);
+  const expected = [4, 5, 6, 7, 8, 9, 10].map((n, i) => [pacedSync + i * 60_000, n]);
+  assert.equal(paced.map(([, n]) => n), expected.map(([, n]) => n), `one at a time (${JSON.stringify(paced)})`);
+  paced.forEach(([ms], i) => assert.ok(near(ms, expected[i]![0]!), `step ${i} at ${expected[i]![0]} (${ms})`));
+});
+
+test('an autoscaler the API server refuses is a run error naming it and the real cause; the Deployment runs unscaled', async () => {
+  // The shape is right (the loader passes it); the value is the API server's to refuse.
+  const yaml = `
+duration: 1m
+nodePools: [{ name: general, count: 1 }]
+workloads:
+  - name: web
+    controller: Deployment
+    count: 2
+    requests: { cpu: 100m, memory: 128Mi }
+    autoscale:
+      maxReplicas: 4
+      targetCPUUtilizationPercentage: 50
+      behavior: { scaleUp: { policies: [{ type: Pods, value: 0, periodSeconds: 60 }] } }
+`;
+  const outcome = await runScenario(parseScenario(yaml, { name: 'refused', dir: '.' }));
+  assert.equal(outcome.errors, ['workloads: HorizontalPodAutoscaler default/web: HorizontalPodAutoscaler.autoscaling "web" is invalid: '
+    + 'spec.behavior.scaleUp.policies[0].value: Invalid value: 0: must be greater than zero']);
+  assert.is(outcome.report.summary.pods.running, 2, JSON.stringify(outcome.report.summary.pods));
 });
 
 test('a run with autoscalers reports the same on every run', async () => {

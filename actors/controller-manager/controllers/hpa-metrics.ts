@@ -1,34 +1,28 @@
 // What one metric of an autoscaler proposes, as the real controller computes it
 // (computeReplicasForMetric, computeStatusForResourceMetricGeneric, and the resource metrics
 // client's GetResourceMetric, 1.32): the pods' PodMetrics are listed from metrics.k8s.io through
-// the controller's client by the target's selector, each pod's containers summed (a pod missing a
-// container's figure has no sample), then the replica rules (hpa-replicas.ts) decide. A failure is
-// the error the real one wraps, with the condition reason it records (FailedGetResourceMetric, ...).
-// Resource metrics are computed; Pods, Object, External and ContainerResource metrics fail with
-// their reasons, as a cluster without those metrics APIs answers them.
-import type { MetricSpec, MetricStatus } from 'kubernetes-types/autoscaling/v2.js';
+// the controller's client by the target's selector, then the replica rules (hpa-replicas.ts) decide.
+// A Resource metric sums each pod's containers (a pod missing a container's figure has no sample);
+// a ContainerResource metric takes the named container's figure against that container's request
+// (a pod whose PodMetrics lack the container fails the metric, as the real client does). A failure
+// is the error the real one wraps, with the condition reason it records (FailedGetResourceMetric,
+// FailedGetContainerResourceMetric). Pods, Object and External metrics fail as a cluster without
+// custom or external metrics APIs answers them (hpa-custom-metrics.ts).
+import type { MetricSpec, MetricStatus, MetricTarget, MetricValueStatus } from 'kubernetes-types/autoscaling/v2.js';
 import { parseDuration } from '../../api/duration.ts';
 import type { Pod } from '../../api/model/core.ts';
 import { formatQuantity, milliQuantity, milliValue, toQuantity } from '../../api/quantity.ts';
 import { StatusError } from '../../api/status.ts';
 import type { ApiClient } from '../../client/client.ts';
+import { unservedMetric } from './hpa-custom-metrics.ts';
+import { MetricError } from './hpa-metric-error.ts';
 import { averageValueReplicas, resourceReplicas, type PodSample, type Proposal, type ReplicaRules } from './hpa-replicas.ts';
 
 interface PodMetricsItem {
-  metadata: { name: string };
+  metadata: { name: string; namespace?: string };
   timestamp: string;
   window: string;
   containers?: { name: string; usage?: Record<string, string> }[];
-}
-
-/**
- * A metric's failure: the reason of its Event and of ScalingActive, the detail they both tell
- * (`failed to get cpu utilization: ...`), and as its message the detail as the metric names it.
- */
-export class MetricError extends Error {
-  constructor(readonly reason: string, readonly detail: string, prefix: string) {
-    super(`${prefix}: ${detail}`);
-  }
 }
 
 /** What a metric that worked gives. */
@@ -46,8 +40,11 @@ function fetchError(e: unknown): string {
   return (e as Error).message;
 }
 
-/** Each pod's summed use of `resource` in milli-units (getPodMetrics); throws the real wording when there is none. */
-export async function podSamples(client: ApiClient, namespace: string, selector: string, resource: string): Promise<Map<string, PodSample>> {
+/**
+ * Each pod's use of `resource` in milli-units: its containers' summed (getPodMetrics), or the one
+ * named `container` (getContainerMetrics); throws the real wording when there is none.
+ */
+export async function podSamples(client: ApiClient, namespace: string, selector: string, resource: string, container = ''): Promise<Map<string, PodSample>> {
   let items: PodMetricsItem[];
   try {
     const list = await client.request('GET', `/apis/metrics.k8s.io/v1beta1/namespaces/${encodeURIComponent(namespace)}/pods?labelSelector=${encodeURIComponent(selector)}`);
@@ -58,61 +55,71 @@ export async function podSamples(client: ApiClient, namespace: string, selector:
   if (items.length === 0) throw new Error(`unable to get metrics for resource ${resource}: no metrics returned from resource metrics API`);
   const samples = new Map<string, PodSample>();
   for (const m of items) {
+    if (container !== '') {
+      const named = m.containers?.find((c) => c.name === container);
+      if (!named) throw new Error(`unable to get metrics for resource ${resource}: failed to get container metrics: container ${container} not present in metrics for pod ${m.metadata.namespace ?? ''}/${m.metadata.name}`);
+      const use = named.usage?.[resource];
+      if (use !== undefined) samples.set(m.metadata.name, sample(m, Number(milliValue(toQuantity(use)))));
+      continue;
+    }
     const containers = m.containers ?? [];
     if (containers.length === 0 || containers.some((c) => c.usage?.[resource] === undefined)) continue;
     const valueMilli = containers.reduce((sum, c) => sum + Number(milliValue(toQuantity(c.usage![resource]!))), 0);
-    samples.set(m.metadata.name, { valueMilli, timestampMs: Date.parse(m.timestamp), windowMs: parseDuration(m.window) });
+    samples.set(m.metadata.name, sample(m, valueMilli));
   }
   return samples;
 }
 
+const sample = (m: PodMetricsItem, valueMilli: number): PodSample => ({ valueMilli, timestampMs: Date.parse(m.timestamp), windowMs: parseDuration(m.window) });
+
 const milli = (n: number) => formatQuantity(milliQuantity(BigInt(n)));
+
+/** Where a resource metric's figures come from: all of a pod's containers, or one of them. */
+interface ResourceSource {
+  type: 'Resource' | 'ContainerResource';
+  name: string;
+  container: string;
+  target: MetricTarget;
+}
 
 /** The proposal of one metric of an autoscaler whose target has `specReplicas` and these pods. */
 export async function proposeForMetric(client: ApiClient, namespace: string, selector: string, pods: readonly Pod[], spec: MetricSpec,
   specReplicas: number, rules: ReplicaRules, nowMs: number): Promise<MetricProposal> {
-  if (spec.type !== 'Resource' || !spec.resource) return unsupported(spec);
-  const { name, target } = spec.resource;
-  const fail = (cause: string): never => {
-    throw new MetricError('FailedGetResourceMetric', cause, `failed to get ${name} resource metric value`);
-  };
+  let source: ResourceSource, fail: (cause: string) => never;
+  if (spec.type === 'Resource' && spec.resource) {
+    source = { type: 'Resource', name: spec.resource.name, container: '', target: spec.resource.target };
+    fail = (cause) => {
+      throw new MetricError('FailedGetResourceMetric', cause, `failed to get ${source.name} resource metric value`);
+    };
+  } else if (spec.type === 'ContainerResource' && spec.containerResource) {
+    const { name, container, target } = spec.containerResource;
+    source = { type: 'ContainerResource', name, container, target };
+    fail = (cause) => {
+      throw new MetricError('FailedGetContainerResourceMetric', cause, `failed to get ${container} container metric value`);
+    };
+  } else return unservedMetric(spec, namespace);
+  const samples = () => podSamples(client, namespace, selector, source.name, source.container);
+  const { name, container, target } = source;
+  const status = (current: MetricValueStatus): MetricStatus => source.type === 'Resource'
+    ? { type: 'Resource', resource: { name, current } } : { type: 'ContainerResource', containerResource: { name, container, current } };
   let proposal: Proposal;
   if (target.averageValue !== undefined) {
     const targetMilli = Number(milliValue(toQuantity(target.averageValue)));
     try {
-      proposal = averageValueReplicas(specReplicas, targetMilli, name, pods, await podSamples(client, namespace, selector, name), rules, nowMs);
+      proposal = averageValueReplicas(specReplicas, targetMilli, name, pods, await samples(), rules, nowMs);
     } catch (e) {
       return fail(`failed to get ${name} usage: ${(e as Error).message}`);
     }
-    return { replicas: proposal.replicas, name: `${name} resource`,
-      status: { type: 'Resource', resource: { name, current: { averageValue: milli(proposal.rawMilli) } } } };
+    return { replicas: proposal.replicas, name: `${name} resource`, status: status({ averageValue: milli(proposal.rawMilli) }) };
   }
   if (target.averageUtilization === undefined)
     return fail('invalid resource metric source: neither an average utilization target nor an average value (usage) target was set');
   try {
-    proposal = resourceReplicas(specReplicas, target.averageUtilization, name, pods, await podSamples(client, namespace, selector, name), rules, nowMs);
+    proposal = resourceReplicas(specReplicas, target.averageUtilization, name, pods, await samples(), rules, nowMs, container);
   } catch (e) {
     return fail(`failed to get ${name} utilization: ${(e as Error).message}`);
   }
-  return { replicas: proposal.replicas, name: `${name} resource utilization (percentage of request)`,
-    status: { type: 'Resource', resource: { name, current: { averageUtilization: proposal.utilization!, averageValue: milli(proposal.rawMilli) } } } };
-}
-
-const NO_CUSTOM = 'the server could not find the requested resource (get pods.custom.metrics.k8s.io)';
-const NO_EXTERNAL = 'the server could not find the requested resource (get external.metrics.k8s.io)';
-
-/** The metric kinds whose APIs (custom.metrics.k8s.io, external.metrics.k8s.io) no component here serves. */
-function unsupported(spec: MetricSpec): never {
-  switch (spec.type) {
-    case 'Pods':
-      throw new MetricError('FailedGetPodsMetric', `unable to get metric ${spec.pods?.metric.name}: ${NO_CUSTOM}`, 'failed to get pods metric value');
-    case 'Object':
-      throw new MetricError('FailedGetObjectMetric', `unable to get metric ${spec.object?.metric.name}: ${NO_CUSTOM}`, 'failed to get object metric value');
-    case 'External':
-      throw new MetricError('FailedGetExternalMetric', `unable to get external metric ${spec.external?.metric.name}: ${NO_EXTERNAL}`, `failed to get ${spec.external?.metric.name} external metric value`);
-    case 'ContainerResource':
-      throw new MetricError('FailedGetContainerResourceMetric', 'container resource metrics are not simulated', `failed to get ${spec.containerResource?.container} container metric value`);
-    default:
-      throw new MetricError('InvalidMetricSourceType', `unknown metric source type "${spec.type}"`, 'invalid metric');
-  }
+  const what = source.type === 'Resource' ? 'resource' : 'container resource';
+  return { replicas: proposal.replicas, name: `${name} ${what} utilization (percentage of request)`,
+    status: status({ averageUtilization: proposal.utilization!, averageValue: milli(proposal.rawMilli) }) };
 }

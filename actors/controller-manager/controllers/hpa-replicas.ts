@@ -78,13 +78,18 @@ export function groupPods(pods: readonly Pod[], samples: ReadonlyMap<string, Pod
   return groups;
 }
 
-/** Each pod's request of `resource` in milli-units: its containers' and restartable init containers' summed (calculatePodRequests). */
-export function podRequests(pods: readonly Pod[], resource: string): Map<string, number> {
+/**
+ * Each pod's request of `resource` in milli-units: its containers' and restartable init containers'
+ * summed, or only those named `container` (a ContainerResource metric; a pod without it requests 0)
+ * (calculatePodRequests).
+ */
+export function podRequests(pods: readonly Pod[], resource: string, container = ''): Map<string, number> {
   const requests = new Map<string, number>();
   for (const pod of pods) {
     const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always')];
     let sum = 0;
     for (const c of containers) {
+      if (container !== '' && c.name !== container) continue;
       const request = c.resources?.requests?.[resource];
       if (request === undefined) throw new Error(`missing request for ${resource} in container ${c.name} of Pod ${pod.metadata.name}`);
       sum += Number(milliValue(toQuantity(request)));
@@ -147,11 +152,14 @@ function rebalanced(current: number, ratio: number, groups: Groups, values: Map<
   return replicas;
 }
 
-/** A Utilization target: the replicas for `targetUtilization` percent of the pods' requests (GetResourceReplicas). */
+/**
+ * A Utilization target: the replicas for `targetUtilization` percent of the pods' requests, or of
+ * the requests of their containers named `container` (GetResourceReplicas).
+ */
 export function resourceReplicas(current: number, targetUtilization: number, resource: string, pods: readonly Pod[],
-  samples: ReadonlyMap<string, PodSample>, rules: ReplicaRules, nowMs: number): Proposal {
+  samples: ReadonlyMap<string, PodSample>, rules: ReplicaRules, nowMs: number, container = ''): Proposal {
   const { groups, values } = counted(pods, samples, resource, rules, nowMs);
-  const requests = podRequests(pods, resource);
+  const requests = podRequests(pods, resource, container);
   const { ratio, utilization, rawMilli } = utilizationRatio(values, requests, targetUtilization);
   const fallback = Math.max(100, targetUtilization);
   const replicas = rebalanced(current, ratio, groups, values, (pod) => Math.trunc((requests.get(pod)! * fallback) / 100),

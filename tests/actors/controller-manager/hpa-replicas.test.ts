@@ -97,6 +97,15 @@ test('requests sum the containers and the restartable init containers', () => {
   assert.equal(podRequests([p], 'cpu'), new Map([['a', 1350]]));
 });
 
+test('with a container named, requests are only that container\'s, and a pod without it requests nothing', () => {
+  const both = pod('a');
+  both.spec!.containers.push({ name: 'sidecar', image: 'envoy', resources: { requests: { cpu: '300m' } } });
+  assert.equal([...podRequests([both, pod('b')], 'cpu', 'sidecar')], [['a', 300], ['b', 0]]);
+  assert.equal([...podRequests([both], 'cpu', 'main')], [['a', 1000]]);
+  // The sidecar's 450m of 300m is 150%, against 50%: ratio 3, ceil(3 × 1) = 3.
+  assert.equal(resourceReplicas(1, 50, 'cpu', [both], samples({ a: 450 }), RULES, NOW, 'sidecar'), { replicas: 3, utilization: 150, rawMilli: 450 });
+});
+
 test('no pods, no samples of ready pods and a container without a request fail in the real words', () => {
   assert.throws(() => resourceReplicas(1, 50, 'cpu', [], samples({}), RULES, NOW), /^no pods returned by selector while calculating replica count$/);
   assert.throws(() => resourceReplicas(1, 50, 'cpu', [pod('a', { phase: 'Pending' })], samples({ a: 10 }), RULES, NOW),

@@ -8,6 +8,7 @@ import { child, fill, nil, present } from '../defaults-fields.ts';
 import { defineKind } from '../kind.ts';
 import { age, ageColumn, column, fields, type Fields, int, integer, list, nameColumn, nameOf, text } from '../tables-format.ts';
 import { specOf } from './rules.ts';
+import { validateMetricsAndBehavior } from './horizontal-pod-autoscaler-spec.ts';
 
 const DEFAULT_CPU_UTILIZATION = 80;
 const SCALE_UP = { stabilizationWindowSeconds: 0, selectPolicy: 'Max',
@@ -49,6 +50,7 @@ function validate(hpa: KObject): StatusCause[] {
   const ref = fields(spec.scaleTargetRef);
   if (!text(ref.kind)) causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.scaleTargetRef.kind' });
   if (!text(ref.name)) causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.scaleTargetRef.name' });
+  causes.push(...validateMetricsAndBehavior(spec));
   return causes;
 }
 
