@@ -8,7 +8,7 @@ import { addedFinalizers, objectMachine, type DeleteEvent, type FinalizersChange
 import { nameSuffix, timestamp, uuid, type Clock, type Random } from '../../api/env.ts';
 import { withFields } from '../../api/objects.ts';
 import { apiVersionOf, RESOURCES, type ResourceType } from '../../api/resources.ts';
-import { alreadyExists, badRequest, conflict, invalid, notFound, StatusError, tooLargeResourceVersion, type StatusCause, type Target } from '../../api/status.ts';
+import { alreadyExists, badRequest, conflict, invalid, isAlreadyExists, notFound, StatusError, tooLargeResourceVersion, type StatusCause, type Target } from '../../api/status.ts';
 import type { KObject } from '../../api/types.ts';
 import type { ActorSystem } from '../../system/actor-system.ts';
 import { actorIds } from '../../system/ids.ts';
@@ -99,6 +99,9 @@ interface Held {
 const MAX_UPDATE_RETRIES = 16;
 const NONE: readonly string[] = [];
 
+/** How many names a create with generateName tries before it answers AlreadyExists (the real maxNameGenerationCreateAttempts). */
+const GENERATE_NAME_ATTEMPTS = 8;
+
 export class Registry {
   readonly #uids: Random;
   readonly #names: Random;
@@ -136,7 +139,8 @@ export class Registry {
     obj.kind = type.kind;
     this.#checkNamespace(type, namespace, obj);
     if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
-    if (!meta.name && meta.generateName) meta.name = `${meta.generateName}${nameSuffix(this.#names)}`;
+    const generated = !meta.name && meta.generateName !== undefined;
+    if (generated) meta.name = `${meta.generateName}${nameSuffix(this.#names)}`;
     const now = timestamp(this.env.clock.now());
     meta.uid = uuid(this.#uids);
     meta.creationTimestamp = now;
@@ -151,9 +155,18 @@ export class Registry {
     // Taken after mutating admission and before the kind's preparation, as the real store's BeginCreate.
     const reservation = this.#allocatorOf(kind)?.create(obj, opts.dryRun) ?? NOTHING_RESERVED;
     try {
-      const created = await this.#store(type, namespace, obj, opts, now, attrs);
-      reservation.commit();
-      return created;
+      // A generated name taken already is generated again, up to 8 tries, as the real store's
+      // createWithGenerateNameRetry (RetryGenerateName, GA in 1.32).
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const created = await this.#store(type, namespace, obj, opts, now, attrs);
+          reservation.commit();
+          return created;
+        } catch (e) {
+          if (!generated || attempt >= GENERATE_NAME_ATTEMPTS || !isAlreadyExists(e)) throw e;
+          meta.name = `${meta.generateName}${nameSuffix(this.#names)}`;
+        }
+      }
     } catch (e) {
       reservation.revert();
       throw e;

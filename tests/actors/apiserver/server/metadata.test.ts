@@ -25,6 +25,17 @@ test('generateName gives a name of the prefix and five random characters, differ
   assert.is((await h.get(`${CM}/${a.json.metadata.name}`)).status, 200);
 });
 
+test('a generated name already taken is generated again, as the real store retries it', async () => {
+  // Servers of the same seed draw the same names: the first one's first name is the second one's too.
+  const first = (await (await startServer()).post(CM, { metadata: { generateName: 'web-' }, data: {} })).json.metadata.name;
+  const h = await startServer();
+  assert.is((await h.post(CM, { metadata: { name: first }, data: {} })).status, 201);
+  const r = await h.post(CM, { metadata: { generateName: 'web-' }, data: {} });
+  assert.is(r.status, 201, JSON.stringify(r.json));
+  assert.match(r.json.metadata.name, /^web-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+  assert.is.not(r.json.metadata.name, first);
+});
+
 test('a given name wins over generateName', async () => {
   const h = await startServer();
   const r = await h.post(CM, { metadata: { name: 'fixed', generateName: 'web-' }, data: {} });
