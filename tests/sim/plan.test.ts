@@ -63,7 +63,7 @@ test('losing zone-c alone, the smallest of the three: 11 nodes do', async () => 
 
 // Two pools chosen independently, by construction: 16 one-CPU pods on small nodes (2 CPU, 1.0 an
 // hour) and big ones (8 CPU, 5.0 an hour: dearer per CPU). A mix passes when 2 small + 8 big >= 16,
-// so the frontier is small 1 + big 2 (3 nodes, 11.0/h) and small 4 + big 1 (5 nodes, 9.0/h).
+// so the frontier is small 1 + big 2 (3 nodes, 11.0/h: 264 a day) and small 4 + big 1 (5 nodes, 9.0/h: 216 a day).
 const TWO_POOLS = (minimise: string) => `
 name: two-pools
 duration: 3m
@@ -85,7 +85,8 @@ test('two pools chosen independently: the frontier of mixes, the cheapest by cos
   const cheapest = await plan(TWO_POOLS('cost'));
   const mixes = (cs: { counts: Record<string, number> }[]) => cs.map((c) => `${c.counts.small}+${c.counts.big}`);
   assert.equal(mixes(cheapest.frontier), ['1+2', '4+1']);
-  assert.equal(cheapest.frontier.map((c) => c.costPerHour), [11, 9]);
+  assert.equal(cheapest.frontier.map((c) => c.costPerDay), [264, 216]);
+  assert.equal(cheapest.maxima, [], 'fixed pools: their counts vary');
   assert.equal(mixes([cheapest.answer!]), ['4+1']);
   assert.is(cheapest.minimise, 'cost');
   // Every mix tried that the frontier undercuts, or that misses, is on record; none passed below the frontier.
