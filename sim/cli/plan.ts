@@ -30,8 +30,8 @@ const PLAN_TABLE = new OptionTable<PlanOptions>('orchsim plan', [
 
 export function planHelp(): string {
   return helpText('orchsim plan SCENARIO', "Finds the smallest cluster that meets the scenario's targets on every seed, through its faults: the scenario's plan: section says "
-    + 'which node pools vary (min to max nodes), how many seeds each candidate runs, and the targets (see sim/scenarios/README.md). Candidates are searched by '
-    + 'bisection, assuming a larger cluster never does worse.', PLAN_TABLE);
+    + 'which node pools vary (min to max nodes; a node group its max), how many seeds each candidate runs, and the targets (see sim/scenarios/README.md). Candidates are searched by '
+    + 'bisection, assuming a larger cluster never does worse; with minimise: cost the answer is the passing candidate that spent least a day.', PLAN_TABLE);
 }
 
 export async function planCommand(argv: string[], log: (line: string) => void = console.log): Promise<number> {

@@ -84,10 +84,11 @@ function costCharts(r: PlanResult, metrics: Metric[]): string[] {
   const dots = (values: (c: Candidate) => number) => costed.flatMap((c) => [NaN, values(c)]);
   return metrics.map((m) => {
     const title = `${m.title} against cost per day`;
+    // The bound first, so that the dots on it are drawn over it.
     const series: LineSeries[] = [
+      { label: 'target', values: tMs.map(() => m.bound!), color: '#e15759' },
       { label: 'passed', values: dots((c) => (c.pass ? m.worst(c.runs) : NaN)), color: PALETTE[0] },
       { label: 'missed', values: dots((c) => (c.pass ? NaN : m.worst(c.runs))), color: PALETTE[1] },
-      { label: 'target', values: tMs.map(() => m.bound!), color: '#e15759' },
     ];
     const answer = r.answer?.costPerDay;
     const markers = answer === undefined ? [] : [{ atMs: answer, label: 'the answer', detail: `the answer: ${formatCost(answer)} a day` }];

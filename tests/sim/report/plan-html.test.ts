@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Candidate, PlanResult, RunFigures } from '../../../sim/plan.ts';
+import { PALETTE } from '../../../sim/report/charts.ts';
 import { CSS } from '../../../sim/report/page.ts';
 import { renderPlanHtml } from '../../../sim/report/plan-html.ts';
 
@@ -57,6 +58,30 @@ test('two pools chosen on their own: the frontier of mixes with their cost, the 
     [['3', 'small\u00a01, big\u00a02', '264.00', ''], ['5', 'small\u00a04, big\u00a01', '216.00', 'the answer']]);
   assert.ok(html.includes('worst of 1 seed<'), 'one seed, not "1 seeds"');
   assert.not.ok(renderPlanHtml(plan()).includes('id="frontier"'), 'pools grown together: no frontier to show');
+});
+
+test('node groups: their max is named, and each target is charted against cost per day, a dot per candidate, the answer marked', () => {
+  const max = (g: number, costPerDay: number, pendingAtEnd: number): Candidate =>
+    ({ counts: { g }, totalNodes: g, costPerDay, runs: [figures(pendingAtEnd)], missed: pendingAtEnd ? ['pendingAtEnd'] : [], missedOn: [], pass: pendingAtEnd === 0 });
+  const candidates = [max(2, 19.4, 4), max(3, 26.8, 0), max(6, 26.8, 0)];
+  const r: PlanResult = { scenario: 'one-group', targets: { pendingAtEnd: 0, podStartupP99Ms: 60_000 }, seeds: [1], members: [], minimise: 'cost', maxima: ['g'],
+    candidates, frontier: [candidates[1]!], answer: candidates[1]! };
+  const html = renderPlanHtml(r);
+  assert.ok(html.includes('The cheapest cluster that met every target on every seed: <b>3 nodes</b> (g\u00a0max\u00a03, 26.80\u00a0a\u00a0day).'));
+  assert.ok(html.includes('<td>g\u00a0max\u00a02</td><td class="num">19.40</td>'), 'each candidate with its cost a day');
+  const cost = html.slice(html.indexOf('<section id="cost">'), html.indexOf('</section>', html.indexOf('<section id="cost">')));
+  const charts = cost.split('<svg').slice(1);
+  assert.equal(charts.map((c) => /aria-label="([^"]*)"/.exec(c)?.[1]), ['Pods pending at the end against cost per day', 'p99 pod startup against cost per day']);
+  for (const chart of charts) {
+    const dots = (colour: string) => (chart.match(new RegExp(`<circle [^>]*fill="${colour}"`, 'g')) ?? []).length;
+    assert.is(dots(PALETTE[0]!), 2, 'a dot for each candidate that passed');
+    assert.is(dots(PALETTE[1]!), 1, 'and for the one that missed');
+    assert.is((chart.match(/<polyline [^>]*stroke="#e15759"/g) ?? []).length, 1, 'the target across');
+    assert.match(chart, /<text class="fault-label"[^>]*>the answer<\/text>/);
+    assert.match(chart, />26\.00<\/text>/, 'the cost axis in money');
+  }
+  assert.ok(html.includes('Targets against cluster size (node groups at their max)'));
+  assert.not.ok(renderPlanHtml(plan()).includes('id="cost"'), 'no costs: no cost charts');
 });
 
 test.run();
