@@ -55,27 +55,4 @@ test('an on-demand and a spot group chosen on their own: the frontier of maxima,
   assert.ok(result.candidates.length <= 7, `the walk ran ${result.candidates.length} candidates, not the grid's 12`);
 });
 
-/** The message parsing `text` fails with, or 'no error'. */
-const error = (text: string) => {
-  try {
-    parseScenario(text, { name: 's', dir: '.' });
-  } catch (e) {
-    return (e as Error).message;
-  }
-  return 'no error';
-};
-
-test('a group\'s max is varied from its min up, and only under a cluster autoscaler', () => {
-  const pools = 'duration: 5m\nnodePools: [{ name: g, count: 1, autoscaling: { min: 1, max: 4 } }, { name: s, count: 0, autoscaling: { min: 0, max: 4 } }]\n';
-  const ca = 'clusterAutoscaler: { scan-interval: 10s }\n';
-  const targets = 'targets: { pendingAtEnd: 0 }';
-  assert.is(error(`${pools}${ca}plan: { vary: [{ pool: g, min: 0, max: 3 }], ${targets} }`),
-    "s.yaml: plan.vary[0].min: must be an integer of at least the group's min (1), got 0");
-  assert.is(error(`${pools}${ca}plan: { vary: [{ pool: s, min: 0, max: 3 }], ${targets} }`), 'no error', 'a group of min 0 may stay empty');
-  assert.is(error(`duration: 5m\nnodePools: [{ name: a, count: 1 }]\nplan: { vary: [{ pool: a, min: 0, max: 3 }], ${targets} }`),
-    's.yaml: plan.vary[0].min: must be a positive integer, got 0');
-  assert.is(error(`${pools}plan: { vary: [{ pool: g, min: 1, max: 3 }], ${targets} }`),
-    's.yaml: plan.vary[0].pool: is a node group (autoscaling:), whose max matters only under a clusterAutoscaler: section, got "g"');
-});
-
 test.run();

@@ -131,6 +131,19 @@ test('a plan: section names real pools and at least one target', () => {
     's.yaml: plan.targets: must set at least one of pendingAtEnd, readyAtEnd, schedulingLatencyP99, podStartupP99, cpuUtilisationMax');
 });
 
+test('a group\'s max is varied from its min up, and only under a cluster autoscaler', () => {
+  const pools = 'duration: 5m\nnodePools: [{ name: g, count: 1, autoscaling: { min: 1, max: 4 } }, { name: s, count: 0, autoscaling: { min: 0, max: 4 } }]\n';
+  const ca = 'clusterAutoscaler: { scan-interval: 10s }\n';
+  const targets = 'targets: { pendingAtEnd: 0 }';
+  assert.is(error(`${pools}${ca}plan: { vary: [{ pool: g, min: 0, max: 3 }], ${targets} }`),
+    "s.yaml: plan.vary[0].min: must be an integer of at least the group's min (1), got 0");
+  assert.is(error(`${pools}${ca}plan: { vary: [{ pool: s, min: 0, max: 3 }], ${targets} }`), 'no error', 'a group of min 0 may stay empty');
+  assert.is(error(`duration: 5m\nnodePools: [{ name: a, count: 1 }]\nplan: { vary: [{ pool: a, min: 0, max: 3 }], ${targets} }`),
+    's.yaml: plan.vary[0].min: must be a positive integer, got 0');
+  assert.is(error(`${pools}plan: { vary: [{ pool: g, min: 1, max: 3 }], ${targets} }`),
+    's.yaml: plan.vary[0].pool: is a node group (autoscaling:), whose max matters only under a clusterAutoscaler: section, got "g"');
+});
+
 test('a fault set: zone any expands to one member per zone, in order; a count must fit the smallest zone', () => {
   const pools = 'duration: 5m\nnodePools: [{ name: a, count: 5, zones: [z2, z1] }, { name: b, count: 1, zones: [z3] }]\n';
   const s = parseScenario(`${pools}faults: [{ kind: zonePartition, at: 1m, zone: any }, { kind: nodeCrash, at: 2m, zone: any, pool: a, count: 2 }]\n`, { name: 's', dir: '.' });
