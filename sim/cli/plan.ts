@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { planCapacity, type Candidate } from '../plan.ts';
+import { planCapacity, variedMaxima, type Candidate } from '../plan.ts';
 import { members } from '../scenario/fault-sets.ts';
 import { workerPool } from '../plan-workers.ts';
 import { planMetrics, renderPlanHtml } from '../report/plan-html.ts';
@@ -30,8 +30,8 @@ const PLAN_TABLE = new OptionTable<PlanOptions>('orchsim plan', [
 
 export function planHelp(): string {
   return helpText('orchsim plan SCENARIO', "Finds the smallest cluster that meets the scenario's targets on every seed, through its faults: the scenario's plan: section says "
-    + 'which node pools vary (min to max nodes), how many seeds each candidate runs, and the targets (see sim/scenarios/README.md). Candidates are searched by '
-    + 'bisection, assuming a larger cluster never does worse.', PLAN_TABLE);
+    + 'which node pools vary (min to max nodes; a node group its max), how many seeds each candidate runs, and the targets (see sim/scenarios/README.md). Candidates are searched by '
+    + 'bisection, assuming a larger cluster never does worse; with minimise: cost the answer is the passing candidate that spent least a day.', PLAN_TABLE);
 }
 
 export async function planCommand(argv: string[], log: (line: string) => void = console.log): Promise<number> {
@@ -43,9 +43,12 @@ export async function planCommand(argv: string[], log: (line: string) => void = 
   if (!scenario.plan) throw new OptionError(`${file} has no plan: section: say which pools vary and the targets (see sim/scenarios/README.md)`);
   const p = scenario.plan;
   const sets = members(scenario).map((m) => m.label).filter((l) => l !== '');
-  log(`planning ${scenario.name}: ${p.vary.map((v) => `${v.pool} ${v.min}..${v.max}${v.step > 1 ? ` by ${v.step}` : ''}`).join(', ')} nodes` +
+  const maxima = new Set(variedMaxima(scenario));
+  const { size, mix, candidateLine } = lines(maxima);
+  log(`planning ${scenario.name}: ${p.vary.map((v) => `${v.pool} ${maxima.has(v.pool) ? 'max ' : ''}${v.min}..${v.max}${v.step > 1 ? ` by ${v.step}` : ''}`).join(', ')} nodes` +
     `${p.vary.length > 1 ? (p.independent ? ' (each on its own)' : ' (together)') : ''}, the ${p.minimise === 'cost' ? 'cheapest' : 'smallest'}, ${p.seeds} seed${p.seeds === 1 ? '' : 's'} per candidate` +
     `${sets.length ? ` on each of ${sets.length} fault members (${sets.join(', ')})` : ''}, ${draft.workers} workers`);
+  if (maxima.size > 0) log(`node groups vary their max (autoscaling: min stays): ${[...maxima].join(', ')}; cost per day is the node-hours they ran`);
   const pool = workerPool(draft.workers);
   const start = performance.now();
   let result;
@@ -64,7 +67,7 @@ export async function planCommand(argv: string[], log: (line: string) => void = 
   if (result.answer) {
     const a = result.answer;
     log(`answer: ${mix(a)}` +
-      (below ? `; ${size(below)} missed ${below.missed.join(', ')}${on(below)}` : '; the smallest candidate'));
+      (below ? `; ${size(below)} missed ${below.missed.join(', ')}${on(below)}` : `; the ${result.minimise === 'cost' ? 'cheapest' : 'smallest'} candidate`));
     for (const m of planMetrics(result).filter((m) => m.bound !== undefined))
       log(`  ${m.title}: ${m.format(m.worst(a.runs))} (target ≤ ${m.format(m.bound!)})${below ? `; ${m.format(m.worst(below.runs))} at ${size(below)}` : ''}`);
   } else log('answer: none; even the largest candidate missed a target: raise the plan\'s max');
@@ -76,18 +79,20 @@ export async function planCommand(argv: string[], log: (line: string) => void = 
   return result.answer ? 0 : 1;
 }
 
-function candidateLine(c: Candidate, seconds: number): string {
-  const pools = Object.keys(c.counts).length > 1 ? ` (${countsText(c)})` : '';
-  return `  ${formatInteger(c.totalNodes).padStart(6)} nodes${pools}  ${c.pass ? 'pass' : `missed ${c.missed.join(', ')}${on(c)}`}  (${seconds.toFixed(1)} s)`;
+/** How candidates are printed; a node group's figure is its max (`spot max 20`). */
+function lines(maxima: ReadonlySet<string>) {
+  const countsText = (c: Candidate) => Object.entries(c.counts).map(([k, v]) => `${k} ${maxima.has(k) ? 'max ' : ''}${v}`).join(', ');
+  const pools = (c: Candidate) => (Object.keys(c.counts).length > 1 || maxima.size > 0 ? ` (${countsText(c)})` : '');
+  const cost = (c: Candidate) => (c.costPerDay === undefined ? '' : `${formatCost(c.costPerDay)}/day`);
+  return {
+    /** `20 nodes`, or `4 nodes (small 3, big 1)` when several pools vary or a group's max does. */
+    size: (c: Candidate) => `${formatInteger(c.totalNodes)} nodes${pools(c)}`,
+    /** `21 nodes (general 21), 201.60/day`: a mix and its cost. */
+    mix: (c: Candidate) => `${formatInteger(c.totalNodes)} nodes (${countsText(c)})${c.costPerDay === undefined ? '' : `, ${cost(c)}`}`,
+    candidateLine: (c: Candidate, seconds: number) => `  ${formatInteger(c.totalNodes).padStart(6)} nodes${pools(c)}  ` +
+      `${c.pass ? 'pass' : `missed ${c.missed.join(', ')}${on(c)}`}${c.costPerDay === undefined ? '' : `  ${cost(c)}`}  (${seconds.toFixed(1)} s)`,
+  };
 }
-
-/** `20 nodes`, or `4 nodes (small 3, big 1)` when several pools vary. */
-const size = (c: Candidate) => `${formatInteger(c.totalNodes)} nodes${Object.keys(c.counts).length > 1 ? ` (${countsText(c)})` : ''}`;
-
-const countsText = (c: Candidate) => Object.entries(c.counts).map(([k, v]) => `${k} ${v}`).join(', ');
-
-/** `21 nodes (general 21), 8.4/h`: a mix and its cost. */
-const mix = (c: Candidate) => `${formatInteger(c.totalNodes)} nodes (${countsText(c)})${c.costPerHour === undefined ? '' : `, ${formatCost(c.costPerHour)}/h`}`;
 
 /** Where a candidate of a fault set missed: ` losing zone-a`. */
 const on = (c: Candidate) => (c.missedOn.length ? ` losing ${c.missedOn.join(', ')}` : '');

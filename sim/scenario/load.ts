@@ -171,7 +171,7 @@ export function parseScenario(text: string, source: { name: string; dir: string;
     replicas: replicaCounts,
     events: optional(root.child('events'), boolean, false),
     ...(root.child('requestTime').present ? { requestTime: requestTime(root.child('requestTime')) } : {}),
-    ...(root.child('plan').present ? { plan: plan(root.child('plan'), poolsByName) } : {}),
+    ...(root.child('plan').present ? { plan: plan(root.child('plan'), poolsByName, root.child('clusterAutoscaler').present) } : {}),
     ...(root.child('clusterAutoscaler').present ? { clusterAutoscaler: clusterAutoscaler(root.child('clusterAutoscaler'), nodePools) } : {}),
   };
 }

@@ -1,11 +1,12 @@
 // The `plan:` section of a scenario, read by `orchsim plan` (run ignores it): which node pools
 // vary and between which counts, over how many seeds each candidate runs, and the targets a
-// cluster must meet on every seed (through the scenario's faults) to pass.
+// cluster must meet on every seed (through the scenario's faults) to pass. A pool with
+// `autoscaling:` (a node group) varies its `max`, its `min` staying; other pools their `count`.
 //
 //   plan:
 //     vary: [{ pool: general, min: 3, max: 40 }]   # pools varied, each from min to max nodes (step: 1)
 //     independent: false                           # true: each pool's count chosen on its own
-//     minimise: nodes                              # or cost: Σ count × the pool's costPerHour
+//     minimise: nodes                              # or cost: what the nodes cost per day (node-hours run × costPerHour)
 //     seeds: 3                                     # default 3: seeds seed, seed+1, ...
 //     targets:                                     # at least one
 //       pendingAtEnd: 0                            # pods still Pending at the end, at most
@@ -43,7 +44,8 @@ const TARGET_FIELDS = ['pendingAtEnd', 'readyAtEnd', 'schedulingLatencyP99', 'po
 const SEEDS_MAX = 20;
 const NODES_MAX = 100_000;
 
-export function plan(f: Field, pools: ReadonlyMap<string, NodePool>): Plan {
+/** `autoscaler`: whether the scenario has a cluster autoscaler (without one, a group's max changes nothing). */
+export function plan(f: Field, pools: ReadonlyMap<string, NodePool>, autoscaler: boolean): Plan {
   f.mapping(PLAN_FIELDS);
   if (!f.child('vary').present) f.child('vary').error('is required: the pools to vary, e.g. [{ pool: general, min: 3, max: 40 }]');
   const seen = new Set<string>();
@@ -53,9 +55,13 @@ export function plan(f: Field, pools: ReadonlyMap<string, NodePool>): Plan {
     const pool = typeof at.value === 'string' ? at.value : '';
     if (!pools.has(pool)) at.fail(`must name a node pool (${listed([...pools.keys()])})`);
     if (seen.has(pool)) at.fail('is listed twice');
+    if (pools.get(pool)?.autoscaling && !autoscaler) at.fail('is a node group (autoscaling:), whose max matters only under a clusterAutoscaler: section');
     seen.add(pool);
-    const min = integer(v.child('min'), 1, NODES_MAX, 'a positive integer');
-    const max = integer(v.child('max'), 1, NODES_MAX, 'a positive integer');
+    // A group's max may not go under its min (0 for a group that may stay empty); a fixed pool has a node at least.
+    const least = pools.get(pool)?.autoscaling?.min ?? 1;
+    const what = pools.get(pool)?.autoscaling ? `an integer of at least the group's min (${least})` : 'a positive integer';
+    const min = integer(v.child('min'), least, NODES_MAX, what);
+    const max = integer(v.child('max'), least, NODES_MAX, what);
     if (max < min) v.child('max').fail(`must be at least min (${min})`);
     const step = optional(v.child('step'), (s) => integer(s, 1, NODES_MAX, 'a positive integer'), 1);
     return { pool, min, max, step };

@@ -1,6 +1,7 @@
 // report.html, plan.html and compare.html as a user opens them, in headless Chromium 1400 and 1920
-// px wide: the report of a real zone-outage run, the page of a small plan, and the comparison of
-// two seeds of the outage. Read from the DOM, not the markup:
+// px wide: the report of a real zone-outage run, the page of a small plan and of a plan over a
+// node group's max (its targets against cost per day), and the comparison of two seeds of the
+// outage. Read from the DOM, not the markup:
 // no chart text (axis, legend or fault label) reaches past its chart or overlaps another drawn the
 // same way, no axis or legend names a thing twice, no table cell is narrower than its longest word
 // or hides part of its content, and the page never scrolls sideways. The zone-state chart names
@@ -20,6 +21,7 @@ import { loadScenario } from '../../sim/scenario/load.ts';
 import { writeReport } from '../../sim/report/write.ts';
 import { launchChromium, localPage, outputDir } from '../helpers/browser.ts';
 import { spareZone } from '../helpers/spare-zone.ts';
+import { oneGroup } from '../helpers/group-plan.ts';
 import { compareReports } from '../../sim/report/compare.ts';
 import { renderComparisonHtml } from '../../sim/report/compare-html.ts';
 
@@ -35,13 +37,15 @@ const PLAN_SCENARIO = spareZone('{ pendingAtEnd: 0, readyAtEnd: true, scheduling
 
 const out = outputDir('report-pages');
 const dir = mkdtempSync(join(tmpdir(), 'orchsim-report-pages-'));
-const html = { report: '', plan: '', compare: '' };
+const html = { report: '', plan: '', groupPlan: '', compare: '' };
 let browser: Browser;
 
 test.before(async () => {
   writeFileSync(join(dir, 'spare-zone.yaml'), PLAN_SCENARIO);
   // The plan runs in a process of its own while the zone outage runs in this one.
-  const plan = run('node', [CLI, 'plan', join(dir, 'spare-zone.yaml'), '--workers', '1', '--out', dir]);
+  writeFileSync(join(dir, 'groups.yaml'), oneGroup('{ pendingAtEnd: 0, podStartupP99: 2m }'));
+  const plan = Promise.all([run('node', [CLI, 'plan', join(dir, 'spare-zone.yaml'), '--workers', '1', '--out', dir]),
+    run('node', [CLI, 'plan', join(dir, 'groups.yaml'), '--workers', '1', '--out', join(dir, 'groups')])]);
   const { report } = await runScenario(await loadScenario(ZONE_OUTAGE));
   html.report = readFileSync((await writeReport(dir, report)).html, 'utf8');
   // Another seed of the same outage, to compare with: the same shape, other nodes and times.
@@ -49,6 +53,7 @@ test.before(async () => {
   html.compare = renderComparisonHtml(compareReports(report, other.report, { a: 'zone-outage seed 1', b: 'zone-outage seed 2' }));
   await plan;
   html.plan = readFileSync(join(dir, 'plan.html'), 'utf8');
+  html.groupPlan = readFileSync(join(dir, 'groups', 'plan.html'), 'utf8');
   browser = await launchChromium();
 });
 
@@ -166,6 +171,25 @@ for (const width of WIDTHS) {
     const page = await open('plan', width);
     await page.screenshot({ path: join(out, `plan-${width}.png`), fullPage: true });
     assert.ok(await page.$$eval('#candidates tbody tr', (rows) => rows.length) >= 2, 'the plan ran candidates');
+    assert.equal(await page.evaluate(tableProblems), []);
+    assert.equal(await page.evaluate(chartProblems), []);
+    await page.close();
+  });
+
+  test(`plan.html of node groups at ${width} px: each target against cost per day, a dot per candidate, whole text and cells`, async () => {
+    const page = await open('groupPlan', width);
+    await page.screenshot({ path: join(out, `plan-groups-${width}.png`), fullPage: true });
+    const charts = await page.$$eval('#cost svg.chart', (svgs) => svgs.map((svg: any) => ({
+      title: svg.getAttribute('aria-label'),
+      dots: svg.querySelectorAll('circle').length,
+      answer: [...svg.querySelectorAll('text.fault-label')].map((t: any) => t.textContent),
+    })));
+    const candidates = await page.$$eval('#candidates tbody tr', (rows) => rows.length);
+    assert.equal(charts.map((c) => c.title), ['Pods pending at the end against cost per day', 'p99 pod startup against cost per day']);
+    for (const c of charts) {
+      assert.is(c.dots, candidates, `${c.title}: a dot per candidate`);
+      assert.equal(c.answer, ['the answer']);
+    }
     assert.equal(await page.evaluate(tableProblems), []);
     assert.equal(await page.evaluate(chartProblems), []);
     await page.close();

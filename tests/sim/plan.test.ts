@@ -63,7 +63,7 @@ test('losing zone-c alone, the smallest of the three: 11 nodes do', async () => 
 
 // Two pools chosen independently, by construction: 16 one-CPU pods on small nodes (2 CPU, 1.0 an
 // hour) and big ones (8 CPU, 5.0 an hour: dearer per CPU). A mix passes when 2 small + 8 big >= 16,
-// so the frontier is small 1 + big 2 (3 nodes, 11.0/h) and small 4 + big 1 (5 nodes, 9.0/h).
+// so the frontier is small 1 + big 2 (3 nodes, 11.0/h: 264 a day) and small 4 + big 1 (5 nodes, 9.0/h: 216 a day).
 const TWO_POOLS = (minimise: string) => `
 name: two-pools
 duration: 3m
@@ -85,7 +85,8 @@ test('two pools chosen independently: the frontier of mixes, the cheapest by cos
   const cheapest = await plan(TWO_POOLS('cost'));
   const mixes = (cs: { counts: Record<string, number> }[]) => cs.map((c) => `${c.counts.small}+${c.counts.big}`);
   assert.equal(mixes(cheapest.frontier), ['1+2', '4+1']);
-  assert.equal(cheapest.frontier.map((c) => c.costPerHour), [11, 9]);
+  assert.equal(cheapest.frontier.map((c) => c.costPerDay), [264, 216]);
+  assert.equal(cheapest.maxima, [], 'fixed pools: their counts vary');
   assert.equal(mixes([cheapest.answer!]), ['4+1']);
   assert.is(cheapest.minimise, 'cost');
   // Every mix tried that the frontier undercuts, or that misses, is on record; none passed below the frontier.
@@ -128,6 +129,19 @@ test('a plan: section names real pools and at least one target', () => {
   assert.is(error(`${base}plan: { vary: [{ pool: a, min: 4, max: 3 }], targets: { pendingAtEnd: 0 } }`), 's.yaml: plan.vary[0].max: must be at least min (4), got 3');
   assert.is(error(`${base}plan: { vary: [{ pool: a, min: 1, max: 3 }], targets: {} }`),
     's.yaml: plan.targets: must set at least one of pendingAtEnd, readyAtEnd, schedulingLatencyP99, podStartupP99, cpuUtilisationMax');
+});
+
+test('a group\'s max is varied from its min up, and only under a cluster autoscaler', () => {
+  const pools = 'duration: 5m\nnodePools: [{ name: g, count: 1, autoscaling: { min: 1, max: 4 } }, { name: s, count: 0, autoscaling: { min: 0, max: 4 } }]\n';
+  const ca = 'clusterAutoscaler: { scan-interval: 10s }\n';
+  const targets = 'targets: { pendingAtEnd: 0 }';
+  assert.is(error(`${pools}${ca}plan: { vary: [{ pool: g, min: 0, max: 3 }], ${targets} }`),
+    "s.yaml: plan.vary[0].min: must be an integer of at least the group's min (1), got 0");
+  assert.is(error(`${pools}${ca}plan: { vary: [{ pool: s, min: 0, max: 3 }], ${targets} }`), 'no error', 'a group of min 0 may stay empty');
+  assert.is(error(`duration: 5m\nnodePools: [{ name: a, count: 1 }]\nplan: { vary: [{ pool: a, min: 0, max: 3 }], ${targets} }`),
+    's.yaml: plan.vary[0].min: must be a positive integer, got 0');
+  assert.is(error(`${pools}plan: { vary: [{ pool: g, min: 1, max: 3 }], ${targets} }`),
+    's.yaml: plan.vary[0].pool: is a node group (autoscaling:), whose max matters only under a clusterAutoscaler: section, got "g"');
 });
 
 test('a fault set: zone any expands to one member per zone, in order; a count must fit the smallest zone', () => {
