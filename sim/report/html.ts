@@ -257,8 +257,8 @@ export function renderReportHtml(report: Report): string {
     timeSection(report, markers),
     histogramSection(report),
     zoneSection(report, markers),
-    usageSection(report, markers),
-    replicasSection(report, markers),
+    // Only in a report of a cluster that breathes: any other page stays as it was, byte for byte.
+    ...[usageSection(report, markers), replicasSection(report, markers)].filter((html) => html !== ''),
     autoscalingSection(report, markers),
     controlPlaneSection(report, markers),
     unschedulableSection(report),

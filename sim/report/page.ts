@@ -8,7 +8,6 @@ main{max-width:1320px;margin:0 auto}
 h1{font-size:22px;margin:0 0 4px;overflow-wrap:anywhere}
 h2{font-size:17px;margin:28px 0 10px;border-bottom:1px solid #d8dde3;padding-bottom:4px}
 h3{font-size:14px;margin:0 0 6px}
-.charts+h3{margin-top:16px}
 .desc{white-space:pre-line;color:#444;margin:0 0 10px;overflow-wrap:anywhere}
 .meta{display:flex;flex-wrap:wrap;gap:4px 24px;margin:0;color:#444}
 .meta dt{display:inline;font-weight:600}.meta dd{display:inline;margin:0 0 0 6px}

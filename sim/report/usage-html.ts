@@ -37,10 +37,8 @@ export function usageSection(r: Report, markers: readonly TimeMarker[]): string 
   if (!usage) return '';
   const group = (kind: string, by: Record<string, ResourceSeries>) =>
     Object.keys(by).flatMap((name) => charts(r, `${kind} ${name === '' ? '(none)' : name}`, by[name]!, markers));
-  const byZone = group('zone', usage.perZone);
-  const byPool = group('pool', usage.perPool);
-  const part = (title: string, figures: string[]) => (figures.length ? `<h3>${title}</h3>\n<div class="charts">${figures.join('\n')}</div>` : '');
+  const figures = [...group('zone', usage.perZone), ...group('pool', usage.perPool)];
   return section('usage', 'Usage beside requests',
-    '<p class="muted">Over the Ready nodes: what their running pods use (the node agents\' summaries, as the metrics server serves them), what the pods bound to them request, and what the nodes offer.</p>\n' +
-      [part('By zone', byZone), part('By pool', byPool)].filter(Boolean).join('\n'));
+    '<p class="muted">By zone, then by pool, over the Ready nodes: what their running pods use (the node agents\' summaries, as the metrics server serves them), what the pods bound to them request, and what the nodes offer.</p>\n' +
+      `<div class="charts">${figures.join('\n')}</div>`);
 }
