@@ -10,6 +10,7 @@ import { ReplicaSeriesRecorder } from './replica-series.ts';
 import type { Series } from './report/types.ts';
 import type { Scenario } from './scenario/types.ts';
 import { UsageSeries } from './usage-series.ts';
+import { PodUseTracker } from './pod-use-tracker.ts';
 
 /** Pods with a usage model, a Deployment with `autoscale:`, or a cluster autoscaler. */
 export const breathes = (s: Scenario): boolean =>
@@ -21,9 +22,13 @@ export class ClusterSeries {
   readonly #unobserve: () => void;
 
   private constructor(scenario: Scenario, cluster: SimCluster, metrics: RunMetrics) {
-    this.#usage = new UsageSeries(metrics, cluster.agents, metrics.zones, scenario.nodePools.map((p) => p.name));
+    const pods = new PodUseTracker(metrics.keyPrefix);
+    this.#usage = new UsageSeries(metrics, pods, metrics.zones, scenario.nodePools.map((p) => p.name));
     this.#replicas = new ReplicaSeriesRecorder(metrics.keyPrefix);
-    this.#unobserve = cluster.server.store.onChange((c) => this.#replicas.observe(c));
+    this.#unobserve = cluster.server.store.onChange((c) => {
+      pods.observe(c);
+      this.#replicas.observe(c);
+    });
   }
 
   /** The series of `scenario`'s run, or none when it does not breathe. */

@@ -1,11 +1,12 @@
 // CPU and memory used beside requested and allocatable, by zone and by pool, at each sample of a
 // run whose scenario asks for usage (sim/cluster-series.ts decides). Over the Ready nodes, as the
 // report's utilisation series count: requests and allocatable from the run's node records
-// (sim/metrics.ts), use from each node's agent, the node figures of the summary the metrics server
-// scrapes (actors/nodeagent/summary.ts), evaluated at the sample's instant. Nothing is kept
-// between samples but the series.
-import type { NodeAgent } from '../actors/nodeagent/nodeagent.ts';
+// (sim/metrics.ts), use from the pods Running on them, their usage models evaluated at the
+// sample's instant (pod-use-tracker.ts): the pods' figures the node agents' summaries give and the
+// metrics server serves. A node's memory used beside its pods (a memory-pressure fault) is not
+// counted: this is what the pods use against what they request.
 import type { RunMetrics } from './metrics.ts';
+import type { PodUseTracker } from './pod-use-tracker.ts';
 import type { ResourceSeries } from './report/types.ts';
 
 interface Totals {
@@ -27,7 +28,7 @@ export class UsageSeries {
   readonly perPool: Record<string, ResourceSeries>;
 
   /** `zones` and `pools` as the report lists them; a node of another zone or pool counts in neither. */
-  constructor(readonly metrics: RunMetrics, readonly agents: ReadonlyMap<string, NodeAgent>, zones: readonly string[], pools: readonly string[]) {
+  constructor(readonly metrics: RunMetrics, readonly pods: PodUseTracker, zones: readonly string[], pools: readonly string[]) {
     this.perZone = Object.fromEntries(zones.map((z) => [z, emptySeries()]));
     this.perPool = Object.fromEntries(pools.map((p) => [p, emptySeries()]));
   }
@@ -42,13 +43,13 @@ export class UsageSeries {
       const z = zones.get(n.zone);
       const p = pools.get(n.pool);
       if (!z && !p) continue;
-      const used = this.agents.get(name)?.summary(now).node;
+      const used = this.pods.usedOn(name, now);
       for (const t of [z, p]) {
         if (!t) continue;
-        t.cpuUsed += (used?.cpu.usageNanoCores ?? 0) / 1e6;
+        t.cpuUsed += used.cpu * 1000;
         t.cpuRequested += n.requested.milliCPU;
         t.cpuAllocatable += n.allocatable.milliCPU;
-        t.memoryUsed += used?.memory.workingSetBytes ?? 0;
+        t.memoryUsed += used.memory;
         t.memoryRequested += n.requested.memory;
         t.memoryAllocatable += n.allocatable.memory;
       }

@@ -39,6 +39,6 @@ export function usageSection(r: Report, markers: readonly TimeMarker[]): string 
     Object.keys(by).flatMap((name) => charts(r, `${kind} ${name === '' ? '(none)' : name}`, by[name]!, markers));
   const figures = [...group('zone', usage.perZone), ...group('pool', usage.perPool)];
   return section('usage', 'Usage beside requests',
-    '<p class="muted">By zone, then by pool, over the Ready nodes: what their running pods use (the node agents\' summaries, as the metrics server serves them), what the pods bound to them request, and what the nodes offer.</p>\n' +
+    '<p class="muted">By zone, then by pool, over the Ready nodes: what their Running pods use (their usage models at each sample: the figures the metrics server serves), what the pods bound to them request, and what the nodes offer.</p>\n' +
       `<div class="charts">${figures.join('\n')}</div>`);
 }

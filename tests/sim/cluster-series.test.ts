@@ -22,6 +22,8 @@ interface Ended {
   pods: Pod[];
   /** The Deployment's spec.replicas and status.readyReplicas after each change, with its virtual ms. */
   deployment: [number, number, number][];
+  /** Each node agent's summary at the end: cores and bytes its pods use (the figures the metrics server serves). */
+  summaries: Map<string, { cpu: number; memory: number }>;
 }
 
 async function breathingRun(): Promise<Ended> {
@@ -38,7 +40,11 @@ async function breathingRun(): Promise<Ended> {
   const store = run.cluster.server.store;
   const nodes = (await store.list(`${prefix}/core/nodes/`)).items as Node[];
   const pods = (await store.list(`${prefix}/core/pods/`)).items as Pod[];
-  return { outcome: await run.finish(), nodes, pods, deployment };
+  const summaries = new Map([...run.cluster.agents].map(([name, agent]) => {
+    const s = agent.summary(run.cluster.clock.now());
+    return [name, { cpu: s.node.cpu.usageNanoCores / 1e9, memory: s.node.memory.workingSetBytes }];
+  }));
+  return { outcome: await run.finish(), nodes, pods, deployment, summaries };
 }
 
 const ended = breathingRun();
@@ -75,6 +81,18 @@ test('each zone and pool uses, at the end, its Running pods times the model (90%
   const sum = (by: Record<string, ResourceSeries>) => Object.values(by).reduce((a, s) => a + s.memoryUsed.at(-1)!, 0);
   assert.is(sum(usage.perZone), 10 * BREATHING.memoryBytes);
   assert.is(sum(usage.perPool), 10 * BREATHING.memoryBytes);
+});
+
+test('each zone\'s use at the end is what its node agents\' summaries say, the figures the metrics server serves', async () => {
+  const { outcome, nodes, summaries } = await ended;
+  for (const [zone, z] of Object.entries(outcome.report.series.usage!.perZone)) {
+    const names = nodes.filter((n) => n.metadata.labels?.['topology.kubernetes.io/zone'] === zone).map((n) => n.metadata.name!);
+    const cpu = names.reduce((sum, n) => sum + summaries.get(n)!.cpu, 0);
+    const memory = names.reduce((sum, n) => sum + summaries.get(n)!.memory, 0);
+    assert.ok(cpu > 0, zone);
+    assert.is(z.cpuUsed.at(-1), Math.round(cpu * 1000) / 1000, zone);
+    assert.is(z.memoryUsed.at(-1), memory, zone);
+  }
 });
 
 test('before the step every zone uses 40% of the CPU its Running pods request, and 300Mi of memory a pod', async () => {
