@@ -22,7 +22,7 @@ export class ClusterSeries {
   readonly #unobserve: () => void;
 
   private constructor(scenario: Scenario, cluster: SimCluster, metrics: RunMetrics) {
-    const pods = new PodUseTracker(metrics.keyPrefix);
+    const pods = new PodUseTracker(metrics.keyPrefix, cluster.traffic);
     this.#usage = new UsageSeries(metrics, pods, metrics.zones, scenario.nodePools.map((p) => p.name));
     this.#replicas = new ReplicaSeriesRecorder(metrics.keyPrefix);
     this.#unobserve = cluster.server.store.onChange((c) => {

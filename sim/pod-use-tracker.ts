@@ -6,29 +6,19 @@
 // (measured: about 60-180 µs against 4-35 µs a sample for a node of 30 pods).
 import type { ChangeRecord } from '../actors/apiserver/storage/store.ts';
 import type { Pod } from '../actors/api/model/core.ts';
-import { CPU_USAGE, MEMORY_USAGE, PodUse } from '../actors/nodeagent/pod-usage.ts';
-import { USAGE_MODEL } from '../actors/nodeagent/usage-model.ts';
+import { PodUse } from '../actors/nodeagent/pod-usage.ts';
+import type { LoadShares } from '../actors/nodeagent/usage-spread.ts';
 
 const PODS = '/core/pods/';
 
-interface Tracked {
-  use: PodUse;
-  /** The annotations it was compiled from: a change to any of them compiles it again. */
-  source: string;
-}
-
-const sourceOf = (pod: Pod) => {
-  const a = pod.metadata.annotations;
-  return a ? `${a[USAGE_MODEL] ?? ''}\n${a[CPU_USAGE] ?? ''}\n${a[MEMORY_USAGE] ?? ''}` : '';
-};
-
 export class PodUseTracker {
   /** By node, by pod key: the Running pods' use. */
-  readonly #byNode = new Map<string, Map<string, Tracked>>();
+  readonly #byNode = new Map<string, Map<string, PodUse>>();
   /** Each tracked pod's node. */
   readonly #nodeOf = new Map<string, string>();
 
-  constructor(readonly keyPrefix: string) {}
+  /** `shares`: the load balancer's view the node agents divide a spread model's load by (absent: none runs). */
+  constructor(readonly keyPrefix: string, readonly shares?: LoadShares) {}
 
   observe(c: ChangeRecord): void {
     const key = c.key.slice(this.keyPrefix.length);
@@ -39,11 +29,11 @@ export class PodUseTracker {
       this.#forget(key);
       return;
     }
-    const pods = this.#byNode.get(node) ?? new Map<string, Tracked>();
+    const pods = this.#byNode.get(node) ?? new Map<string, PodUse>();
     if (pods.size === 0) this.#byNode.set(node, pods);
-    const source = sourceOf(pod);
-    if (pods.get(key)?.source === source) return;
-    pods.set(key, { use: new PodUse(pod), source });
+    // Compiled again only when its usage annotations changed, as its agent does.
+    if (pods.get(key)?.compiledFrom(pod)) return;
+    pods.set(key, new PodUse(pod, this.shares));
     this.#nodeOf.set(key, node);
   }
 
@@ -60,7 +50,7 @@ export class PodUseTracker {
   usedOn(node: string, atMs: number): { cpu: number; memory: number } {
     let cpu = 0;
     let memory = 0;
-    for (const { use } of this.#byNode.get(node)?.values() ?? []) {
+    for (const use of this.#byNode.get(node)?.values() ?? []) {
       for (let i = 0; i < use.containers.length; i++) cpu += use.cpuAt(atMs, i);
       memory += use.podMemoryAt(atMs);
     }
