@@ -13,6 +13,7 @@ import type { Decision } from '../actors/scheduler/scheduler.ts';
 import type { Failover, Histogram, LeaderTerm, Percentiles, ReplicaSetDip, Series } from './report/types.ts';
 import type { Pod } from '../actors/api/model/core.ts';
 import type { Deployment, ReplicaSet } from '../actors/api/model/apps.ts';
+import { POOL_LABEL } from './cluster.ts';
 
 export type Phase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
 
@@ -30,6 +31,8 @@ export interface PodRecord {
 
 export interface NodeRecord {
   zone: string;
+  /** Its pool's name (the `orchsim.io/pool` label; empty for a node of none). */
+  pool: string;
   allocatable: { milliCPU: number; memory: number; pods: number };
   requested: { milliCPU: number; memory: number; pods: number };
   readyCondition: boolean;
@@ -226,7 +229,7 @@ export class RunMetrics {
     const alloc = status.allocatable ?? status.capacity ?? {};
     const existing = this.nodes.get(name);
     const rec: NodeRecord = existing ?? {
-      zone: zoneOf(o), allocatable: { milliCPU: 0, memory: 0, pods: 0 }, requested: { milliCPU: 0, memory: 0, pods: 0 },
+      zone: zoneOf(o), pool: o.metadata.labels?.[POOL_LABEL] ?? '', allocatable: { milliCPU: 0, memory: 0, pods: 0 }, requested: { milliCPU: 0, memory: 0, pods: 0 },
       readyCondition: false, leaseMs: -Infinity, podsRunning: 0,
     };
     rec.allocatable = { milliCPU: milliCPU(alloc.cpu ?? '0'), memory: wholeUnits(alloc.memory ?? '0'), pods: Number(alloc.pods ?? 0) };

@@ -18,6 +18,7 @@ import type { RequestTimes } from './request-time.ts';
 import { Timelines } from './timelines.ts';
 import type { Pod } from '../actors/api/model/core.ts';
 import { BatchCounts } from './batch-report.ts';
+import { ClusterSeries } from './cluster-series.ts';
 
 export interface LiveRun {
   /** Virtual ms since the run's start. */
@@ -79,6 +80,8 @@ export class ScenarioRun {
   readonly #batch: BatchCounts | undefined;
   #workloads: Awaited<ReturnType<typeof startWorkloads>> | undefined;
   #faults: Report['faults'] = [];
+  /** Usage, replicas and node groups over time, when the scenario asks for usage or autoscaling. */
+  #series: ClusterSeries | undefined;
   #steps = 0;
   #disposed = false;
 
@@ -153,6 +156,7 @@ export class ScenarioRun {
   async #begin(noteError: (where: string, e: unknown) => void): Promise<void> {
     const { cluster, metrics: m, scenario, t0 } = this;
     const clock = cluster.clock;
+    this.#series = ClusterSeries.for(scenario, cluster, m);
     await cluster.start();
     const endMs = scenario.durationMs;
     this.#workloads = await startWorkloads(cluster.adminBus, clock, cluster.random.fork('workloads'), scenario.workloads, t0, endMs);
@@ -160,6 +164,7 @@ export class ScenarioRun {
     this.#faults = scheduleFaults(cluster, clock, cluster.random.fork('faults'), scenario.faults, t0, (e) => noteError('faults', e));
     const sample = () => {
       m.sample(cluster.apiRequests, cluster.controllers.zoneStates());
+      this.#series?.sample();
       if (clock.now() - t0 < endMs) clock.setTimeout(sample, Math.min(scenario.sampleIntervalMs, t0 + endMs - clock.now()));
     };
     clock.setTimeout(sample, Math.min(scenario.sampleIntervalMs, endMs));
@@ -202,6 +207,7 @@ export class ScenarioRun {
     for (const e of this.#workloads?.errors ?? []) this.#errors.push(`workloads: ${e}`);
     const report = { ...buildReport(scenario, seed, m, cluster, this.#faults, t0), timelines: this.#timelines.report(),
       ...(this.#batch ? { batch: this.#batch.report() } : {}) };
+    if (this.#series) report.series = { ...report.series, ...this.#series.report(report.series.tMs, report.autoscaling?.groups) };
     const explanations = (this.#options.explain ?? []).map((key) => {
       const d = cluster.scheduler?.explain(key);
       return { pod: key, decision: d && { ...d, atMs: d.atMs - t0 } };
@@ -216,6 +222,7 @@ export class ScenarioRun {
     this.#workloads?.stop();
     this.#unobserve();
     this.#batch?.stop();
+    this.#series?.stop();
     this.cluster.stop();
     this.#log?.close();
   }

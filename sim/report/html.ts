@@ -6,6 +6,8 @@ import { barChart, lineChart, type LineSeries, type TimeMarker } from './charts.
 import { card, CSS, figure, section, table } from './page.ts';
 import { escapeHtml } from './escape.ts';
 import { autoscalingSection } from './autoscaling-html.ts';
+import { usageSection } from './usage-html.ts';
+import { replicasSection } from './replicas-html.ts';
 import { formatClock, formatCount, formatInteger, formatList, formatMs, formatPercent } from './format.ts';
 import type { FaultRecord, Histogram, Percentiles, Report } from './types.ts';
 
@@ -255,6 +257,8 @@ export function renderReportHtml(report: Report): string {
     timeSection(report, markers),
     histogramSection(report),
     zoneSection(report, markers),
+    // Only in a report of a cluster that breathes: any other page stays as it was, byte for byte.
+    ...[usageSection(report, markers), replicasSection(report, markers)].filter((html) => html !== ''),
     autoscalingSection(report, markers),
     controlPlaneSection(report, markers),
     unschedulableSection(report),

@@ -2,7 +2,7 @@
 // plain text (no colours; the caller decides about terminals). Wall-clock figures are not in the
 // report, which must not depend on the machine, so the caller passes them in here.
 import { formatBytes, formatClock, formatCount, formatInteger, formatList, formatMs } from './format.ts';
-import type { Percentiles, Report } from './types.ts';
+import type { Percentiles, Report, ResourceSeries } from './types.ts';
 
 const LABEL_WIDTH = 16;
 const TOP_REASONS = 5;
@@ -103,6 +103,29 @@ function autoscaling(a: NonNullable<Report['autoscaling']>): string[] {
   });
 }
 
+/** Each zone and pool: the most CPU and memory used and requested at one sample, and what was allocatable then at most. */
+function usage(u: NonNullable<Report['series']['usage']>): string[] {
+  const peak = (values: readonly number[]) => (values.length ? Math.max(...values) : 0);
+  const line = (what: string, r: ResourceSeries) =>
+    `${plain(what)}: CPU used ${formatCount(peak(r.cpuUsed))}, requested ${formatCount(peak(r.cpuRequested))} of ${formatCount(peak(r.cpuAllocatable))} cores; ` +
+    `memory used ${formatBytes(peak(r.memoryUsed))}, requested ${formatBytes(peak(r.memoryRequested))} of ${formatBytes(peak(r.memoryAllocatable))}`;
+  return [...Object.entries(u.perZone).map(([z, r]) => line(`zone ${z}`, r)), ...Object.entries(u.perPool).map(([p, r]) => line(`pool ${p}`, r))];
+}
+
+/** Each autoscaled Deployment: the range of its desired and Ready replicas and the most CPU use its autoscaler measured. */
+function replicas(d: NonNullable<Report['series']['deployments']>): string[] {
+  const range = (values: readonly (number | null)[]) => {
+    const known = values.filter((v): v is number => v !== null);
+    return known.length ? `${formatCount(Math.min(...known))} to ${formatCount(Math.max(...known))}` : 'none';
+  };
+  return Object.entries(d).map(([name, s]) => {
+    const use = s.cpuUtilization.filter((v): v is number => v !== null);
+    const target = s.targetCPUUtilization === undefined ? '' : ` (target ${s.targetCPUUtilization}%)`;
+    return `${plain(name)} (${s.minReplicas}..${s.maxReplicas}): desired ${range(s.desired)}, ready ${range(s.ready)}, ` +
+      (use.length ? `CPU use up to ${formatCount(Math.max(...use))}%${target}` : 'CPU use never measured');
+  });
+}
+
 function wallLines(durationMs: number, wall: WallFigures): string[] {
   const speed = wall.wallMs > 0 ? ` (${formatCount(durationMs / wall.wallMs)} virtual s per wall s)` : '';
   return [...entry('wall time', `${formatMs(wall.wallMs)}${speed}`), ...entry('peak memory', `${formatBytes(wall.peakRssBytes)} RSS`)];
@@ -136,6 +159,8 @@ export function renderSummary(report: Report, wall?: WallFigures): string {
     ...entry('api requests', formatInteger(s.apiRequests) + perVirtualSecond(s.apiRequests, durationMs)),
     ...(report.requestTime ? entry('request time', ...requestTime(report.requestTime)) : []),
     ...(report.autoscaling ? entry('autoscaling', ...autoscaling(report.autoscaling)) : []),
+    ...(report.series.usage ? entry('usage peaks', ...usage(report.series.usage)) : []),
+    ...(report.series.deployments && Object.keys(report.series.deployments).length ? entry('replicas', ...replicas(report.series.deployments)) : []),
     ...(wall ? wallLines(durationMs, wall) : []),
   ];
   return lines.join('\n');

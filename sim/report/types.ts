@@ -145,6 +145,47 @@ export interface Series {
   taintEvictionsPerSec: number[];
   /** Each zone's state in the node lifecycle controller (by `region:zone`), at each sample. */
   zoneStates: Record<string, string[]>;
+  /** CPU and memory used beside requested and allocatable, by zone and by pool: only when the scenario has usage models or autoscaling (sim/usage-series.ts). */
+  usage?: { perZone: Record<string, ResourceSeries>; perPool: Record<string, ResourceSeries> };
+  /** Each Deployment an HPA scales, by `namespace/name`: only when the scenario has usage models or autoscaling (sim/replica-series.ts). */
+  deployments?: Record<string, ReplicaSeries>;
+  /** Each node group of the cluster autoscaler: its nodes and its cost so far at each sample (sim/group-series.ts). */
+  nodeGroups?: Record<string, GroupSeries>;
+}
+
+/**
+ * Over the Ready nodes of a zone or pool: CPU in cores and memory in bytes that their running pods
+ * use (the node agents' summaries, as the metrics server serves them), that bound pods request,
+ * and that the nodes offer.
+ */
+export interface ResourceSeries {
+  cpuUsed: number[];
+  cpuRequested: number[];
+  cpuAllocatable: number[];
+  memoryUsed: number[];
+  memoryRequested: number[];
+  memoryAllocatable: number[];
+}
+
+/** An autoscaled Deployment at each sample; null before it (or its autoscaler) existed, or before the autoscaler measured. */
+export interface ReplicaSeries {
+  /** Its HPA (`namespace/name`), replica bounds and CPU target (percent of the pods' requests), as last seen. */
+  autoscaler: string;
+  minReplicas: number;
+  maxReplicas: number;
+  targetCPUUtilization?: number;
+  /** The Deployment's spec.replicas and status.readyReplicas. */
+  desired: (number | null)[];
+  ready: (number | null)[];
+  /** The HPA's current average CPU use, percent of the pods' requests (status.currentMetrics). */
+  cpuUtilization: (number | null)[];
+}
+
+/** A node group at each sample: its running nodes, and what its nodes cost from the start up to then. */
+export interface GroupSeries {
+  nodes: number[];
+  /** Absent when the group has no costPerHour. */
+  cost?: number[];
 }
 
 /** Counts per bucket: `counts[i]` observations ≤ `boundsMs[i]` (and above the previous bound); the last count is above every bound. */

@@ -15,6 +15,7 @@ test('the autoscaling scenario grows the cheaper group for the batch, shrinks it
   assert.equal(a.errors, []);
   assert.equal(a.checks.filter((c) => c.violations > 0), [], 'every invariant holds');
   assert.is(JSON.stringify(a.report), JSON.stringify(b.report), 'byte-identical reports');
+  assert.is(renderReportHtml(a.report), renderReportHtml(b.report), 'byte-identical pages');
   const [ondemand, spot] = a.report.autoscaling!.groups;
   assert.is(spot!.name, 'spot');
   const spotCounts = spot!.nodes.map(([, n]) => n);

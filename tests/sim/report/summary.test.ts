@@ -64,4 +64,24 @@ test('an empty run says none instead of printing zeros as percentiles', () => {
   assert.not.match(text, /NaN|Infinity|undefined/);
 });
 
+test('a report of a cluster that breathes adds its usage peaks per zone and pool and each autoscaled Deployment\'s replica range', () => {
+  const r = sampleReport();
+  const GIB = 1024 ** 3;
+  const resources = (used: number[], requested: number[]) => ({
+    cpuUsed: used, cpuRequested: requested, cpuAllocatable: [8, 8, 12, 12, 8],
+    memoryUsed: used.map((c) => c * GIB), memoryRequested: requested.map((c) => c * GIB), memoryAllocatable: [32, 32, 48, 48, 32].map((g) => g * GIB),
+  });
+  r.series.usage = { perZone: { 'zone-a': resources([1, 2.5, 6, 4, 1], [2, 3, 7, 5, 2]) }, perPool: { general: resources([0.5, 1, 3, 2, 0.5], [1, 1, 3, 3, 1]) } };
+  r.series.deployments = { 'default/web': { autoscaler: 'default/web', minReplicas: 2, maxReplicas: 10, targetCPUUtilization: 60,
+    desired: [null, 3, 6, 9, 4], ready: [null, 2, 3, 9, 4], cpuUtilization: [null, null, 95, 70, 40] } };
+  const lines = renderSummary(r).split('\n');
+  const at = lines.findIndex((l) => l.startsWith('usage peaks'));
+  assert.equal(lines.slice(at, at + 2).map((l) => l.slice(16)), [
+    'zone zone-a: CPU used 6, requested 7 of 12 cores; memory used 6.0 GiB, requested 7.0 GiB of 48.0 GiB',
+    'pool general: CPU used 3, requested 3 of 12 cores; memory used 3.0 GiB, requested 3.0 GiB of 48.0 GiB',
+  ]);
+  assert.match(lines.find((l) => l.startsWith('replicas')) ?? '', /^replicas +default\/web \(2\.\.10\): desired 3 to 9, ready 2 to 9, CPU use up to 95% \(target 60%\)$/);
+  assert.not.match(renderSummary(sampleReport()), /usage peaks|^replicas/m);
+});
+
 test.run();
