@@ -9,18 +9,22 @@ import type { Node } from '../api/model/core.ts';
 import type { Random } from '../api/env.ts';
 import type { FilterPlugin, NodeInfo, PodInfo } from '../scheduler/framework.ts';
 import type { NodeGroup } from './cloud-provider.ts';
-import { bestOption, type Option } from './expander.ts';
+import { bestOption, type Option, type PriorityConfig } from './expander.ts';
 import type { ExpanderName } from './options.ts';
 import { Simulation, type Placement } from './simulation.ts';
 
 /** The real skipped-group reason of a group at its maximum. */
 export const MAX_LIMIT_REACHED = 'max node group size reached';
+/** The real skipped-group reason of a group backed off after a failed scale-up. */
+export const BACKOFF_REASON = 'in backoff after failed scale-up';
 const HOSTNAME = 'kubernetes.io/hostname';
 
 export interface GroupState {
   group: NodeGroup;
   /** Nodes asked for that are not yet Ready. */
   upcoming: number;
+  /** Left out of scale-up after a failed one (cluster-state.ts). */
+  backedOff?: boolean;
 }
 
 export interface ScaleUpInput {
@@ -32,6 +36,8 @@ export interface ScaleUpInput {
   filters: readonly FilterPlugin[];
   expanders: readonly ExpanderName[];
   random: Random;
+  /** What the priority expander reads, when it is one of the expanders. */
+  priority?: PriorityConfig;
 }
 
 export interface ScaleUpPlan {
@@ -165,6 +171,10 @@ export function planScaleUp(input: ScaleUpInput): ScaleUpPlan {
   const options: Option[] = [];
   for (const g of input.groups) {
     const room = g.group.maxSize - g.group.targetSize();
+    if (g.backedOff) {
+      for (const r of reasons.values()) r.push([BACKOFF_REASON]);
+      continue;
+    }
     if (room <= 0) {
       for (const r of reasons.values()) r.push([MAX_LIMIT_REACHED]);
       continue;
@@ -172,7 +182,7 @@ export function planScaleUp(input: ScaleUpInput): ScaleUpPlan {
     const option = estimate(sim, g, room, groups, reasons);
     if (option.nodeCount > 0) options.push(option);
   }
-  const option = bestOption(options, input.expanders, input.random);
+  const option = bestOption(options, input.expanders, input.random, input.priority);
   const helped = new Set(option?.pods);
   const unhelped = remaining.filter((p) => !helped.has(p)).map((pod) => ({ pod, reasons: reasons.get(pod)! }));
   if (!option) return { unhelped };
