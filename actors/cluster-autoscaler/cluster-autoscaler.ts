@@ -187,8 +187,10 @@ export class ClusterAutoscaler {
   #groupCounts(): Map<string, NodeCounts> {
     const registered = (name: string) => this.#nodes.cache.get(undefined, name) !== undefined;
     const counts = new Map<string, NodeCounts>(this.#o.provider.nodeGroups().map((g) => {
-      const long = this.#state.unregistered(g.id).long.filter((n) => !registered(n)).length;
-      return [g.id, { total: 0, ready: 0, unregistered: g.instances().filter((n) => !registered(n)).length - long, longUnregistered: long }];
+      const unregistered = g.instances().filter((n) => !registered(n));
+      const long = new Set(this.#state.unregistered(g.id).long);
+      const longCount = unregistered.filter((n) => long.has(n)).length;
+      return [g.id, { total: 0, ready: 0, unregistered: unregistered.length - longCount, longUnregistered: longCount }];
     }));
     for (const node of this.#nodes.cache.list()) {
       const c = counts.get(this.#o.provider.nodeGroupForNode(node)?.id ?? '');
