@@ -117,6 +117,7 @@ class SimNodeGroup implements NodeGroup {
 }
 
 export class SimCloudProvider implements CloudProvider {
+  readonly groupLabels = [POOL_LABEL];
   readonly #groups: SimNodeGroup[];
   readonly #byId: Map<string, SimNodeGroup>;
 

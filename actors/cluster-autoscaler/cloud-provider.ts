@@ -19,6 +19,8 @@ export interface NodeGroup {
 }
 
 export interface CloudProvider {
+  /** Labels whose values differ by group on this cloud: its comparator leaves them out when balancing. */
+  readonly groupLabels: readonly string[];
   /** The groups, in a fixed order. */
   nodeGroups(): readonly NodeGroup[];
   /** The group a node belongs to, or undefined for a node no group holds (never scaled). */

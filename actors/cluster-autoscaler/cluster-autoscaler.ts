@@ -30,6 +30,7 @@ import { ActorSystem } from '../system/actor-system.ts';
 import { startRunning } from '../system/when-state.ts';
 import { Actuator, TO_BE_DELETED_TAINT } from './actuator.ts';
 import type { CloudProvider, NodeGroup } from './cloud-provider.ts';
+import { ignoredLabels, type Increase } from './balance.ts';
 import { ClusterState, type GroupSight } from './cluster-state.ts';
 import { SCALE_DOWN_DISABLED } from './drain-rules.ts';
 import type { PriorityConfig } from './expander.ts';
@@ -260,25 +261,32 @@ export class ClusterAutoscaler {
       group, upcoming: this.#state.upcoming(this.#sight(group, counts)), backedOff: this.#state.backoff(group.id, atMs) !== undefined,
     }));
     const priority = this.options.expander.includes('priority') ? await this.#priorityConfig() : undefined;
-    const plan = planScaleUp({ pending, nodes: this.#usableNodes(), groups, filters: this.#filters, expanders: this.options.expander, random: this.#ties, ...(priority ? { priority } : {}) });
+    const balance = this.options.balanceSimilarNodeGroups ? { ignoredLabels: ignoredLabels([...this.#o.provider.groupLabels, ...this.options.balancingIgnoreLabel]) } : undefined;
+    const plan = planScaleUp({ pending, nodes: this.#usableNodes(), groups, filters: this.#filters, expanders: this.options.expander, random: this.#ties,
+      ...(priority ? { priority } : {}), ...(balance ? { balance } : {}) });
     if (!plan.chosen) {
       for (const u of plan.unhelped) if (u.reasons.length) this.#events.event(referenceTo(PODS, u.pod.pod), 'Normal', 'NotTriggerScaleUp', notTriggeredMessage(u.reasons));
       return { atMs, scaledUp: false };
     }
-    const { option, currentSize, newSize } = plan.chosen;
-    const info = `[{${option.group.id} ${currentSize}->${newSize} (max: ${option.group.maxSize})}]`;
-    this.#log('ScaledUpGroup', `Scale-up: setting group ${option.group.id} size to ${newSize} instead of ${currentSize} (max: ${option.group.maxSize})`);
-    try {
-      this.#o.provider.increaseSize(option.group.id, newSize - currentSize);
-    } catch (e) {
-      this.#log('FailedToScaleUpGroup', `Scale-up failed for group ${option.group.id}: ${(e as Error).message}`, 'Warning');
-      this.#state.failed(option.group.id, atMs, { errorCode: 'cloudProviderError', errorMessage: `failed to increase node group size: ${(e as Error).message}` });
-      throw e;
-    }
-    this.#state.scaleUp(option.group.id, atMs);
-    this.#log('ScaledUpGroup', `Scale-up: group ${option.group.id} size set to ${newSize} instead of ${currentSize} (max: ${option.group.maxSize})`);
+    const { option, increases } = plan.chosen;
+    for (const increase of increases) this.#grow(increase, atMs);
+    const info = `[${increases.map((i) => `{${i.group.id} ${i.currentSize}->${i.newSize} (max: ${i.group.maxSize})}`).join(' ')}]`;
     for (const p of option.pods) this.#events.event(referenceTo(PODS, p.pod), 'Normal', 'TriggeredScaleUp', `pod triggered scale-up: ${info}`);
     return { atMs, scaledUp: true };
+  }
+
+  /** Asks the cloud to grow one group, as the real executeScaleUp: a refusal backs the group off and ends the scale-up. */
+  #grow({ group, currentSize, newSize }: Increase, atMs: number): void {
+    this.#log('ScaledUpGroup', `Scale-up: setting group ${group.id} size to ${newSize} instead of ${currentSize} (max: ${group.maxSize})`);
+    try {
+      this.#o.provider.increaseSize(group.id, newSize - currentSize);
+    } catch (e) {
+      this.#log('FailedToScaleUpGroup', `Scale-up failed for group ${group.id}: ${(e as Error).message}`, 'Warning');
+      this.#state.failed(group.id, atMs, { errorCode: 'cloudProviderError', errorMessage: `failed to increase node group size: ${(e as Error).message}` });
+      throw e;
+    }
+    this.#state.scaleUp(group.id, atMs);
+    this.#log('ScaledUpGroup', `Scale-up: group ${group.id} size set to ${newSize} instead of ${currentSize} (max: ${group.maxSize})`);
   }
 
   async #findUnneeded(): Promise<UnneededResult> {

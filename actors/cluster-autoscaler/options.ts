@@ -31,6 +31,10 @@ export interface ClusterAutoscalerOptions {
   maxNodeGroupBackoffMs: number;
   /** `--node-group-backoff-reset-timeout`: a group whose last failure is this old starts again from the initial backoff. */
   nodeGroupBackoffResetTimeoutMs: number;
+  /** `--balance-similar-node-groups`: a scale-up is shared among the groups similar to the chosen one. */
+  balanceSimilarNodeGroups: boolean;
+  /** `--balancing-ignore-label`: labels left out when groups are compared for balancing. */
+  balancingIgnoreLabel: string[];
   /** `--max-empty-bulk-delete`: empty nodes removed at once. */
   maxEmptyBulkDelete: number;
   /** `--max-graceful-termination-sec`: how long a drained node's pods may take to go before the node is removed anyway. */
@@ -66,6 +70,8 @@ export const CLUSTER_AUTOSCALER_TABLE = new OptionTable<ClusterAutoscalerOptions
   { name: 'initial-node-group-backoff-duration', kind: duration, key: 'initialNodeGroupBackoffMs', default: 300_000, group: G, rule: positive, help: 'the duration of the first backoff after a new node failed to start' },
   { name: 'max-node-group-backoff-duration', kind: duration, key: 'maxNodeGroupBackoffMs', default: 1_800_000, group: G, rule: positive, help: 'the maximum backoff duration for a node group after new nodes failed to start' },
   { name: 'node-group-backoff-reset-timeout', kind: duration, key: 'nodeGroupBackoffResetTimeoutMs', default: 10_800_000, group: G, rule: positive, help: 'the time after the last failed scale-up when the backoff duration is reset' },
+  { name: 'balance-similar-node-groups', kind: bool, key: 'balanceSimilarNodeGroups', default: false, group: G, help: 'detect similar node groups and balance the number of nodes between them' },
+  { name: 'balancing-ignore-label', kind: strings, key: 'balancingIgnoreLabel', default: [], group: G, help: 'labels, comma-separated, to ignore when comparing node groups for similarity' },
   { name: 'max-empty-bulk-delete', kind: int, key: 'maxEmptyBulkDelete', default: 10, group: G, rule: positive, help: 'empty nodes that can be deleted at the same time' },
   { name: 'max-graceful-termination-sec', kind: int, key: 'maxGracefulTerminationSec', default: 600, group: G, rule: notNegative, help: 'seconds the autoscaler waits for pods to terminate when scaling a node down' },
   { name: 'skip-nodes-with-local-storage', kind: bool, key: 'skipNodesWithLocalStorage', default: true, group: G, help: 'never delete nodes with pods with local storage (emptyDir or hostPath)' },
