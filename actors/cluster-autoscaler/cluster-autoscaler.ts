@@ -7,7 +7,6 @@
 // time back their group off and are removed (cluster-state.ts). It records the real autoscaler's
 // Events as `cluster-autoscaler`.
 import { fromPromise, type Actor } from 'xstate';
-import { formatDuration } from '../api/duration.ts';
 import type { Clock, Random } from '../api/env.ts';
 import { isFinished, isReady } from '../api/fields.ts';
 import { isNotFound } from '../api/status.ts';
@@ -33,10 +32,10 @@ import type { CloudProvider, NodeGroup } from './cloud-provider.ts';
 import { ignoredLabels, type Increase } from './balance.ts';
 import { ClusterState, type GroupSight } from './cluster-state.ts';
 import { SCALE_DOWN_DISABLED } from './drain-rules.ts';
-import type { PriorityConfig } from './expander.ts';
 import type { ClusterAutoscalerOptions } from './options.ts';
 import { findUnneeded, type UnneededNode } from './scale-down.ts';
-import { PRIORITY_CONFIG_MAP_NAME, readPriorities } from './priorities.ts';
+import { loadPriorityConfig } from './priorities.ts';
+import { giveUpOnMissingNodes } from './provisioning.ts';
 import { notTriggeredMessage, planScaleUp } from './scale-up.ts';
 import { LAST_UPDATED_ANNOTATION, lastUpdatedText, statusYaml, Transitions, type NodeCounts, type StatusView } from './status.ts';
 
@@ -206,53 +205,12 @@ export class ClusterAutoscaler {
     return { id: group.id, target: group.targetSize(), instances: group.instances(), ready: counts.get(group.id)!.ready };
   }
 
-  /**
-   * The loop's first step, as the real UpdateNodes and removeOldUnregisteredNodes: scale-ups whose
-   * nodes did not all register within max-node-provision-time back their group off
-   * (`ScaleUpTimedOut`), and machines unregistered that long are deleted (`DeleteUnregistered`),
-   * never below the group's minimum. True when any was deleted: that ends the loop.
-   */
-  async #checkProvisioning(atMs: number): Promise<boolean> {
-    const counts = this.#groupCounts();
-    const sights = this.#o.provider.nodeGroups().map((g) => this.#sight(g, counts));
-    for (const { groupId, afterMs } of this.#state.update(atMs, sights, (name) => this.#nodes.cache.get(undefined, name) !== undefined)) {
-      this.#log('ScaleUpTimedOut', `Nodes added to group ${groupId} failed to register within ${formatDuration(afterMs)}`, 'Warning');
-      this.#state.failed(groupId, atMs, { errorCode: 'timeout', errorMessage: `Scale-up timed out for node group ${groupId} after ${formatDuration(afterMs)}` });
-    }
-    let removed = false;
-    for (const g of this.#o.provider.nodeGroups()) {
-      const names = this.#state.unregistered(g.id).long.slice(0, Math.max(0, g.targetSize() - g.minSize));
-      if (names.length === 0) continue;
-      try {
-        await this.#o.provider.deleteNodes(g.id, names);
-      } catch (e) {
-        for (const n of names) this.#log('DeleteUnregisteredFailed', `Failed to remove node ${n}: ${(e as Error).message}`, 'Warning');
-        continue;
-      }
-      for (const n of names) this.#log('DeleteUnregistered', `Removed unregistered node ${n}`);
-      removed = true;
-    }
-    return removed;
-  }
-
-  /** What the priority expander reads: the ConfigMap in the autoscaler's namespace, read afresh at each scale-up. */
-  async #priorityConfig(): Promise<PriorityConfig> {
-    let map: ConfigMap;
-    try {
-      map = await this.#client.get(CONFIG_MAPS, KUBE_SYSTEM_NAMESPACE, PRIORITY_CONFIG_MAP_NAME);
-    } catch (e) {
-      if (!isNotFound(e)) throw e;
-      return { priorities: undefined, warn: () => {} };
-    }
-    const ref = referenceTo(CONFIG_MAPS, map);
-    const warn = (reason: string, message: string) => this.#events.event(ref, 'Warning', reason, message);
-    const read = readPriorities(map);
-    return 'invalid' in read ? { priorities: undefined, invalid: read.invalid, warn } : { priorities: read.priorities, warn };
-  }
-
   async #scaleUp(): Promise<ScaleUpResult> {
     const atMs = this.#o.clock.now();
-    if (await this.#checkProvisioning(atMs)) return { atMs, scaledUp: false, ended: true };
+    const before = this.#groupCounts();
+    const sights = this.#o.provider.nodeGroups().map((g) => this.#sight(g, before));
+    const registered = (name: string) => this.#nodes.cache.get(undefined, name) !== undefined;
+    if (await giveUpOnMissingNodes({ provider: this.#o.provider, state: this.#state, log: (...a) => this.#log(...a) }, atMs, sights, registered)) return { atMs, scaledUp: false, ended: true };
     const pending = [...this.#unschedulable].sort().map((k) => this.#pods.cache.byKey(k)).filter((p): p is Pod => p !== undefined).map(podInfo);
     if (pending.length === 0) return { atMs, scaledUp: false };
     const counts = this.#groupCounts();
@@ -260,7 +218,7 @@ export class ClusterAutoscaler {
     const groups = this.#o.provider.nodeGroups().map((group) => ({
       group, upcoming: this.#state.upcoming(this.#sight(group, counts)), backedOff: this.#state.backoff(group.id, atMs) !== undefined,
     }));
-    const priority = this.options.expander.includes('priority') ? await this.#priorityConfig() : undefined;
+    const priority = this.options.expander.includes('priority') ? await loadPriorityConfig(this.#client, this.#events) : undefined;
     const balance = this.options.balanceSimilarNodeGroups ? { ignoredLabels: ignoredLabels([...this.#o.provider.groupLabels, ...this.options.balancingIgnoreLabel]) } : undefined;
     const plan = planScaleUp({ pending, nodes: this.#usableNodes(), groups, filters: this.#filters, expanders: this.options.expander, random: this.#ties,
       ...(priority ? { priority } : {}), ...(balance ? { balance } : {}) });

@@ -4,7 +4,12 @@
 // It is read afresh at each choice; a ConfigMap that is missing or bad filters nothing (the
 // expanders after it decide), and a bad one is told on the ConfigMap as a Warning Event.
 import { parse } from 'yaml';
-import type { ConfigMap } from '../api/model/core.ts';
+import { CONFIG_MAPS, type ConfigMap } from '../api/model/core.ts';
+import { KUBE_SYSTEM_NAMESPACE } from '../api/namespaces.ts';
+import { isNotFound } from '../api/status.ts';
+import type { ApiClient } from '../client/client.ts';
+import { referenceTo, type EventRecorder } from '../client/events/index.ts';
+import type { PriorityConfig } from './expander.ts';
 
 export const PRIORITY_CONFIG_MAP_NAME = 'cluster-autoscaler-priority-expander';
 export const PRIORITIES_KEY = 'priorities';
@@ -57,4 +62,19 @@ export function priorityOf(priorities: Priorities, groupId: string): number | un
   let best: number | undefined;
   for (const [priority, patterns] of priorities) if ((best === undefined || priority > best) && patterns.some((re) => re.test(groupId))) best = priority;
   return best;
+}
+
+/** What the priority expander reads now: the ConfigMap in the autoscaler's namespace (kube-system), its warnings recorded on it. */
+export async function loadPriorityConfig(client: ApiClient, events: EventRecorder): Promise<PriorityConfig> {
+  let map: ConfigMap;
+  try {
+    map = await client.get(CONFIG_MAPS, KUBE_SYSTEM_NAMESPACE, PRIORITY_CONFIG_MAP_NAME);
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+    return { priorities: undefined, warn: () => {} };
+  }
+  const ref = referenceTo(CONFIG_MAPS, map);
+  const warn = (reason: string, message: string) => events.event(ref, 'Warning', reason, message);
+  const read = readPriorities(map);
+  return 'invalid' in read ? { priorities: undefined, invalid: read.invalid, warn } : { priorities: read.priorities, warn };
 }

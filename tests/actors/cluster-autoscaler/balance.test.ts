@@ -61,7 +61,7 @@ async function scaleUpFor(balance: boolean): Promise<string[]> {
   await client.create(DEPLOYMENTS, { metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 4, selector: { matchLabels: { app: 'web' } },
     template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '3' } } }] } } } } as KObject);
   await run(30_000);
-  const events = (await client.list(EVENTS, 'default')).items.filter((e) => (e as Record<string, unknown>).reason === 'TriggeredScaleUp') as { message: string }[];
+  const events = (await client.list(EVENTS, 'default')).items.filter((e) => (e as Record<string, unknown>).reason === 'TriggeredScaleUp') as unknown as { message: string }[];
   c.stop();
   return [...new Set(events.map((e) => e.message))];
 }
