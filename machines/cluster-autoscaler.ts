@@ -3,7 +3,9 @@
 //
 //   Starting   invoke syncCaches (nodes, pods and budgets listed and watched)     → Running | Failed
 //   Running    Waiting     after scanIntervalMs (from the last loop's end)         → ScalingUp
-//              ScalingUp   invoke scaleUp: unschedulable pods, groups grown?
+//              ScalingUp   invoke scaleUp: machines that never registered given up on
+//                          first (removed: the loop ends                           → Waiting);
+//                          unschedulable pods, groups grown?
 //                          grown: no scale-down this loop                          → Waiting
 //                          else                                                    → Planning
 //              Planning    invoke findUnneeded: the nodes that could go now; each
@@ -46,6 +48,8 @@ export interface ScaleUpResult {
   atMs: number;
   /** Whether a node group was asked to grow this loop. */
   scaledUp: boolean;
+  /** Whether the loop ends here without a scale-up (machines that never registered were removed). */
+  ended?: boolean;
 }
 
 export interface UnneededResult {
@@ -74,6 +78,7 @@ export const clusterAutoscalerMachine = setup({
   },
   guards: {
     scaledUp: ({ event }) => (event as unknown as { output: ScaleUpResult }).output.scaledUp,
+    loopEnded: ({ event }) => (event as unknown as { output: ScaleUpResult }).output.ended === true,
     scaleDownEnabled: ({ context }) => context.scaleDownEnabled,
     inCooldown: ({ context }) => inCooldown(context),
     anyDue: ({ context }) => dueNodes(context).length > 0,
@@ -118,6 +123,7 @@ export const clusterAutoscalerMachine = setup({
             id: 'scaleUp', src: 'scaleUp',
             onDone: [
               { guard: 'scaledUp', target: 'Waiting', actions: ['noteScaleUp', { type: 'writeStatus', params: { cooldown: true } }] },
+              { guard: 'loopEnded', target: 'Waiting', actions: { type: 'writeStatus', params: { cooldown: false } } },
               { guard: 'scaleDownEnabled', target: 'Planning' },
               { target: 'Waiting', actions: { type: 'writeStatus', params: { cooldown: false } } },
             ],

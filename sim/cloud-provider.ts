@@ -4,9 +4,12 @@
 // removed loses its agent at once and its Node object is deleted, as a cloud's node lifecycle
 // controller deletes the Node of a machine that is gone. A node deleted outright (a nodeDelete
 // fault) is replaced as a cloud's group replaces a terminated instance, the group keeping its
-// target, or the group shrinks with it. Each group's node count over time and its
-// node-hours are kept for the report.
-import type { Clock } from '../actors/api/env.ts';
+// target, or the group shrinks with it. A machine may fail to come: with the pool's
+// `provisioningFailure` probability (drawn from the run's `cloud/provisioning` stream) or while a
+// `capacityShortage` fault holds the pool, it is counted in the group's size but never registers,
+// until the autoscaler gives up on it and deletes it. Each group's node count over time and its
+// node-hours are kept for the report (a machine that never came costs nothing).
+import type { Clock, Random } from '../actors/api/env.ts';
 import type { Node } from '../actors/api/model/core.ts';
 import type { CloudProvider, NodeGroup } from '../actors/cluster-autoscaler/cloud-provider.ts';
 import type { NodePool } from './scenario/types.ts';
@@ -40,6 +43,10 @@ class SimNodeGroup implements NodeGroup {
   /** Node indexes in use (running or asked for). */
   readonly used = new Set<number>();
   readonly running = new Set<string>();
+  /** Machines asked for that have not joined: those on their way and those that will never come. */
+  readonly creating = new Set<string>();
+  /** Nesting count of capacityShortage faults on the pool now: while above 0 no machine comes. */
+  shortages = 0;
   readonly history: [number, number][] = [];
   nodeMs = 0;
   #since: number;
@@ -60,6 +67,10 @@ class SimNodeGroup implements NodeGroup {
 
   targetSize(): number {
     return this.target;
+  }
+
+  instances(): readonly string[] {
+    return [...this.running, ...this.creating];
   }
 
   templateNode(): Node {
@@ -106,11 +117,15 @@ class SimNodeGroup implements NodeGroup {
 }
 
 export class SimCloudProvider implements CloudProvider {
+  readonly groupLabels = [POOL_LABEL];
   readonly #groups: SimNodeGroup[];
   readonly #byId: Map<string, SimNodeGroup>;
 
+  readonly #failures: Random;
+
   constructor(pools: readonly NodePool[], readonly host: NodeHost, readonly clock: Clock, readonly provisioningDelayMs: number,
-    readonly t0: number, readonly onError: (e: unknown) => void) {
+    readonly t0: number, random: Random, readonly onError: (e: unknown) => void) {
+    this.#failures = random.fork('provisioning');
     this.#groups = pools.filter((p) => p.autoscaling).map((p) => new SimNodeGroup(p, 0));
     this.#byId = new Map(this.#groups.map((g) => [g.id, g]));
   }
@@ -137,10 +152,16 @@ export class SimCloudProvider implements CloudProvider {
     for (let i = 0; i < delta; i++) this.#provision(g, g.claim());
   }
 
-  /** The node of index `index` joins `provisioningDelayMs` from now; its name. */
+  /** The node of index `index` joins `provisioningDelayMs` from now, unless the cloud fails to give it; its name. */
   #provision(g: SimNodeGroup, index: number): string {
     const name = nodeName(g.pool, index);
+    g.creating.add(name);
+    // A pool without provisioningFailure draws nothing, so runs without failures keep their streams.
+    const fails = g.shortages > 0 || (g.pool.provisioningFailure !== undefined && this.#failures.next() < g.pool.provisioningFailure);
+    if (fails) return name;
     this.clock.setTimeout(() => {
+      // Deleted before it came (the autoscaler gave up on it): nothing joins.
+      if (!g.creating.delete(name)) return;
       g.changed(this.#since());
       g.running.add(name);
       g.history.push([this.#since(), g.running.size]);
@@ -153,7 +174,22 @@ export class SimCloudProvider implements CloudProvider {
     const g = this.#group(groupId);
     if (g.target - nodes.length < g.minSize) throw new Error(`node group ${groupId} would go below its minimum size ${g.minSize}`);
     g.target -= nodes.length;
-    for (const name of nodes) await this.#drop(g, name);
+    for (const name of nodes) {
+      if (g.creating.delete(name)) g.used.delete(this.#index(g, name));
+      else await this.#drop(g, name);
+    }
+  }
+
+  /** A capacityShortage fault on the pool begins (true) or ends (false); false if no group is the pool. */
+  shortage(pool: string, on: boolean): boolean {
+    const g = this.#byId.get(pool);
+    if (!g) return false;
+    g.shortages += on ? 1 : -1;
+    return true;
+  }
+
+  #index(g: SimNodeGroup, name: string): number {
+    return Number(name.slice(g.pool.name.length + 1));
   }
 
   /**
@@ -190,7 +226,7 @@ export class SimCloudProvider implements CloudProvider {
   async #drop(g: SimNodeGroup, name: string): Promise<void> {
     g.changed(this.#since());
     g.running.delete(name);
-    g.used.delete(Number(name.slice(g.pool.name.length + 1)));
+    g.used.delete(this.#index(g, name));
     g.history.push([this.#since(), g.running.size]);
     await this.host.removeNode(name);
   }

@@ -30,10 +30,13 @@ import type { NodePool, Scenario } from './scenario/types.ts';
 import { virtualClock, type VirtualClock } from './virtual-clock.ts';
 import { ClusterAutoscaler } from '../actors/cluster-autoscaler/cluster-autoscaler.ts';
 import { clusterAutoscalerFromScenario } from '../actors/cluster-autoscaler/options.ts';
+import { PRIORITIES_KEY, PRIORITY_CONFIG_MAP_NAME } from '../actors/cluster-autoscaler/priorities.ts';
+import { prioritiesYaml } from './scenario/cluster-autoscaler.ts';
+import { KUBE_SYSTEM_NAMESPACE } from '../actors/api/namespaces.ts';
 import { LoadBalancer } from '../actors/load-balancer/balancer.ts';
 import { TrafficView } from '../actors/load-balancer/traffic.ts';
 import { SimCloudProvider } from './cloud-provider.ts';
-import { NODES } from '../actors/api/model/core.ts';
+import { CONFIG_MAPS, NODES } from '../actors/api/model/core.ts';
 import { isNotFound } from '../actors/api/status.ts';
 import { ApiClient } from '../actors/client/client.ts';
 import { MetricsServer } from '../actors/metrics-server/metrics-server.ts';
@@ -138,7 +141,7 @@ export class SimCluster {
     }
     const ca = scenario.clusterAutoscaler;
     if (ca) {
-      this.cloud = new SimCloudProvider(scenario.nodePools, this, this.clock, ca.provisioningDelayMs, this.clock.now(), (e) => this.#error('cloud', e));
+      this.cloud = new SimCloudProvider(scenario.nodePools, this, this.clock, ca.provisioningDelayMs, this.clock.now(), this.random.fork('cloud'), (e) => this.#error('cloud', e));
       this.autoscaler = new ClusterAutoscaler({
         bus: this.#tokens.asIdentity(this.#link('cluster-autoscaler'), CLUSTER_AUTOSCALER_IDENTITY), clock: this.clock, random: this.random.fork('cluster-autoscaler'),
         options: clusterAutoscalerFromScenario(ca.flags), provider: this.cloud, system: this.system, events: scenario.events, onError: (e) => this.#error('cluster-autoscaler', e),
@@ -154,6 +157,11 @@ export class SimCluster {
     for (const cm of this.controllerManagers) await cm.start();
     for (const node of this.nodes) await this.startNode(node.name);
     for (const s of this.schedulers) await s.start();
+    const priorities = this.scenario.clusterAutoscaler?.priorities;
+    if (priorities) {
+      const data = { [PRIORITIES_KEY]: prioritiesYaml(priorities) };
+      await new ApiClient(this.adminBus, 'orchsim-workloads').create(CONFIG_MAPS, { metadata: { name: PRIORITY_CONFIG_MAP_NAME, namespace: KUBE_SYSTEM_NAMESPACE }, data });
+    }
     await this.autoscaler?.start();
   }
 

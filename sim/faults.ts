@@ -78,6 +78,7 @@ export function scheduleFaults(cluster: SimCluster, clock: Clock, random: Random
     const stream = random.fork(`fault/${i}`);
     clock.setTimeout(() => {
       if ((REPLICA_FAULTS as readonly string[]).includes(f.kind)) return void records.push(replicaFault(cluster, clock, f, t0));
+      if (f.kind === 'capacityShortage') return void records.push(capacityShortage(cluster, clock, f, t0));
       if (f.kind === 'apiServerRestart') {
         const record: FaultRecord = { kind: f.kind, atMs: clock.now() - t0, targets: ['apiserver'] };
         records.push(record);
@@ -108,6 +109,17 @@ export function scheduleFaults(cluster: SimCluster, clock: Clock, random: Random
     }, Math.max(0, t0 + f.atMs - clock.now()));
   });
   return records;
+}
+
+/** The cloud has no machines for the pool until the fault ends (sim/cloud-provider.ts). */
+function capacityShortage(cluster: SimCluster, clock: Clock, f: Fault, t0: number): FaultRecord {
+  const record: FaultRecord = { kind: f.kind, atMs: clock.now() - t0, targets: [f.pool!] };
+  cluster.cloud?.shortage(f.pool!, true);
+  if (f.recoverAfterMs !== undefined) clock.setTimeout(() => {
+    record.recoveredAtMs = clock.now() - t0;
+    cluster.cloud?.shortage(f.pool!, false);
+  }, f.recoverAfterMs);
+  return record;
 }
 
 function replicaFault(cluster: SimCluster, clock: Clock, f: Fault, t0: number): FaultRecord {

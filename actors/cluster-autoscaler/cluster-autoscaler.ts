@@ -3,7 +3,9 @@
 // scheduler marked Unschedulable; its machine (machines/cluster-autoscaler.ts) runs the loop and
 // keeps the times; this file supplies each step: plan and ask for a scale-up (scale-up.ts), find
 // the unneeded nodes (scale-down.ts), begin their removal (actuator.ts), write the status
-// ConfigMap (status.ts). It records the real autoscaler's Events as `cluster-autoscaler`.
+// ConfigMap (status.ts). Each loop begins as the real one's: nodes asked for that did not come in
+// time back their group off and are removed (cluster-state.ts). It records the real autoscaler's
+// Events as `cluster-autoscaler`.
 import { fromPromise, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
 import { isFinished, isReady } from '../api/fields.ts';
@@ -26,10 +28,14 @@ import { schedulingRelevantChange } from '../scheduler/scheduler.ts';
 import { ActorSystem } from '../system/actor-system.ts';
 import { startRunning } from '../system/when-state.ts';
 import { Actuator, TO_BE_DELETED_TAINT } from './actuator.ts';
-import type { CloudProvider } from './cloud-provider.ts';
+import type { CloudProvider, NodeGroup } from './cloud-provider.ts';
+import { ignoredLabels, type Increase } from './balance.ts';
+import { ClusterState, type GroupSight } from './cluster-state.ts';
 import { SCALE_DOWN_DISABLED } from './drain-rules.ts';
 import type { ClusterAutoscalerOptions } from './options.ts';
 import { findUnneeded, type UnneededNode } from './scale-down.ts';
+import { loadPriorityConfig } from './priorities.ts';
+import { giveUpOnMissingNodes } from './provisioning.ts';
 import { notTriggeredMessage, planScaleUp } from './scale-up.ts';
 import { LAST_UPDATED_ANNOTATION, lastUpdatedText, statusYaml, Transitions, type NodeCounts, type StatusView } from './status.ts';
 
@@ -66,6 +72,7 @@ export class ClusterAutoscaler {
   readonly #filters: FilterPlugin[];
   readonly #actuator: Actuator;
   readonly #transitions = new Transitions();
+  readonly #state: ClusterState;
   /** The expanders' tie-breaks: one stream for the autoscaler's life, so each loop draws afresh. */
   readonly #ties: Random;
   readonly #lifecycle: Actor<typeof clusterAutoscalerMachine>;
@@ -83,6 +90,7 @@ export class ClusterAutoscaler {
     this.#pods = new Informer({ client: this.#client, hub, clock, type: PODS, indexed: true });
     this.#budgets = new Informer({ client: this.#client, hub, clock, type: PDBS, indexed: false });
     this.#filters = init.filters ?? defaultFilterPlugins();
+    this.#state = new ClusterState(init.options);
     this.#ties = init.random.fork('expander');
     this.#nodes.on({ add: (n) => this.#nodeChanged(undefined, n), update: (old, n) => this.#nodeChanged(old, n), delete: (n) => this.#nodeDeleted(n) });
     this.#pods.on({ add: (p) => this.#podChanged(p), update: (_old, p) => this.#podChanged(p), delete: (p) => this.#podGone(p) });
@@ -175,49 +183,68 @@ export class ClusterAutoscaler {
     return this.#cache.snapshot().nodes.filter((n) => this.#ready.has(n.name) && !this.#actuator.deleting.has(n.name) && !n.taints.some((t) => t.key === TO_BE_DELETED_TAINT));
   }
 
-  /** Registered and Ready nodes of each group. */
+  /** Registered and Ready nodes of each group, and its machines with no Node (long unregistered: as of the loop's start). */
   #groupCounts(): Map<string, NodeCounts> {
-    const counts = new Map<string, NodeCounts>(this.#o.provider.nodeGroups().map((g) => [g.id, { total: 0, ready: 0, unregistered: 0 }]));
+    const registered = (name: string) => this.#nodes.cache.get(undefined, name) !== undefined;
+    const counts = new Map<string, NodeCounts>(this.#o.provider.nodeGroups().map((g) => {
+      const unregistered = g.instances().filter((n) => !registered(n));
+      const long = new Set(this.#state.unregistered(g.id).long);
+      const longCount = unregistered.filter((n) => long.has(n)).length;
+      return [g.id, { total: 0, ready: 0, unregistered: unregistered.length - longCount, longUnregistered: longCount }];
+    }));
     for (const node of this.#nodes.cache.list()) {
       const c = counts.get(this.#o.provider.nodeGroupForNode(node)?.id ?? '');
       if (!c) continue;
       c.total++;
       if (this.#ready.has(node.metadata.name!)) c.ready++;
     }
-    for (const g of this.#o.provider.nodeGroups()) {
-      const c = counts.get(g.id)!;
-      c.unregistered = Math.max(0, g.targetSize() + (this.#actuator.deletingPerGroup().get(g.id) ?? 0) - c.total);
-    }
     return counts;
+  }
+
+  #sight(group: NodeGroup, counts: Map<string, NodeCounts>): GroupSight {
+    return { id: group.id, target: group.targetSize(), instances: group.instances(), ready: counts.get(group.id)!.ready };
   }
 
   async #scaleUp(): Promise<ScaleUpResult> {
     const atMs = this.#o.clock.now();
+    const before = this.#groupCounts();
+    const sights = this.#o.provider.nodeGroups().map((g) => this.#sight(g, before));
+    const registered = (name: string) => this.#nodes.cache.get(undefined, name) !== undefined;
+    if (await giveUpOnMissingNodes({ provider: this.#o.provider, state: this.#state, log: (...a) => this.#log(...a) }, atMs, sights, registered)) return { atMs, scaledUp: false, ended: true };
     const pending = [...this.#unschedulable].sort().map((k) => this.#pods.cache.byKey(k)).filter((p): p is Pod => p !== undefined).map(podInfo);
     if (pending.length === 0) return { atMs, scaledUp: false };
     const counts = this.#groupCounts();
-    const groups = this.#o.provider.nodeGroups().map((group) => {
-      const c = counts.get(group.id)!;
-      // Asked for and not yet Ready: the real clusterstate's upcoming nodes.
-      return { group, upcoming: Math.max(0, group.targetSize() - c.ready) };
-    });
-    const plan = planScaleUp({ pending, nodes: this.#usableNodes(), groups, filters: this.#filters, expanders: this.options.expander, random: this.#ties });
+    // Asked for and not yet Ready, less those given up on: the real clusterstate's upcoming nodes.
+    const groups = this.#o.provider.nodeGroups().map((group) => ({
+      group, upcoming: this.#state.upcoming(this.#sight(group, counts)), backedOff: this.#state.backoff(group.id, atMs) !== undefined,
+    }));
+    const priority = this.options.expander.includes('priority') ? await loadPriorityConfig(this.#client, this.#events) : undefined;
+    const balance = this.options.balanceSimilarNodeGroups ? { ignoredLabels: ignoredLabels([...this.#o.provider.groupLabels, ...this.options.balancingIgnoreLabel]) } : undefined;
+    const plan = planScaleUp({ pending, nodes: this.#usableNodes(), groups, filters: this.#filters, expanders: this.options.expander, random: this.#ties,
+      ...(priority ? { priority } : {}), ...(balance ? { balance } : {}) });
     if (!plan.chosen) {
       for (const u of plan.unhelped) if (u.reasons.length) this.#events.event(referenceTo(PODS, u.pod.pod), 'Normal', 'NotTriggerScaleUp', notTriggeredMessage(u.reasons));
       return { atMs, scaledUp: false };
     }
-    const { option, currentSize, newSize } = plan.chosen;
-    const info = `[{${option.group.id} ${currentSize}->${newSize} (max: ${option.group.maxSize})}]`;
-    this.#log('ScaledUpGroup', `Scale-up: setting group ${option.group.id} size to ${newSize} instead of ${currentSize} (max: ${option.group.maxSize})`);
-    try {
-      this.#o.provider.increaseSize(option.group.id, newSize - currentSize);
-    } catch (e) {
-      this.#log('FailedToScaleUpGroup', `Scale-up failed for group ${option.group.id}: ${(e as Error).message}`, 'Warning');
-      throw e;
-    }
-    this.#log('ScaledUpGroup', `Scale-up: group ${option.group.id} size set to ${newSize} instead of ${currentSize} (max: ${option.group.maxSize})`);
+    const { option, increases } = plan.chosen;
+    for (const increase of increases) this.#grow(increase, atMs);
+    const info = `[${increases.map((i) => `{${i.group.id} ${i.currentSize}->${i.newSize} (max: ${i.group.maxSize})}`).join(' ')}]`;
     for (const p of option.pods) this.#events.event(referenceTo(PODS, p.pod), 'Normal', 'TriggeredScaleUp', `pod triggered scale-up: ${info}`);
     return { atMs, scaledUp: true };
+  }
+
+  /** Asks the cloud to grow one group, as the real executeScaleUp: a refusal backs the group off and ends the scale-up. */
+  #grow({ group, currentSize, newSize }: Increase, atMs: number): void {
+    this.#log('ScaledUpGroup', `Scale-up: setting group ${group.id} size to ${newSize} instead of ${currentSize} (max: ${group.maxSize})`);
+    try {
+      this.#o.provider.increaseSize(group.id, newSize - currentSize);
+    } catch (e) {
+      this.#log('FailedToScaleUpGroup', `Scale-up failed for group ${group.id}: ${(e as Error).message}`, 'Warning');
+      this.#state.failed(group.id, atMs, { errorCode: 'cloudProviderError', errorMessage: `failed to increase node group size: ${(e as Error).message}` });
+      throw e;
+    }
+    this.#state.scaleUp(group.id, atMs);
+    this.#log('ScaledUpGroup', `Scale-up: group ${group.id} size set to ${newSize} instead of ${currentSize} (max: ${group.maxSize})`);
   }
 
   async #findUnneeded(): Promise<UnneededResult> {
@@ -252,11 +279,14 @@ export class ClusterAutoscaler {
 
   #statusView(): StatusView {
     const counts = this.#groupCounts();
-    const all: NodeCounts = { total: this.#nodes.cache.size, ready: this.#ready.size, unregistered: 0 };
+    const all: NodeCounts = { total: this.#nodes.cache.size, ready: this.#ready.size, unregistered: 0, longUnregistered: 0 };
+    const now = this.#o.clock.now();
     const groups = this.#o.provider.nodeGroups().map((g) => {
       const c = counts.get(g.id)!;
       all.unregistered += c.unregistered;
-      return { name: g.id, counts: c, target: g.targetSize(), min: g.minSize, max: g.maxSize, candidates: this.#unneeded.filter((u) => u.group === g).length };
+      all.longUnregistered += c.longUnregistered;
+      const backoff = this.#state.backoff(g.id, now);
+      return { name: g.id, counts: c, target: g.targetSize(), min: g.minSize, max: g.maxSize, candidates: this.#unneeded.filter((u) => u.group === g).length, ...(backoff ? { backoff } : {}) };
     });
     return { counts: all, candidates: this.#unneeded.length, groups };
   }

@@ -5,7 +5,7 @@ import { bool, duration, float, int, string, strings } from '../api/options/kind
 import { OptionTable, type OptionSpec } from '../api/options/table.ts';
 
 /** The expanders this simulator has (the real `--expander` names). */
-export const EXPANDERS = ['random', 'least-waste', 'price', 'most-pods'] as const;
+export const EXPANDERS = ['random', 'least-waste', 'price', 'most-pods', 'priority'] as const;
 export type ExpanderName = (typeof EXPANDERS)[number];
 
 export interface ClusterAutoscalerOptions {
@@ -25,6 +25,16 @@ export interface ClusterAutoscalerOptions {
   scaleDownUtilizationThreshold: number;
   /** `--max-node-provision-time`: a node not registered this long after its scale-up is given up. */
   maxNodeProvisionTimeMs: number;
+  /** `--initial-node-group-backoff-duration`: how long a group whose scale-up failed is left out first. */
+  initialNodeGroupBackoffMs: number;
+  /** `--max-node-group-backoff-duration`: the longest a group is left out (each failure after a backoff ended doubles it up to this). */
+  maxNodeGroupBackoffMs: number;
+  /** `--node-group-backoff-reset-timeout`: a group whose last failure is this old starts again from the initial backoff. */
+  nodeGroupBackoffResetTimeoutMs: number;
+  /** `--balance-similar-node-groups`: a scale-up is shared among the groups similar to the chosen one. */
+  balanceSimilarNodeGroups: boolean;
+  /** `--balancing-ignore-label`: labels left out when groups are compared for balancing. */
+  balancingIgnoreLabel: string[];
   /** `--max-empty-bulk-delete`: empty nodes removed at once. */
   maxEmptyBulkDelete: number;
   /** `--max-graceful-termination-sec`: how long a drained node's pods may take to go before the node is removed anyway. */
@@ -45,7 +55,7 @@ const notNegative = (v: number) => (v >= 0 ? undefined : 'must not be negative')
 const expanders = (v: string[]) => {
   const bad = v.find((e) => !(EXPANDERS as readonly string[]).includes(e));
   if (v.length === 0) return `must name at least one of ${EXPANDERS.join(', ')}`;
-  return bad === undefined ? undefined : `${JSON.stringify(bad)} is not an expander this simulator has (${EXPANDERS.join(', ')}; priority and grpc need their own configuration)`;
+  return bad === undefined ? undefined : `${JSON.stringify(bad)} is not an expander this simulator has (${EXPANDERS.join(', ')}; grpc needs a server of its own)`;
 };
 
 export const CLUSTER_AUTOSCALER_TABLE = new OptionTable<ClusterAutoscalerOptions>('cluster autoscaler', [
@@ -57,6 +67,11 @@ export const CLUSTER_AUTOSCALER_TABLE = new OptionTable<ClusterAutoscalerOptions
   { name: 'scale-down-delay-after-delete', kind: duration, key: 'scaleDownDelayAfterDeleteMs', group: G, rule: notNegative, defaultText: 'scan-interval', help: 'how long after node deletion that scale down evaluation resumes' },
   { name: 'scale-down-utilization-threshold', kind: float, key: 'scaleDownUtilizationThreshold', default: 0.5, group: G, rule: fraction, help: 'the ratio of requested to allocatable resources below which a node can be scaled down' },
   { name: 'max-node-provision-time', kind: duration, key: 'maxNodeProvisionTimeMs', default: 900_000, group: G, rule: positive, help: 'the longest the autoscaler waits for a node to be provisioned' },
+  { name: 'initial-node-group-backoff-duration', kind: duration, key: 'initialNodeGroupBackoffMs', default: 300_000, group: G, rule: positive, help: 'the duration of the first backoff after a new node failed to start' },
+  { name: 'max-node-group-backoff-duration', kind: duration, key: 'maxNodeGroupBackoffMs', default: 1_800_000, group: G, rule: positive, help: 'the maximum backoff duration for a node group after new nodes failed to start' },
+  { name: 'node-group-backoff-reset-timeout', kind: duration, key: 'nodeGroupBackoffResetTimeoutMs', default: 10_800_000, group: G, rule: positive, help: 'the time after the last failed scale-up when the backoff duration is reset' },
+  { name: 'balance-similar-node-groups', kind: bool, key: 'balanceSimilarNodeGroups', default: false, group: G, help: 'detect similar node groups and balance the number of nodes between them' },
+  { name: 'balancing-ignore-label', kind: strings, key: 'balancingIgnoreLabel', default: [], group: G, help: 'labels, comma-separated, to ignore when comparing node groups for similarity' },
   { name: 'max-empty-bulk-delete', kind: int, key: 'maxEmptyBulkDelete', default: 10, group: G, rule: positive, help: 'empty nodes that can be deleted at the same time' },
   { name: 'max-graceful-termination-sec', kind: int, key: 'maxGracefulTerminationSec', default: 600, group: G, rule: notNegative, help: 'seconds the autoscaler waits for pods to terminate when scaling a node down' },
   { name: 'skip-nodes-with-local-storage', kind: bool, key: 'skipNodesWithLocalStorage', default: true, group: G, help: 'never delete nodes with pods with local storage (emptyDir or hostPath)' },

@@ -2,25 +2,31 @@
 // equivalence groups): pending pods that fit the nodes there are, or the nodes already asked for,
 // are left to the scheduler; for the rest each group not at its maximum estimates how many of its
 // template nodes the pods would fill (the largest pods first, one equivalence group at a time),
-// the expanders choose one option, and it grows by that many nodes (capped at its maximum). Pods
-// no group can take are told why. Alike pods are judged once where the real one does, so a
-// burst of thousands of pending replicas costs about what their distinct shapes do.
+// the expanders choose one option, and it grows by that many nodes (capped at its maximum), shared
+// with the groups similar to it when balancing (balance.ts). Pods no group can take are told why.
+// Alike pods are judged once where the real one does, so a burst of thousands of pending replicas
+// costs about what their distinct shapes do.
 import type { Node } from '../api/model/core.ts';
 import type { Random } from '../api/env.ts';
 import type { FilterPlugin, NodeInfo, PodInfo } from '../scheduler/framework.ts';
 import type { NodeGroup } from './cloud-provider.ts';
-import { bestOption, type Option } from './expander.ts';
+import { balanceScaleUp, similarTemplates, type Increase } from './balance.ts';
+import { bestOption, type Option, type PriorityConfig } from './expander.ts';
 import type { ExpanderName } from './options.ts';
 import { Simulation, type Placement } from './simulation.ts';
 
 /** The real skipped-group reason of a group at its maximum. */
 export const MAX_LIMIT_REACHED = 'max node group size reached';
+/** The real skipped-group reason of a group backed off after a failed scale-up. */
+export const BACKOFF_REASON = 'in backoff after failed scale-up';
 const HOSTNAME = 'kubernetes.io/hostname';
 
 export interface GroupState {
   group: NodeGroup;
   /** Nodes asked for that are not yet Ready. */
   upcoming: number;
+  /** Left out of scale-up after a failed one (cluster-state.ts). */
+  backedOff?: boolean;
 }
 
 export interface ScaleUpInput {
@@ -32,11 +38,15 @@ export interface ScaleUpInput {
   filters: readonly FilterPlugin[];
   expanders: readonly ExpanderName[];
   random: Random;
+  /** What the priority expander reads, when it is one of the expanders. */
+  priority?: PriorityConfig;
+  /** `--balance-similar-node-groups`: the labels its similarity check leaves out. */
+  balance?: { ignoredLabels: ReadonlySet<string> };
 }
 
 export interface ScaleUpPlan {
-  /** The group to grow, from its target size to newSize, and the pods that would then fit. */
-  chosen?: { option: Option; currentSize: number; newSize: number };
+  /** The option chosen, and the groups that grow for it (itself, and the similar groups when balancing). */
+  chosen?: { option: Option; increases: Increase[] };
   /** Pods that no option helps, with the reasons per group (for NotTriggerScaleUp). */
   unhelped: { pod: PodInfo; reasons: string[][] }[];
 }
@@ -165,6 +175,10 @@ export function planScaleUp(input: ScaleUpInput): ScaleUpPlan {
   const options: Option[] = [];
   for (const g of input.groups) {
     const room = g.group.maxSize - g.group.targetSize();
+    if (g.backedOff) {
+      for (const r of reasons.values()) r.push([BACKOFF_REASON]);
+      continue;
+    }
     if (room <= 0) {
       for (const r of reasons.values()) r.push([MAX_LIMIT_REACHED]);
       continue;
@@ -172,12 +186,30 @@ export function planScaleUp(input: ScaleUpInput): ScaleUpPlan {
     const option = estimate(sim, g, room, groups, reasons);
     if (option.nodeCount > 0) options.push(option);
   }
-  const option = bestOption(options, input.expanders, input.random);
+  const option = bestOption(options, input.expanders, input.random, input.priority);
   const helped = new Set(option?.pods);
   const unhelped = remaining.filter((p) => !helped.has(p)).map((pod) => ({ pod, reasons: reasons.get(pod)! }));
   if (!option) return { unhelped };
-  const currentSize = option.group.targetSize();
-  return { chosen: { option, currentSize, newSize: currentSize + option.nodeCount }, unhelped };
+  const similar = input.balance ? similarGroups(sim, input.groups, option, input.balance.ignoredLabels) : [];
+  return { chosen: { option, increases: balanceScaleUp([option.group, ...similar], option.nodeCount) }, unhelped };
+}
+
+/** The groups similar to the chosen one, free to grow, where each of its pods fits an empty node (the real ComputeSimilarNodeGroups). */
+function similarGroups(sim: Simulation, groups: readonly GroupState[], chosen: Option, ignored: ReadonlySet<string>): NodeGroup[] {
+  const template = chosen.group.templateNode();
+  return groups.filter((g) => g.group !== chosen.group && !g.backedOff && g.group.targetSize() < g.group.maxSize
+    && similarTemplates(template, g.group.templateNode(), ignored) && takesEach(sim, g.group, chosen.pods)).map((g) => g.group);
+}
+
+function takesEach(sim: Simulation, group: NodeGroup, pods: readonly PodInfo[]): boolean {
+  const node = sim.addNode(templateCopy(group, 0));
+  const fits = pods.every((pod) => {
+    const p = sim.place(pod, [node]);
+    if (p) sim.undo([p]);
+    return p !== undefined;
+  });
+  sim.removeNode(node.name);
+  return fits;
 }
 
 /** The real NotTriggerScaleUp text: each reason with the number of groups that gave it. */

@@ -3,6 +3,7 @@
 // YAML document of the cluster-wide and per-group health, scale-up and scale-down conditions, and
 // the annotation `cluster-autoscaler.kubernetes.io/last-updated` with the same time as `time:`.
 import { timestamp } from '../api/env.ts';
+import type { BackoffInfo } from './cluster-state.ts';
 
 export const LAST_UPDATED_ANNOTATION = 'cluster-autoscaler.kubernetes.io/last-updated';
 
@@ -10,8 +11,9 @@ export interface NodeCounts {
   /** Registered nodes, Ready ones among them. */
   total: number;
   ready: number;
-  /** Asked for, not yet registered. */
+  /** Asked for, not yet registered; longUnregistered: for longer than max-node-provision-time. */
   unregistered: number;
+  longUnregistered: number;
 }
 
 export interface GroupView {
@@ -22,6 +24,8 @@ export interface GroupView {
   max: number;
   /** Unneeded nodes of the group. */
   candidates: number;
+  /** Why it is backed off after a failed scale-up, while it is. */
+  backoff?: BackoffInfo;
 }
 
 export interface StatusView {
@@ -55,7 +59,10 @@ function condition(lines: string[], indent: string, key: string, status: string,
 }
 
 const countLines = (c: NodeCounts) => ['nodeCounts:', '  registered:', `    total: ${c.total}`, `    ready: ${c.ready}`, `    notStarted: 0`,
-  '  longUnregistered: 0', `  unregistered: ${c.unregistered}`];
+  `  longUnregistered: ${c.longUnregistered}`, `  unregistered: ${c.unregistered}`];
+
+/** A string as sigs.k8s.io/yaml writes it: plain when YAML reads it back as the same text, else double-quoted. */
+const yamlString = (text: string) => (/^[A-Za-z][^:#'"\n]*$/.test(text) && !/\s$/.test(text) ? text : JSON.stringify(text));
 
 /** The `status` document at `nowMs`. */
 export function statusYaml(view: StatusView, nowMs: number, transitions: Transitions): string {
@@ -72,7 +79,9 @@ export function statusYaml(view: StatusView, nowMs: number, transitions: Transit
     lines.push(`- name: ${g.name}`);
     condition(lines, '  ', 'health', 'Healthy', nowMs, at(`${g.name}/health`, 'Healthy'),
       [...countLines(g.counts), `cloudProviderTarget: ${g.target}`, `minSize: ${g.min}`, `maxSize: ${g.max}`]);
-    condition(lines, '  ', 'scaleUp', scaleUp(g.counts), nowMs, at(`${g.name}/scaleUp`, scaleUp(g.counts)));
+    const groupScaleUp = g.backoff ? 'Backoff' : scaleUp(g.counts);
+    condition(lines, '  ', 'scaleUp', groupScaleUp, nowMs, at(`${g.name}/scaleUp`, groupScaleUp),
+      g.backoff ? ['backoffInfo:', `  errorCode: ${yamlString(g.backoff.errorCode)}`, `  errorMessage: ${yamlString(g.backoff.errorMessage)}`] : []);
     condition(lines, '  ', 'scaleDown', scaleDown(g.candidates), nowMs, at(`${g.name}/scaleDown`, scaleDown(g.candidates)),
       g.candidates > 0 ? [`candidates: ${g.candidates}`] : []);
   }

@@ -17,7 +17,7 @@ export const ANY_ZONE = 'any';
 /** One entry of `faults:`; `runMs` is the scenario's duration, `pools` every pool by name. */
 export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePool>, replicas: Scenario['replicas']): Fault {
   f.mapping(FAULT_FIELDS);
-  const kind = oneOf(f.child('kind'), ['nodeCrash', 'memoryPressure', 'zonePartition', 'nodeFlap', 'messageLoss', 'latency', 'apiServerRestart', 'natsOutage', 'maintenanceDrain', 'spotInterruption', 'nodeDelete', ...REPLICA_FAULTS] as const);
+  const kind = oneOf(f.child('kind'), ['nodeCrash', 'memoryPressure', 'zonePartition', 'nodeFlap', 'messageLoss', 'latency', 'apiServerRestart', 'natsOutage', 'maintenanceDrain', 'spotInterruption', 'nodeDelete', 'capacityShortage', ...REPLICA_FAULTS] as const);
   for (const [field, kinds] of Object.entries(KIND_FIELDS))
     if (f.child(field).present && !kinds.includes(kind)) f.child(field).error(`belongs to ${kinds.join(' and ')} faults only`);
   const atMs = durationMs(f.child('at'));
@@ -27,6 +27,7 @@ export function fault(f: Field, runMs: number, pools: ReadonlyMap<string, NodePo
   if ((REPLICA_FAULTS as readonly string[]).includes(kind)) return replicaFault(f, out, kind as ReplicaFaultKind, replicas);
   if (f.child('replica').present) f.child('replica').error('belongs to controller-manager and scheduler faults only');
   if (kind === 'zonePartition') return zoneFault(f, out, pools);
+  if (kind === 'capacityShortage') return capacityShortage(f, out, pools);
   if (kind === 'apiServerRestart' || kind === 'natsOutage') {
     const what = kind === 'apiServerRestart' ? 'it stops the API server' : 'it stops the bus between every component and the API server';
     for (const other of ['nodes', 'count', 'pool', 'zone', 'memory'])
@@ -195,6 +196,20 @@ export function zonePartitionSize(pools: Iterable<NodePool>, zone: string): numb
   let n = 0;
   for (const p of pools) n += nodesInZone(p, zone);
   return n;
+}
+
+/** The cloud has no machine for an autoscaled pool from `at` for `recoverAfter` (or to the end): nodes asked for meanwhile never come. */
+function capacityShortage(f: Field, out: Fault, pools: ReadonlyMap<string, NodePool>): Fault {
+  for (const other of ['nodes', 'count', 'zone', 'memory', 'largest'])
+    if (f.child(other).present) f.child(other).error('does not apply to capacityShortage: it hits a pool\'s new machines, not nodes');
+  if (!f.child('pool').present) f.child('pool').error('is required for capacityShortage: the autoscaled pool the cloud has no machines for');
+  const pool = dnsLabel(f.child('pool'));
+  const autoscaled = [...pools.values()].filter((p) => p.autoscaling).map((p) => p.name);
+  if (!autoscaled.includes(pool)) f.child('pool').fail(`must name a pool with autoscaling: (${listed(autoscaled)})`);
+  out.pool = pool;
+  out.count = 0;
+  if (f.child('recoverAfter').present) out.recoverAfterMs = positiveDuration(f.child('recoverAfter'));
+  return out;
 }
 
 function positiveDuration(f: Field): number {

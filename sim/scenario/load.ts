@@ -19,6 +19,7 @@
 //       costPerHour: 0.4        # optional, per node-hour
 //       autoscaling: { min: 1, max: 10 }   # optional: a node group of the cluster autoscaler
 //                               # (0 <= min <= count <= max; count may then be 0)
+//       provisioningFailure: 0.1   # optional, autoscaled pools: the chance a node asked for never comes
 //       node: { apiVersion: v1, kind: Node, ... }
 //                               # optional Node manifest: labels, taints, capacity (status.allocatable,
 //                               # else status.capacity), region and zone (topology labels) come from it;
@@ -72,6 +73,7 @@
 //   clusterAutoscaler:          # optional: a cluster autoscaler over the pools with autoscaling:
 //     scan-interval: 10s        # the real flags by name (actors/cluster-autoscaler/options.ts)
 //     provisioningDelay: 1m     # how long a new node takes to join (default 1m)
+//     priorities: { 10: [spot.*], 1: [ondemand] }   # the priority expander's ConfigMap
 //   manifests: cluster.yaml     # or a list: files of Node, Pod and PodTemplate objects (or Lists of
 //                               # them), relative to this file. A Node is a pool of one named after it;
 //                               # a Pod (or PodTemplate) a workload of one pod at 0s named after it,

@@ -7,7 +7,7 @@ import { taints } from './constraints.ts';
 import { manifest } from './manifest-schema.ts';
 import { dnsLabel, integer, labels, labelValue, number, optional, positiveInteger, quantity } from './schema.ts';
 
-const POOL_FIELDS = ['name', 'count', 'region', 'zones', 'capacity', 'labels', 'taints', 'node', 'costPerHour', 'autoscaling'];
+const POOL_FIELDS = ['name', 'count', 'region', 'zones', 'capacity', 'labels', 'taints', 'node', 'costPerHour', 'autoscaling', 'provisioningFailure'];
 const CAPACITY_FIELDS = ['cpu', 'memory', 'ephemeralStorage', 'pods'] as const;
 const DEFAULT_CAPACITY: NodePool['capacity'] = { cpu: '4', memory: '16Gi', ephemeralStorage: '100Gi', pods: 110 };
 const POOL_NODES_MAX = 100_000;
@@ -38,6 +38,10 @@ export function nodePool(f: Field): NodePool {
   const facts = f.child('node').present ? nodeFacts(f.child('node')) : undefined;
   const out = pool(f, name, count, facts);
   if (f.child('autoscaling').present) out.autoscaling = autoscaling(f.child('autoscaling'), count);
+  if (f.child('provisioningFailure').present) {
+    if (!out.autoscaling) f.child('provisioningFailure').error('belongs to pools with autoscaling: only the nodes the cluster autoscaler asks for can fail to come');
+    out.provisioningFailure = number(f.child('provisioningFailure'), 0, 1, 'a probability from 0 to 1');
+  }
   return out;
 }
 

@@ -40,6 +40,8 @@ export interface ClusterAutoscalerSettings {
   flags: Record<string, unknown>;
   /** `provisioningDelay:` how long a node the autoscaler asks for takes to join (the cloud's part). */
   provisioningDelayMs: number;
+  /** `priorities:` the priority expander's configuration (priority -> node group name regexes), written as its ConfigMap at the start. */
+  priorities?: Record<string, string[]>;
 }
 
 export interface ComponentOptions {
@@ -64,6 +66,8 @@ export interface NodePool {
   costPerHour?: number;
   /** `autoscaling:` a node group of the cluster autoscaler: it keeps the pool between min and max nodes (`count` is its size at the start). */
   autoscaling?: { min: number; max: number };
+  /** `provisioningFailure:` the probability that a node the autoscaler asks for never comes (0..1; absent: every node comes). */
+  provisioningFailure?: number;
   /** When the pool came from a Node manifest (`node:`): that manifest, for labels/taints/capacity it carries. */
   manifest?: KObject;
 }
@@ -162,7 +166,7 @@ export type ReplicaFaultKind = 'controllerManagerCrash' | 'controllerManagerFree
 export const REPLICA_FAULTS: readonly ReplicaFaultKind[] = ['controllerManagerCrash', 'controllerManagerFreeze', 'schedulerCrash', 'schedulerFreeze'];
 
 export interface Fault {
-  kind: 'nodeCrash' | 'memoryPressure' | 'zonePartition' | 'nodeFlap' | 'messageLoss' | 'latency' | 'apiServerRestart' | 'natsOutage' | 'maintenanceDrain' | 'spotInterruption' | 'nodeDelete' | ReplicaFaultKind;
+  kind: 'nodeCrash' | 'memoryPressure' | 'zonePartition' | 'nodeFlap' | 'messageLoss' | 'latency' | 'apiServerRestart' | 'natsOutage' | 'maintenanceDrain' | 'spotInterruption' | 'nodeDelete' | 'capacityShortage' | ReplicaFaultKind;
   atMs: number;
   recoverAfterMs?: number;
   nodes?: string[];

@@ -359,7 +359,7 @@ test('a fault naming a node no pool has is rejected', () => {
   rejects('faults: [{ kind: nodeCrash, at: 1m, nodes: [general-01], count: 1 }]', 'faults[0].count', 'cannot be given with nodes: name the nodes, or give count with optional pool and zone filters');
   rejects('faults: [{ kind: nodeCrash, at: 1m, pool: gpu }]', 'faults[0].pool', 'must name a node pool (general), got "gpu"');
   rejects('faults: [{ kind: nodeCrash, at: 1m, zone: zone-c }]', 'faults[0].zone', 'must be a zone of some pool ("zone-a", "zone-b"), or any, got "zone-c"');
-  rejects('faults: [{ kind: nodeSlow, at: 1m }]', 'faults[0].kind', 'must be one of nodeCrash, memoryPressure, zonePartition, nodeFlap, messageLoss, latency, apiServerRestart, natsOutage, maintenanceDrain, spotInterruption, nodeDelete, controllerManagerCrash, controllerManagerFreeze, schedulerCrash, schedulerFreeze, got "nodeSlow"');
+  rejects('faults: [{ kind: nodeSlow, at: 1m }]', 'faults[0].kind', 'must be one of nodeCrash, memoryPressure, zonePartition, nodeFlap, messageLoss, latency, apiServerRestart, natsOutage, maintenanceDrain, spotInterruption, nodeDelete, capacityShortage, controllerManagerCrash, controllerManagerFreeze, schedulerCrash, schedulerFreeze, got "nodeSlow"');
 });
 
 test('a memoryPressure fault carries its extra memory in bytes; memory belongs to it alone', () => {
