@@ -532,7 +532,7 @@ export class NodeAgent {
   #recompileUse(key: string, pod: Pod): void {
     const admitted = this.#usage.get(key);
     if (!admitted || admitted.use.compiledFrom(pod)) return;
-    const use = new PodUse(pod);
+    const use = new PodUse(pod, this.#loadShares);
     this.#usageBound += Math.max(0, use.memoryMax) - Math.max(0, admitted.use.memoryMax);
     admitted.use = use;
     this.#changed();

@@ -143,7 +143,8 @@ test('the agent\'s summary follows a daily memory curve, answers on the bus, and
 
 test('a running pod whose usage annotations change uses what they say from that instant; other updates keep its compiled use', async () => {
   const { clock, kernel, bus, random, server, client } = await virtualWorld();
-  const agent = new NodeAgent({ bus, clock, random: random.fork('agent'), nodeName: NODE, options: { memory: '2Gi', leaseRenewJitterFactor: 0 }, onError: (e) => { throw e; } });
+  const agent = new NodeAgent({ bus, clock, random: random.fork('agent'), nodeName: NODE, options: { memory: '2Gi', leaseRenewJitterFactor: 0 }, onError: (e) => { throw e; },
+    loadShares: { readyPods: () => 2 } });
   await agent.start();
   await client.create(PODS, { metadata: { name: 'web', namespace: 'default', annotations: { [CPU_USAGE]: '100m' } },
     spec: { nodeName: NODE, containers: [{ name: 'main', image: 'nginx', resources: { requests: { cpu: '200m', memory: '64Mi' } } }] } } as KObject);
@@ -157,6 +158,10 @@ test('a running pod whose usage annotations change uses what they say from that 
   await client.patch(PODS, 'default', 'web', { metadata: { annotations: { [CPU_USAGE]: null, [USAGE_MODEL]: JSON.stringify({ cpu: { kind: 'constant', fraction: 0.25 } }) } } }, 'merge');
   await kernel.run({ until: clock.now() + 1000 });
   assert.is(cpu(), 0.05e9, 'the annotation gone, the model decides: a quarter of 200m');
+  const spread = { cpu: { kind: 'constant', fraction: 0.25 }, spread: { group: 'default/web', replicas: 4 } };
+  await client.patch(PODS, 'default', 'web', { metadata: { annotations: { [USAGE_MODEL]: JSON.stringify(spread) } } }, 'merge');
+  await kernel.run({ until: clock.now() + 1000 });
+  assert.is(cpu(), 0.1e9, 'a model recompiled keeps the load balancer\'s view: 4 pods\' load over the 2 Ready');
   agent.stop();
   server.stop();
 });
