@@ -26,10 +26,11 @@ import { discoverResources } from '../../client/discovery.ts';
 import { QueuedController, type QueuedControllerInit } from '../queued-controller.ts';
 
 /**
- * The kinds watched, as dependents and as owners: every stored kind but Events, as the real
- * collector ignores them (an Event is never an owner and expires on its own).
+ * The kinds watched, as dependents and as owners: every stored kind but Events, core and
+ * events.k8s.io alike, as the real collector's DefaultIgnoredResources (an Event is never an
+ * owner and expires on its own).
  */
-const watchable = (t: ResourceType) => t.verbs.includes('watch') && t.verbs.includes('delete') && !(t.group === '' && t.resource === 'events');
+const watchable = (t: ResourceType) => t.verbs.includes('watch') && t.verbs.includes('delete') && !(t.resource === 'events' && (t.group === '' || t.group === 'events.k8s.io'));
 /** How often the kinds served are looked for again (the real controller manager's garbage collector sync period). */
 export const RESYNC_MS = 30_000;
 const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
