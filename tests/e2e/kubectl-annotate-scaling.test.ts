@@ -3,14 +3,13 @@
 // made by `kubectl autoscale` scales the Deployment up by the real rule (ceil(replicas × use /
 // target)), and, once the use is lowered, down only after its behavior's stabilisation window.
 // The template's pods use nothing, so the pods the scale-up adds leave the average on target.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CPU_USAGE } from '../../actors/nodeagent/pod-usage.ts';
-import { startServer } from '../../sim/cli/serve.ts';
-import { eventually, freePort, kubectl } from '../helpers/real-time.ts';
+import { eventually } from '../helpers/real-time.ts';
+import { servedCluster } from '../helpers/served-kubectl.ts';
 
 const REQUEST_MILLI = 200;
 const TARGET_PERCENT = 50;
@@ -32,16 +31,7 @@ const utilization = (h: Hpa) => h.status.currentMetrics?.[0]?.resource?.current.
 const reasonOf = (h: Hpa, type: string) => h.status.conditions?.find((c) => c.type === type)?.reason;
 
 test('annotating running pods with more CPU scales their Deployment up by the autoscaler\'s rule, and with less brings it down only after the stabilisation window', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'orchsim-annotate-'));
-  const kubeconfig = join(dir, 'kubeconfig');
-  const port = await freePort();
-  const running = await startServer(['--secure-port', String(port), '--bind-address', '127.0.0.1', '--cert-dir', join(dir, 'certs'),
-    '--kubeconfig-out', kubeconfig, '--seed', '23', '--nodes', '3', '--speed', '20'], 'serve', () => {});
-  const k = async (...args: string[]) => {
-    const r = await kubectl(kubeconfig, ['--cache-dir', join(dir, 'cache'), ...args]);
-    assert.is(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  };
+  const { dir, k, tryK, stop } = await servedCluster('annotate');
   const hpa = async () => JSON.parse(await k('get', 'hpa', 'web', '-o', 'json')) as Hpa;
   const rescales = async () => (JSON.parse(await k('get', 'events', '--field-selector', 'reason=SuccessfulRescale', '-o', 'json')).items as { message: string }[])
     .map((e) => e.message);
@@ -51,7 +41,7 @@ test('annotating running pods with more CPU scales their Deployment up by the au
     writeFileSync(file, JSON.stringify(deployment));
     await k('apply', '-f', file);
     await eventually('both pods with metrics', async () => {
-      const r = await kubectl(kubeconfig, ['--cache-dir', join(dir, 'cache'), 'top', 'pods', '-l', 'app=web', '--no-headers']);
+      const r = await tryK('top', 'pods', '-l', 'app=web', '--no-headers');
       return r.code === 0 && r.stdout.trim().split('\n').length === 2 ? true : undefined;
     }, 60_000);
     assert.is(await k('autoscale', 'deployment', 'web', `--cpu-percent=${TARGET_PERCENT}`, '--min=2', '--max=10'), 'horizontalpodautoscaler.autoscaling/web autoscaled\n');
@@ -96,8 +86,7 @@ test('annotating running pods with more CPU scales their Deployment up by the au
     assert.equal((await rescales()).at(-1), 'New size: 2; reason: All metrics below target');
     assert.is((await rescales()).length, 2);
   } finally {
-    await running.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await stop();
   }
 });
 

@@ -2,14 +2,13 @@
 // whose pods use exactly the target keeps it as it is and says so in its status; once its
 // template's pods use three times the target, the autoscaler scales it up, by at most twice (or 4)
 // at a time, to its maxReplicas, with a SuccessfulRescale Event for each step in the real words.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CPU_USAGE } from '../../actors/nodeagent/pod-usage.ts';
-import { startServer } from '../../sim/cli/serve.ts';
-import { eventually, freePort, kubectl } from '../helpers/real-time.ts';
+import { eventually } from '../helpers/real-time.ts';
+import { servedCluster } from '../helpers/served-kubectl.ts';
 
 const deployment = (cpuUsage: string) => ({
   apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' },
@@ -25,16 +24,7 @@ interface Hpa { status: { currentReplicas?: number; desiredReplicas?: number; la
 const conditions = (hpa: Hpa) => Object.fromEntries((hpa.status.conditions ?? []).map((c) => [c.type, [c.status, c.reason]]));
 
 test('an autoscaler keeps a Deployment at its target use, then scales it up step by step to maxReplicas when its pods use more', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'orchsim-hpa-'));
-  const kubeconfig = join(dir, 'kubeconfig');
-  const port = await freePort();
-  const running = await startServer(['--secure-port', String(port), '--bind-address', '127.0.0.1', '--cert-dir', join(dir, 'certs'),
-    '--kubeconfig-out', kubeconfig, '--seed', '23', '--nodes', '3', '--speed', '20'], 'serve', () => {});
-  const k = async (...args: string[]) => {
-    const r = await kubectl(kubeconfig, ['--cache-dir', join(dir, 'cache'), ...args]);
-    assert.is(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  };
+  const { dir, k, tryK, stop } = await servedCluster('hpa');
   const hpa = async () => JSON.parse(await k('get', 'hpa', 'web', '-o', 'json')) as Hpa;
   const rescales = async () => (JSON.parse(await k('get', 'events', '-o', 'json')).items as { reason: string; message: string; involvedObject: { kind: string; name: string }; source?: { component?: string } }[])
     .filter((e) => e.reason === 'SuccessfulRescale' && e.involvedObject.kind === 'HorizontalPodAutoscaler' && e.involvedObject.name === 'web');
@@ -43,7 +33,7 @@ test('an autoscaler keeps a Deployment at its target use, then scales it up step
     writeFileSync(file, JSON.stringify(deployment('100m')));
     await k('apply', '-f', file);
     await eventually('both pods with metrics', async () => {
-      const r = await kubectl(kubeconfig, ['--cache-dir', join(dir, 'cache'), 'top', 'pods', '-l', 'app=web', '--no-headers']);
+      const r = await tryK('top', 'pods', '-l', 'app=web', '--no-headers');
       return r.code === 0 && r.stdout.trim().split('\n').length === 2 ? true : undefined;
     }, 60_000);
     assert.is(await k('autoscale', 'deployment', 'web', '--cpu-percent=50', '--min=1', '--max=5'), 'horizontalpodautoscaler.autoscaling/web autoscaled\n');
@@ -82,8 +72,7 @@ test('an autoscaler keeps a Deployment at its target use, then scales it up step
     }
     assert.equal([...new Set(events.map((e) => e.source?.component))], ['horizontal-pod-autoscaler']);
   } finally {
-    await running.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await stop();
   }
 });
 
