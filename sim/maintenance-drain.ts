@@ -16,6 +16,7 @@ import type { Clock } from '../actors/api/env.ts';
 import { isNotFound, isTooManyRequests } from '../actors/api/status.ts';
 import { NODES, PODS, type Pod } from '../actors/api/model/core.ts';
 import type { ApiClient } from '../actors/client/client.ts';
+import { controllerOf } from '../actors/api/types.ts';
 import type { DrainTimeout } from './report/types.ts';
 
 const EVICTION_RETRY_MS = 5_000;
@@ -107,5 +108,5 @@ export async function maintain(drainer: Drainer, plan: DrainPlan, t0: number): P
 /** The pods a drain evicts: all but a DaemonSet's (its controller would put them back at once) and mirror pods. */
 function evicted(pod: Pod): boolean {
   if (pod.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return false;
-  return !(pod.metadata.ownerReferences ?? []).some((o) => o.controller && o.kind === 'DaemonSet');
+  return controllerOf(pod)?.kind !== 'DaemonSet';
 }

@@ -4,7 +4,7 @@
 // keeping a 50,000-pod namespace set was 4% of the scheduler's time). Objects are shared with
 // every reader: never modify them.
 import { nodeNameOf } from '../api/fields.ts';
-import type { KObject } from '../api/types.ts';
+import { controllerOf, type KObject } from '../api/types.ts';
 
 export const cacheKey = (o: KObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
@@ -107,10 +107,7 @@ export class ObjectCache<T extends KObject = KObject> {
 
 /** `namespace/uid` of the object's controller reference; `namespace/` when none controls it. */
 function controllerKey(obj: KObject): string {
-  const refs = obj.metadata.ownerReferences;
-  let uid = '';
-  if (refs) for (const r of refs) if (r.controller) { uid = r.uid; break; }
-  return `${obj.metadata.namespace ?? ''}/${uid}`;
+  return `${obj.metadata.namespace ?? ''}/${controllerOf(obj)?.uid ?? ''}`;
 }
 
 function indexOf(m: Map<string, Set<string>> | undefined): Map<string, Set<string>> {

@@ -10,6 +10,7 @@ import { fromPromise, type Actor } from 'xstate';
 import type { Clock, Random } from '../api/env.ts';
 import { isFinished, isReady } from '../api/fields.ts';
 import { isNotFound } from '../api/status.ts';
+import { controllerOf } from '../api/types.ts';
 import { CONFIG_MAPS, NODES, PODS, type ConfigMap, type Node, type Pod } from '../api/model/core.ts';
 import { PDBS, type PodDisruptionBudget } from '../api/model/policy.ts';
 import { KUBE_SYSTEM_NAMESPACE } from '../api/namespaces.ts';
@@ -97,7 +98,7 @@ export class ClusterAutoscaler {
     this.#actuator = new Actuator({
       client: this.#client, clock, events: this.#events, provider: init.provider, statusMap: () => this.#statusMap,
       node: (name) => this.#nodes.cache.get(undefined, name),
-      podsLeft: (name) => this.#pods.cache.onNode(name).filter((p) => !isFinished(p) && p.metadata.ownerReferences?.find((o) => o.controller)?.kind !== 'DaemonSet').length,
+      podsLeft: (name) => this.#pods.cache.onNode(name).filter((p) => !isFinished(p) && controllerOf(p)?.kind !== 'DaemonSet').length,
       onError: (e) => this.#error(e),
     });
     const o = init.options;

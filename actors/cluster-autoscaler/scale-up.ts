@@ -7,6 +7,7 @@
 // Alike pods are judged once where the real one does, so a burst of thousands of pending replicas
 // costs about what their distinct shapes do.
 import type { Node } from '../api/model/core.ts';
+import { controllerOf } from '../api/types.ts';
 import type { Random } from '../api/env.ts';
 import type { FilterPlugin, NodeInfo, PodInfo } from '../scheduler/framework.ts';
 import type { NodeGroup } from './cloud-provider.ts';
@@ -66,7 +67,7 @@ function templateCopy(group: NodeGroup, index: number): Node {
 export function equivalenceGroups(pods: readonly PodInfo[]): PodInfo[][] {
   const groups = new Map<string, PodInfo[]>();
   for (const p of pods) {
-    const owner = p.pod.metadata.ownerReferences?.find((r) => r.controller)?.uid;
+    const owner = controllerOf(p.pod)?.uid;
     const key = owner === undefined ? `pod/${p.key}` : `${owner}/${specKey(p)}`;
     let g = groups.get(key);
     if (!g) groups.set(key, (g = []));
